@@ -1,0 +1,261 @@
+/* game.c - the game record model and its per-game arena.  See game.h. */
+#include "game.h"
+
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- arena ------------------------------------------------------------ */
+
+enum { CHUNK_SIZE = 64 * 1024, ALIGN = alignof(max_align_t) };
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t cap, used;
+    alignas(max_align_t) unsigned char data[];
+} chunk;
+
+struct xq_arena {
+    chunk *first, *cur;
+};
+
+static chunk *chunk_new(size_t cap)
+{
+    chunk *c = malloc(sizeof *c + cap);
+    if (!c) return NULL;
+    c->next = NULL;
+    c->cap = cap;
+    c->used = 0;
+    return c;
+}
+
+void *xq_game_alloc(xq_game *g, size_t n)
+{
+    n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    if (n == 0) n = ALIGN;
+    xq_arena *a = g->arena;
+    if (!a) {
+        a = g->arena = calloc(1, sizeof *a);
+        if (!a) return NULL;
+    }
+    chunk *c = a->cur;
+    if (!c || c->cap - c->used < n) {
+        if (c && c->next && c->next->cap - c->next->used >= n) {
+            c = c->next;
+        } else {
+            chunk *nc = chunk_new(n > CHUNK_SIZE ? n : CHUNK_SIZE);
+            if (!nc) return NULL;
+            if (c) {
+                nc->next = c->next;
+                c->next = nc;
+            } else {
+                nc->next = a->first;
+                a->first = nc;
+            }
+            c = nc;
+        }
+        a->cur = c;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+char *xq_game_strndup(xq_game *g, const char *s, size_t n)
+{
+    char *p = xq_game_alloc(g, n + 1);
+    if (!p) return NULL;
+    if (n) memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void *xq_game_grow(xq_game *g, void *array, size_t count, size_t elem_size)
+{
+    /* capacity is the next power of two >= count: full when count is 0 or
+     * a power of two */
+    if (count && (count & (count - 1))) return array;
+    size_t cap = count ? count * 2 : 1;
+    void *p = xq_game_alloc(g, cap * elem_size);
+    if (!p) return NULL;
+    if (count) memcpy(p, array, count * elem_size);
+    return p;
+}
+
+/* ---- lifecycle -------------------------------------------------------- */
+
+void xq_game_init(xq_game *g)
+{
+    memset(g, 0, sizeof *g);
+}
+
+void xq_game_reset(xq_game *g)
+{
+    xq_arena *a = g->arena;
+    if (a) {
+        /* rewind; give oversized chunks back so memory stays flat */
+        chunk **link = &a->first;
+        while (*link) {
+            chunk *c = *link;
+            if (c->cap > CHUNK_SIZE) {
+                *link = c->next;
+                free(c);
+            } else {
+                c->used = 0;
+                link = &c->next;
+            }
+        }
+        a->cur = a->first;
+    }
+    xq_game keep = *g;
+    memset(g, 0, sizeof *g);
+    g->arena = keep.arena;
+    g->raw_buf = keep.raw_buf;
+    g->raw_cap = keep.raw_cap;
+    g->tags = keep.tags;
+    g->tag_cap = keep.tag_cap;
+    g->diags = keep.diags;
+    g->diag_cap = keep.diag_cap;
+    g->raw = g->raw_buf;
+}
+
+void xq_game_free(xq_game *g)
+{
+    if (g->arena) {
+        chunk *c = g->arena->first;
+        while (c) {
+            chunk *next = c->next;
+            free(c);
+            c = next;
+        }
+        free(g->arena);
+    }
+    free(g->raw_buf);
+    free(g->tags);
+    free(g->diags);
+    xq_game_init(g);
+}
+
+/* ---- tags ------------------------------------------------------------- */
+
+static bool name_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
+        if (x != y) return false;
+    }
+    return *a == *b;
+}
+
+static const char *find_tag(const xq_game *g, const char *name)
+{
+    for (size_t i = 0; i < g->tag_count; i++)
+        if (name_eq(g->tags[i].name, name)) return g->tags[i].value;
+    return NULL;
+}
+
+const char *xq_game_tag(const xq_game *g, const char *name)
+{
+    const char *v = find_tag(g, name);
+    if (v) return v;
+    if (name_eq(name, "Red")) return find_tag(g, "White");
+    if (name_eq(name, "White")) return find_tag(g, "Red");
+    return NULL;
+}
+
+bool xq_game_add_tag(xq_game *g, const char *name, size_t name_len,
+                     const char *value, size_t value_len)
+{
+    if (g->tag_count == g->tag_cap) {
+        size_t cap = g->tag_cap ? g->tag_cap * 2 : 32;
+        xq_tag *t = realloc(g->tags, cap * sizeof *t);
+        if (!t) return false;
+        g->tags = t;
+        g->tag_cap = cap;
+    }
+    char *n = xq_game_strndup(g, name, name_len);
+    char *v = xq_game_strndup(g, value, value_len);
+    if (!n || !v) return false;
+    g->tags[g->tag_count].name = n;
+    g->tags[g->tag_count].value = v;
+    g->tag_count++;
+    return true;
+}
+
+/* ---- raw bytes and diagnostics ---------------------------------------- */
+
+bool xq_game_append_raw(xq_game *g, const void *bytes, size_t n)
+{
+    if (g->raw_cap - g->raw_len < n) {
+        size_t cap = g->raw_cap ? g->raw_cap : 4096;
+        while (cap - g->raw_len < n) cap *= 2;
+        char *p = realloc(g->raw_buf, cap);
+        if (!p) return false;
+        g->raw_buf = p;
+        g->raw_cap = cap;
+    }
+    if (n) memcpy(g->raw_buf + g->raw_len, bytes, n);
+    g->raw_len += n;
+    g->raw = g->raw_buf;
+    return true;
+}
+
+bool xq_game_diag(xq_game *g, xq_severity sev, uint32_t line, uint32_t col,
+                  uint64_t offset, const char *fmt, ...)
+{
+    bool last = g->diag_count == XQ_GAME_MAX_DIAGS;
+    if (g->diag_count > XQ_GAME_MAX_DIAGS) {
+        g->diag_dropped++;
+        return true;
+    }
+    if (g->diag_count == g->diag_cap) {
+        size_t cap = g->diag_cap ? g->diag_cap * 2 : 16;
+        if (cap > XQ_GAME_MAX_DIAGS + 1) cap = XQ_GAME_MAX_DIAGS + 1;
+        xq_diag *d = realloc(g->diags, cap * sizeof *d);
+        if (!d) return false;
+        g->diags = d;
+        g->diag_cap = cap;
+    }
+    char buf[512];
+    if (last) {
+        snprintf(buf, sizeof buf, "too many diagnostics; further ones are not reported");
+        sev = XQ_SEV_ERROR;
+        g->diag_dropped++;
+    } else {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+    }
+    char *msg = xq_game_strndup(g, buf, strlen(buf));
+    if (!msg) return false;
+    xq_diag *d = &g->diags[g->diag_count++];
+    d->severity = sev;
+    d->line = line;
+    d->col = col;
+    d->offset = offset;
+    d->msg = msg;
+    return true;
+}
+
+size_t xq_game_count_diags(const xq_game *g, xq_severity sev)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->diag_count; i++)
+        if (g->diags[i].severity == sev) n++;
+    return n;
+}
+
+const char *xq_result_str(xq_result r)
+{
+    switch (r) {
+    case XQ_RESULT_RED: return "1-0";
+    case XQ_RESULT_BLACK: return "0-1";
+    case XQ_RESULT_DRAW: return "1/2-1/2";
+    case XQ_RESULT_UNKNOWN: return "*";
+    default: return "";
+    }
+}

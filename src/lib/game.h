@@ -1,0 +1,167 @@
+/* game.h - the in-memory game record: every reader fills an xq_game and
+ * every writer reads one.
+ *
+ * A game holds the record exactly as written: tags in file order, the
+ * main line as an array of nodes (one node per ply, move text verbatim),
+ * comments, NAGs and variations as a tree, the result token, the raw bytes
+ * of the whole record, and the diagnostics found while reading it.
+ *
+ * Memory: all strings, nodes and variation arrays live in a per-game arena
+ * (freed or rewound in one call).  A game is caller-allocated (e.g. on the
+ * stack) and reused: xq_game_reset keeps its buffers so that reading a
+ * file one game at a time needs memory proportional to the largest
+ * record, not to the file.  Every pointer in a game stays valid until the
+ * next xq_game_reset / xq_game_free of that game.
+ *
+ * All text is UTF-8, NUL-terminated.  Lines are 1-based file lines;
+ * columns are 1-based characters (code points) of the decoded line; byte
+ * offsets are 0-based in the decompressed file.
+ */
+#ifndef XQ_GAME_H
+#define XQ_GAME_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input.h"
+#include "position.h"
+
+typedef enum { XQ_SEV_ERROR = 0, XQ_SEV_WARNING = 1 } xq_severity;
+
+/* One finding about the record.  line/col are 0 when not tied to a place. */
+typedef struct {
+    xq_severity severity;
+    uint32_t line, col;
+    uint64_t offset;
+    const char *msg;   /* one line, no trailing newline */
+} xq_diag;
+
+/* A tag pair as written (name case preserved, value unescaped). */
+typedef struct {
+    const char *name;
+    const char *value;
+} xq_tag;
+
+/* Game results (PGN §1e: 1-0 Red wins, 0-1 Black wins, 1/2-1/2, *). */
+typedef enum {
+    XQ_RESULT_NONE = 0,   /* no result token in the movetext */
+    XQ_RESULT_RED,        /* 1-0 */
+    XQ_RESULT_BLACK,      /* 0-1 */
+    XQ_RESULT_DRAW,       /* 1/2-1/2 */
+    XQ_RESULT_UNKNOWN     /* * */
+} xq_result;
+
+typedef struct xq_node xq_node;
+
+/* A sequence of plies: the main line or one variation. */
+typedef struct {
+    xq_node *nodes;
+    size_t count;
+    const char *comment;  /* comment before the first move, or NULL */
+} xq_branch;
+
+/* One ply as written. */
+struct xq_node {
+    const char *text;        /* the move token, verbatim (suffix !/? moved to nags) */
+    const char *comment;     /* comment(s) after the move, joined by '\n', or NULL */
+    const uint16_t *nags;    /* NAG codes: $n as n; ! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6 */
+    xq_branch *variations;   /* alternatives to this ply, in file order */
+    uint32_t line, col;      /* where the token starts */
+    uint32_t number;         /* move number written before it, 0 if none */
+    uint32_t variation_count;
+    uint16_t nag_count;
+    xq_move move;            /* decoded move: XQ_MOVE_NONE from readers, set by the replayer */
+};
+
+typedef struct xq_arena xq_arena;
+
+typedef struct {
+    /* where the record came from */
+    const char *file;        /* path as given to the reader ("-" for stdin) */
+    uint64_t index;          /* 1-based record number in the file */
+    uint64_t first_line;     /* 1-based line of the first non-blank line */
+    uint64_t offset;         /* byte offset of raw[0] in the file */
+    xq_encoding encoding;    /* text encoding of the file (UTF8 for binary formats) */
+
+    /* original bytes of the whole record: from the end of the previous
+     * record up to the start of the next, so concatenating the raw bytes
+     * of every record of a file gives the file back (decompressed). */
+    const char *raw;
+    size_t raw_len;
+
+    xq_tag *tags;            /* in file order */
+    size_t tag_count;
+    const char *fen;         /* value of the FEN tag, or NULL */
+
+    xq_branch main;          /* main line; main.comment is the comment before the first move */
+    const char *result;      /* result token found in the movetext, or NULL */
+    xq_result result_code;
+
+    xq_diag *diags;          /* in the order found */
+    size_t diag_count;
+    size_t diag_dropped;     /* diagnostics beyond XQ_GAME_MAX_DIAGS, not stored */
+
+    /* private */
+    xq_arena *arena;
+    char *raw_buf;
+    size_t raw_cap, tag_cap, diag_cap;
+} xq_game;
+
+/* Diagnostics kept per game; further ones are only counted (diag_dropped)
+ * and one final "too many diagnostics" entry is added. */
+enum { XQ_GAME_MAX_DIAGS = 200 };
+
+/* Set *g to an empty game.  Allocates nothing. */
+void xq_game_init(xq_game *g);
+
+/* Empty *g for the next record, keeping its memory for reuse.  Pointers
+ * into the previous record become invalid. */
+void xq_game_reset(xq_game *g);
+
+/* Free everything *g owns and leave it empty (as after xq_game_init). */
+void xq_game_free(xq_game *g);
+
+/* Value of tag `name`, matched case-insensitively (ASCII), or NULL.  The
+ * XBoard names map to ours: "Red" also finds "White" (formats.md §1c,
+ * XBoard PGN); "White" also finds "Red". */
+const char *xq_game_tag(const xq_game *g, const char *name);
+
+/* ---- for readers ------------------------------------------------------- */
+
+/* n bytes from the game's arena, aligned for any type, uninitialised.
+ * Returns NULL on out-of-memory. */
+void *xq_game_alloc(xq_game *g, size_t n);
+
+/* Copy s[0..n) into the arena and NUL-terminate it.  NULL on OOM. */
+char *xq_game_strndup(xq_game *g, const char *s, size_t n);
+
+/* Append a tag (strings are copied).  false on OOM. */
+bool xq_game_add_tag(xq_game *g, const char *name, size_t name_len,
+                     const char *value, size_t value_len);
+
+/* Append raw record bytes.  false on OOM. */
+bool xq_game_append_raw(xq_game *g, const void *bytes, size_t n);
+
+/* Append a diagnostic with a printf-style message.  Past XQ_GAME_MAX_DIAGS
+ * only diag_dropped is counted.  false on OOM. */
+bool xq_game_diag(xq_game *g, xq_severity sev, uint32_t line, uint32_t col,
+                  uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Make room for element [count] of an arena array that holds count
+ * elements of elem_size bytes and whose capacity is the next power of two
+ * >= count (count 0: array may be NULL).  Returns the array, moved into a
+ * doubled arena block when it was full; NULL on OOM.  Used for nags and
+ * variations. */
+void *xq_game_grow(xq_game *g, void *array, size_t count, size_t elem_size);
+
+/* Count of diagnostics of the given severity. */
+size_t xq_game_count_diags(const xq_game *g, xq_severity sev);
+
+/* Short text for a result code: "1-0", "0-1", "1/2-1/2", "*", or "" for
+ * XQ_RESULT_NONE (static). */
+const char *xq_result_str(xq_result r);
+
+#endif

@@ -1,0 +1,718 @@
+/* input.c - bytes in: file/stdin, transparent gzip, lines with offsets,
+ * encoding detection and decoding to UTF-8.  See input.h. */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <iconv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+enum {
+    SAMPLE_SIZE = 64 * 1024,     /* encoding detection sample */
+    READ_CHUNK = 256 * 1024      /* initial buffer and gzbuffer size */
+};
+
+static const char REPLACEMENT[] = "\xEF\xBF\xBD"; /* U+FFFD */
+
+/* ---- names ------------------------------------------------------------ */
+
+const char *xq_encoding_name(xq_encoding enc)
+{
+    switch (enc) {
+    case XQ_ENC_UTF8: return "utf8";
+    case XQ_ENC_GBK: return "gbk";
+    case XQ_ENC_BIG5: return "big5";
+    default: return "auto";
+    }
+}
+
+static bool ascii_ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a, y = *b;
+        if (x >= 'A' && x <= 'Z') x = (char)(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z') y = (char)(y - 'A' + 'a');
+        if (x != y) return false;
+    }
+    return *a == *b;
+}
+
+bool xq_encoding_parse(const char *name, xq_encoding *out)
+{
+    static const struct { const char *name; xq_encoding enc; } names[] = {
+        {"auto", XQ_ENC_AUTO}, {"utf8", XQ_ENC_UTF8}, {"utf-8", XQ_ENC_UTF8},
+        {"gbk", XQ_ENC_GBK}, {"gb18030", XQ_ENC_GBK}, {"gb2312", XQ_ENC_GBK},
+        {"cp936", XQ_ENC_GBK}, {"big5", XQ_ENC_BIG5}, {"cp950", XQ_ENC_BIG5},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (ascii_ieq(name, names[i].name)) {
+            *out = names[i].enc;
+            return true;
+        }
+    return false;
+}
+
+const char *xq_format_name(xq_format fmt)
+{
+    switch (fmt) {
+    case XQ_FMT_PGN: return "pgn";
+    case XQ_FMT_XQF: return "xqf";
+    case XQ_FMT_CBR: return "cbr";
+    case XQ_FMT_CBL: return "cbl";
+    case XQ_FMT_XML: return "xml";
+    case XQ_FMT_DHTMLXQ: return "dhtmlxq";
+    default: return "auto";
+    }
+}
+
+/* ---- growable buffer -------------------------------------------------- */
+
+bool xq_buf_reserve(xq_buf *b, size_t extra)
+{
+    if (b->cap - b->len >= extra) return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < extra) {
+        if (cap > SIZE_MAX / 2) return false;
+        cap *= 2;
+    }
+    char *p = realloc(b->p, cap);
+    if (!p) return false;
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+bool xq_buf_append(xq_buf *b, const void *data, size_t n)
+{
+    if (!xq_buf_reserve(b, n)) return false;
+    if (n) memcpy(b->p + b->len, data, n);
+    b->len += n;
+    return true;
+}
+
+void xq_buf_free(xq_buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+/* ---- UTF-8 ------------------------------------------------------------ */
+
+/* Examine the sequence at s (n > 0 bytes).  Returns its length 1..4 when
+ * well-formed; 0 when ill-formed, with *bad the length of the maximal
+ * well-formed prefix to replace (at least 1); -1 when a well-formed prefix
+ * is cut by the end of the buffer (*bad = its length). NUL is ill-formed. */
+static int utf8_seq(const unsigned char *s, size_t n, size_t *bad)
+{
+    unsigned c = s[0];
+    *bad = 1;
+    if (c < 0x80) return c ? 1 : 0;
+    int need;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) need = 1;
+    else if (c == 0xE0) { need = 2; lo = 0xA0; }
+    else if (c == 0xED) { need = 2; hi = 0x9F; }
+    else if (c >= 0xE1 && c <= 0xEF) need = 2;
+    else if (c == 0xF0) { need = 3; lo = 0x90; }
+    else if (c == 0xF4) { need = 3; hi = 0x8F; }
+    else if (c >= 0xF1 && c <= 0xF3) need = 3;
+    else return 0;
+    for (int i = 1; i <= need; i++) {
+        if ((size_t)i >= n) { *bad = (size_t)i; return -1; }
+        if (s[i] < lo || s[i] > hi) { *bad = (size_t)i; return 0; }
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return need + 1;
+}
+
+/* True when every byte is 0x01..0x7F; 8 bytes at a time. */
+static bool all_ascii(const unsigned char *s, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if ((w & highs) || ((w - ones) & ~w & highs)) return false;
+    }
+    for (; i < n; i++)
+        if (s[i] == 0 || s[i] >= 0x80) return false;
+    return true;
+}
+
+bool xq_utf8_valid(const unsigned char *s, size_t n, bool allow_cut)
+{
+    size_t i = 0, bad;
+    while (i < n) {
+        if (s[i] && s[i] < 0x80) { i++; continue; }
+        int k = utf8_seq(s + i, n - i, &bad);
+        if (k > 0) { i += (size_t)k; continue; }
+        return k < 0 && allow_cut;
+    }
+    return true;
+}
+
+/* Decode one UTF-8 code point known to be well-formed, length k. */
+static uint32_t utf8_cp(const unsigned char *s, int k)
+{
+    if (k == 1) return s[0];
+    uint32_t cp = s[0] & (0x7F >> k);
+    for (int i = 1; i < k; i++) cp = cp << 6 | (s[i] & 0x3F);
+    return cp;
+}
+
+/* ---- iconv decoding core ---------------------------------------------- */
+
+static iconv_t open_legacy(xq_encoding enc)
+{
+    iconv_t cd = (iconv_t)-1;
+    if (enc == XQ_ENC_BIG5) {
+        cd = iconv_open("UTF-8", "CP950");
+        if (cd == (iconv_t)-1) cd = iconv_open("UTF-8", "BIG5");
+    } else if (enc == XQ_ENC_GBK) {
+        cd = iconv_open("UTF-8", "GB18030");
+        if (cd == (iconv_t)-1) cd = iconv_open("UTF-8", "GBK");
+    }
+    return cd;
+}
+
+/* Append the UTF-8 decoding of s[0..n) (file offset off) to out with cd.
+ * Bad sequences and NUL bytes become U+FFFD, one byte at a time, and are
+ * reported.  Returns the count of bad sequences, -1 on out-of-memory. */
+static int iconv_decode(iconv_t cd, const char *what, const unsigned char *s, size_t n,
+                        uint64_t off, xq_buf *out, xq_bad_bytes_fn *bad, void *ctx)
+{
+    int nbad = 0;
+    size_t i = 0;
+    while (i < n) {
+        const unsigned char *nul = memchr(s + i, 0, n - i);
+        size_t seg = nul ? (size_t)(nul - s) : n;
+        while (i < seg) {
+            /* worst case: every byte -> U+FFFD (3 bytes) */
+            if (!xq_buf_reserve(out, 3 * (seg - i) + 8)) return -1;
+            char *inp = (char *)(s + i), *outp = out->p + out->len;
+            size_t inleft = seg - i, outleft = out->cap - out->len;
+            size_t r = iconv(cd, &inp, &inleft, &outp, &outleft);
+            out->len = (size_t)(outp - out->p);
+            i = (size_t)((const unsigned char *)inp - s);
+            if (r != (size_t)-1) break;
+            if (errno == E2BIG) continue;
+            /* EILSEQ or EINVAL (cut at the end of the line) */
+            iconv(cd, NULL, NULL, NULL, NULL);
+            if (bad) bad(ctx, off + i, out->len, what);
+            nbad++;
+            xq_buf_append(out, REPLACEMENT, 3);
+            i++;
+        }
+        if (nul) {
+            if (!xq_buf_reserve(out, 3)) return -1;
+            if (bad) bad(ctx, off + seg, out->len, "NUL byte");
+            nbad++;
+            xq_buf_append(out, REPLACEMENT, 3);
+            i = seg + 1;
+        }
+    }
+    return nbad;
+}
+
+/* Cache of the first character of each byte pair (lead 0x80..0xFF, next
+ * byte) in a legacy encoding, filled from iconv on first use, so that a
+ * line decodes in a plain loop and iconv runs once per distinct character.
+ * Entry: 0 unknown, PAIR_BAD invalid lead byte, PAIR_SLOW decode with
+ * iconv every time (GB18030 4-byte forms), else consumed << 28 | utf8 length
+ * << 24 | up to 3 UTF-8 bytes. */
+enum { PAIR_BAD = 1, PAIR_SLOW = 2 };
+
+static uint32_t pair_entry(iconv_t cd, unsigned char lead, unsigned char next)
+{
+    unsigned char in2[2] = {lead, next};
+    char outb[16];
+    for (size_t inlen = 1; inlen <= 2; inlen++) {
+        char *inp = (char *)in2, *outp = outb;
+        size_t inleft = inlen, outleft = sizeof outb;
+        iconv(cd, NULL, NULL, NULL, NULL);
+        size_t r = iconv(cd, &inp, &inleft, &outp, &outleft);
+        size_t used = inlen - inleft, olen = (size_t)(outp - outb);
+        if (r != (size_t)-1 || used > 0) {
+            if (used == 0 || olen == 0 || olen > 3) return PAIR_SLOW;
+            uint32_t e = (uint32_t)used << 28 | (uint32_t)olen << 24;
+            for (size_t i = 0; i < olen; i++) e |= (uint32_t)(unsigned char)outb[i] << (8 * i);
+            return e;
+        }
+        if (errno != EINVAL) return PAIR_BAD;
+    }
+    iconv(cd, NULL, NULL, NULL, NULL);
+    return PAIR_SLOW;
+}
+
+/* Decode s[0..n) with the pair cache; same contract as iconv_decode. */
+static int table_decode(iconv_t cd, uint32_t *pairs, const char *what, const unsigned char *s,
+                        size_t n, uint64_t off, xq_buf *out, xq_bad_bytes_fn *bad, void *ctx)
+{
+    if (!xq_buf_reserve(out, 3 * n + 8)) return -1;
+    char *o = out->p + out->len;
+    int nbad = 0;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char b = s[i];
+        if (b && b < 0x80) {
+            *o++ = (char)b;
+            i++;
+            continue;
+        }
+        uint32_t e = PAIR_BAD;
+        if (b) {
+            uint32_t *slot = &pairs[(b - 0x80) << 8 | (i + 1 < n ? s[i + 1] : 0)];
+            if (i + 1 >= n) {
+                e = pair_entry(cd, b, 0);    /* last byte: single-byte char or bad */
+                if (e >> 28 != 1) e = PAIR_BAD;
+            } else {
+                if (!*slot) *slot = pair_entry(cd, b, s[i + 1]);
+                e = *slot;
+            }
+        }
+        if (e == PAIR_SLOW) {
+            char *inp = (char *)(s + i), *outp = o;
+            size_t inleft = n - i < 4 ? n - i : 4, outleft = 16;
+            iconv(cd, NULL, NULL, NULL, NULL);
+            iconv(cd, &inp, &inleft, &outp, &outleft);
+            size_t used = (size_t)((const unsigned char *)inp - (s + i));
+            if (used) {
+                o = outp;
+                i += used;
+                continue;
+            }
+            e = PAIR_BAD;
+        }
+        if (e == PAIR_BAD) {
+            out->len = (size_t)(o - out->p);
+            if (bad) bad(ctx, off + i, out->len, b ? what : "NUL byte");
+            nbad++;
+            memcpy(o, REPLACEMENT, 3);
+            o += 3;
+            i++;
+            continue;
+        }
+        /* 4 bytes of room are reserved: store all, keep olen */
+        o[0] = (char)e;
+        o[1] = (char)(e >> 8);
+        o[2] = (char)(e >> 16);
+        o += e >> 24 & 3;
+        i += e >> 28;
+    }
+    out->len = (size_t)(o - out->p);
+    return nbad;
+}
+
+/* Repair UTF-8: copy valid runs, replace each maximal ill-formed subpart
+ * (and NUL) by U+FFFD. */
+static int utf8_decode(const unsigned char *s, size_t n, uint64_t off, xq_buf *out,
+                       xq_bad_bytes_fn *bad, void *ctx)
+{
+    int nbad = 0;
+    size_t i = 0, run = 0, blen;
+    if (!xq_buf_reserve(out, 3 * n + 8)) return -1;
+    while (i < n) {
+        int k = (s[i] && s[i] < 0x80) ? 1 : utf8_seq(s + i, n - i, &blen);
+        if (k > 0) { i += (size_t)k; continue; }
+        xq_buf_append(out, s + run, i - run);
+        if (bad) bad(ctx, off + i, out->len, s[i] ? "invalid UTF-8 byte sequence" : "NUL byte");
+        nbad++;
+        xq_buf_append(out, REPLACEMENT, 3);
+        i += blen;
+        run = i;
+    }
+    xq_buf_append(out, s + run, n - run);
+    return nbad;
+}
+
+/* ---- detection -------------------------------------------------------- */
+
+/* Characters common in Xiangqi records, simplified and traditional. */
+static const char MARKERS[] =
+    "車车俥馬马傌砲炮包進进退平兵卒帥帅將将仕士相象前後后中"
+    "一二三四五六七八九０１２３４５６７８９";
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Score = marker characters - bad sequences, of the decoding with enc. */
+static long score_as(xq_encoding enc, const unsigned char *s, size_t n,
+                     const uint32_t *markers, size_t nm)
+{
+    iconv_t cd = open_legacy(enc);
+    if (cd == (iconv_t)-1) return -(long)n;
+    xq_buf out = {0};
+    int nbad = iconv_decode(cd, "", s, n, 0, &out, NULL, NULL);
+    iconv_close(cd);
+    long score = -(long)(nbad < 0 ? 0 : nbad);
+    const unsigned char *u = (const unsigned char *)out.p;
+    size_t i = 0, blen;
+    while (i < out.len) {
+        int k = utf8_seq(u + i, out.len - i, &blen);
+        if (k <= 0) { i++; continue; }
+        if (k == 3) {
+            uint32_t cp = utf8_cp(u + i, k);
+            if (bsearch(&cp, markers, nm, sizeof *markers, cmp_u32)) score++;
+        }
+        i += (size_t)k;
+    }
+    xq_buf_free(&out);
+    return score;
+}
+
+xq_encoding xq_detect_encoding(const unsigned char *sample, size_t n)
+{
+    if (n >= 3 && memcmp(sample, "\xEF\xBB\xBF", 3) == 0) return XQ_ENC_UTF8;
+    if (xq_utf8_valid(sample, n, true)) return XQ_ENC_UTF8;
+    uint32_t markers[64];
+    size_t nm = 0, i = 0, blen;
+    const unsigned char *m = (const unsigned char *)MARKERS;
+    size_t mlen = sizeof MARKERS - 1;
+    while (i < mlen && nm < 64) {
+        int k = utf8_seq(m + i, mlen - i, &blen);
+        markers[nm++] = utf8_cp(m + i, k);
+        i += (size_t)k;
+    }
+    qsort(markers, nm, sizeof *markers, cmp_u32);
+    long big5 = score_as(XQ_ENC_BIG5, sample, n, markers, nm);
+    long gbk = score_as(XQ_ENC_GBK, sample, n, markers, nm);
+    return big5 > gbk ? XQ_ENC_BIG5 : XQ_ENC_GBK;
+}
+
+/* ---- format sniffing -------------------------------------------------- */
+
+static const unsigned char *find(const unsigned char *p, size_t n, const char *pat)
+{
+    return memmem(p, n, pat, strlen(pat));
+}
+
+/* First "[Name \"" (a PGN tag) in p[0..n), or NULL. */
+static const unsigned char *find_pgn_tag(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i + 3 < n; i++) {
+        if (p[i] != '[' || !((p[i + 1] | 0x20) >= 'a' && (p[i + 1] | 0x20) <= 'z')) continue;
+        size_t j = i + 1;
+        while (j < n && p[j] != ' ' && p[j] != ']' && p[j] != '\n' && j - i < 64) j++;
+        while (j < n && p[j] == ' ') j++;
+        if (j < n && p[j] == '"') return p + i;
+    }
+    return NULL;
+}
+
+xq_format xq_sniff_format(const unsigned char *p, size_t n)
+{
+    if (n >= 3 && p[0] == 'X' && p[1] == 'Q' && p[2] < 0x20) return XQ_FMT_XQF;
+    if (n >= 16 && memcmp(p, "CCBridge Record", 16) == 0) return XQ_FMT_CBR;
+    if (n >= 16 && memcmp(p, "CCBridgeLibrary", 16) == 0) return XQ_FMT_CBL;
+    size_t i = 0;
+    if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) i = 3;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+    if (i < n && p[i] == '<' && (i + 1 < n && (p[i + 1] == '?' || p[i + 1] == '!' ||
+                                             ((p[i + 1] | 0x20) >= 'a' && (p[i + 1] | 0x20) <= 'z')))) {
+        /* XML, unless it is an HTML page carrying DhtmlXQ */
+        if (!find(p, n, "[DhtmlXQ")) return XQ_FMT_XML;
+    }
+    const unsigned char *d = find(p, n, "[DhtmlXQ");
+    if (d) {
+        const unsigned char *t = find_pgn_tag(p, n);
+        if (!t || d < t) return XQ_FMT_DHTMLXQ;
+    }
+    return XQ_FMT_PGN;
+}
+
+/* ---- the input object ------------------------------------------------- */
+
+struct xq_input {
+    gzFile gz;
+    char *path;
+    unsigned char *buf;
+    size_t cap, pos, end;   /* unconsumed data is buf[pos..end) */
+    uint64_t buf_off;       /* stream offset of buf[0] */
+    uint64_t lineno;        /* lines returned so far */
+    bool eof, failed, unread, gz_checked, gzipped;
+    xq_raw_line last;
+    xq_encoding enc;        /* AUTO while undecided */
+    iconv_t cd;
+    uint32_t *pairs;        /* pair cache for cd, 128 * 256 entries */
+    xq_buf out;
+    char err[512];
+};
+
+static void set_err(char *err, size_t errsz, const char *path, const char *msg)
+{
+    if (errsz) snprintf(err, errsz, "%s: %s", strcmp(path, "-") ? path : "(stdin)", msg);
+}
+
+static bool set_encoding(xq_input *in, xq_encoding enc)
+{
+    in->enc = enc;
+    if (enc == XQ_ENC_GBK || enc == XQ_ENC_BIG5) {
+        in->cd = open_legacy(enc);
+        if (in->cd == (iconv_t)-1) return false;
+        in->pairs = calloc(128 * 256, sizeof *in->pairs);
+        if (!in->pairs) return false;
+    }
+    return true;
+}
+
+xq_input *xq_input_open(const char *path, xq_encoding enc, char *err, size_t errsz)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        set_err(err, errsz, path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        set_err(err, errsz, path, strerror(EISDIR));
+        close(fd);
+        return NULL;
+    }
+    xq_input *in = calloc(1, sizeof *in);
+    if (in) in->path = strdup(path);
+    if (in) in->buf = malloc(READ_CHUNK);
+    if (!in || !in->path || !in->buf) {
+        set_err(err, errsz, path, strerror(ENOMEM));
+        close(fd);
+        if (in) { free(in->path); free(in->buf); free(in); }
+        return NULL;
+    }
+    in->cap = READ_CHUNK;
+    in->cd = (iconv_t)-1;
+    in->gz = gzdopen(fd, "rb");
+    if (!in->gz) {
+        set_err(err, errsz, path, "cannot start zlib");
+        close(fd);
+        xq_input_close(in);
+        return NULL;
+    }
+    gzbuffer(in->gz, READ_CHUNK);
+    if (!set_encoding(in, enc)) {
+        set_err(err, errsz, path, "iconv cannot convert this encoding to UTF-8");
+        xq_input_close(in);
+        return NULL;
+    }
+    return in;
+}
+
+void xq_input_close(xq_input *in)
+{
+    if (!in) return;
+    if (in->gz) gzclose(in->gz);
+    if (in->cd != (iconv_t)-1) iconv_close(in->cd);
+    free(in->pairs);
+    xq_buf_free(&in->out);
+    free(in->buf);
+    free(in->path);
+    free(in);
+}
+
+/* Ensure end - pos >= need unless at end of input; reads as much as fits.
+ * Returns false on a read error (message in in->err). */
+static bool fill(xq_input *in, size_t need)
+{
+    while (in->end - in->pos < need && !in->eof) {
+        if (in->cap - in->pos < need || in->end == in->cap) {
+            /* move the unread data to the front, grow if still too small */
+            size_t have = in->end - in->pos;
+            if (in->pos) {
+                memmove(in->buf, in->buf + in->pos, have);
+                in->buf_off += in->pos;
+                in->pos = 0;
+                in->end = have;
+            }
+            if (in->cap < need || in->end == in->cap) {
+                size_t cap = in->cap * 2;
+                while (cap < need) cap *= 2;
+                unsigned char *b = realloc(in->buf, cap);
+                if (!b) {
+                    set_err(in->err, sizeof in->err, in->path, strerror(ENOMEM));
+                    in->failed = in->eof = true;
+                    return false;
+                }
+                in->buf = b;
+                in->cap = cap;
+            }
+        }
+        size_t room = in->cap - in->end;
+        if (room > (1u << 30)) room = 1u << 30;
+        int r = gzread(in->gz, in->buf + in->end, (unsigned)room);
+        if (!in->gz_checked) {
+            in->gz_checked = true;
+            in->gzipped = gzdirect(in->gz) == 0;
+        }
+        if (r < 0) {
+            int zerr;
+            const char *msg = gzerror(in->gz, &zerr);
+            set_err(in->err, sizeof in->err, in->path,
+                    zerr == Z_ERRNO ? strerror(errno) : msg);
+            in->failed = in->eof = true;
+            return false;
+        }
+        if (r == 0) {
+            int zerr;
+            const char *msg = gzerror(in->gz, &zerr);
+            if (zerr != Z_OK) {
+                /* e.g. Z_BUF_ERROR: truncated gzip stream */
+                set_err(in->err, sizeof in->err, in->path, msg);
+                in->failed = in->eof = true;
+                return false;
+            }
+            in->eof = true;
+        }
+        in->end += (size_t)r;
+    }
+    return true;
+}
+
+size_t xq_input_peek(xq_input *in, size_t n, const unsigned char **p)
+{
+    fill(in, n);   /* on error, what was read before it is still visible */
+    *p = in->buf + in->pos;
+    size_t have = in->end - in->pos;
+    return have < n ? have : n;
+}
+
+/* Decide the encoding at the first line holding a non-ASCII byte. */
+static bool detect_here(xq_input *in, size_t linelen)
+{
+    const unsigned char *s = in->buf + in->pos;
+    if (in->buf_off + in->pos == 0 && linelen >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+        return set_encoding(in, XQ_ENC_UTF8);
+    bool ascii = true;
+    for (size_t i = 0; i < linelen; i++)
+        if (s[i] >= 0x80) { ascii = false; break; }
+    if (ascii) return true;
+    fill(in, SAMPLE_SIZE);   /* a read error shows at the end of the data */
+    size_t n = in->end - in->pos;
+    if (n > SAMPLE_SIZE) n = SAMPLE_SIZE;
+    xq_encoding enc = xq_detect_encoding(in->buf + in->pos, n);
+    if (!set_encoding(in, enc)) {
+        set_err(in->err, sizeof in->err, in->path, "iconv cannot convert this encoding to UTF-8");
+        in->failed = true;
+        return false;
+    }
+    return true;
+}
+
+int xq_input_line(xq_input *in, xq_raw_line *line)
+{
+    if (in->unread) {
+        in->unread = false;
+        *line = in->last;
+        return 1;
+    }
+    size_t scanned = 0;
+    const unsigned char *nl;
+    for (;;) {
+        nl = memchr(in->buf + in->pos + scanned, '\n', in->end - in->pos - scanned);
+        if (nl || in->eof) break;
+        scanned = in->end - in->pos;
+        fill(in, scanned + 1);   /* on error: eof, then -1 below */
+    }
+    size_t len = nl ? (size_t)(nl - (in->buf + in->pos)) : in->end - in->pos;
+    size_t raw_len = nl ? len + 1 : len;
+    if (raw_len == 0) return in->failed ? -1 : 0;
+    if (in->enc == XQ_ENC_AUTO && !detect_here(in, len)) return -1;
+    /* detect_here may have moved the buffer: recompute from pos */
+    const unsigned char *s = in->buf + in->pos;
+    line->bytes = s;
+    line->raw_len = raw_len;
+    line->len = (len && s[len - 1] == '\r') ? len - 1 : len;
+    line->offset = in->buf_off + in->pos;
+    line->number = ++in->lineno;
+    in->pos += raw_len;
+    in->last = *line;
+    return 1;
+}
+
+void xq_input_unread(xq_input *in)
+{
+    if (in->lineno) in->unread = true;
+}
+
+int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
+                    xq_bad_bytes_fn *bad, void *ctx)
+{
+    const unsigned char *s = line->bytes;
+    size_t n = line->len;
+    uint64_t off = line->offset;
+    if (off == 0 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 &&
+        (in->enc == XQ_ENC_UTF8 || in->enc == XQ_ENC_AUTO)) {
+        s += 3;
+        n -= 3;
+        off += 3;
+    }
+    if (all_ascii(s, n) || ((in->enc == XQ_ENC_UTF8 || in->enc == XQ_ENC_AUTO) &&
+                            xq_utf8_valid(s, n, false))) {
+        out->s = (const char *)s;
+        out->len = n;
+        return 0;
+    }
+    in->out.len = 0;
+    int r;
+    if (in->enc == XQ_ENC_GBK || in->enc == XQ_ENC_BIG5)
+        r = table_decode(in->cd, in->pairs,
+                         in->enc == XQ_ENC_BIG5 ? "invalid Big5 byte sequence"
+                                                : "invalid GBK byte sequence",
+                         s, n, off, &in->out, bad, ctx);
+    else
+        r = utf8_decode(s, n, off, &in->out, bad, ctx);
+    out->s = in->out.p ? in->out.p : "";
+    out->len = in->out.len;
+    return r;
+}
+
+size_t xq_input_col_bytes(const xq_input *in, const xq_raw_line *line, size_t start,
+                          uint32_t ncols)
+{
+    const unsigned char *s = line->bytes;
+    size_t n = line->len, i = start, blen;
+    if (i == 0 && line->offset == 0 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 &&
+        (in->enc == XQ_ENC_UTF8 || in->enc == XQ_ENC_AUTO))
+        i = 3;
+    for (uint32_t c = 0; c < ncols && i < n; c++) {
+        unsigned b = s[i];
+        if (b < 0x80) { i++; continue; }
+        size_t k;
+        if (in->enc == XQ_ENC_BIG5) {
+            k = (b >= 0x81 && b <= 0xFE && i + 1 < n) ? 2 : 1;
+        } else if (in->enc == XQ_ENC_GBK) {
+            if (b >= 0x81 && b <= 0xFE && i + 3 < n && s[i + 1] >= 0x30 && s[i + 1] <= 0x39) k = 4;
+            else k = (b >= 0x81 && b <= 0xFE && i + 1 < n) ? 2 : 1;
+        } else {
+            int r = utf8_seq(s + i, n - i, &blen);
+            k = r > 0 ? (size_t)r : blen;
+        }
+        i += k;
+    }
+    return i > n ? n : i;
+}
+
+uint64_t xq_input_col_offset(const xq_input *in, const xq_raw_line *line, uint32_t col)
+{
+    return line->offset + xq_input_col_bytes(in, line, 0, col ? col - 1 : 0);
+}
+
+xq_encoding xq_input_encoding(const xq_input *in)
+{
+    return in->enc == XQ_ENC_AUTO ? XQ_ENC_UTF8 : in->enc;
+}
+
+bool xq_input_gzipped(const xq_input *in) { return in->gzipped; }
+
+const char *xq_input_path(const xq_input *in) { return in->path; }
+
+const char *xq_input_error(const xq_input *in) { return in->err; }

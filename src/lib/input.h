@@ -1,0 +1,177 @@
+/* input.h - bytes in: open a file or stdin, gunzip transparently, split it
+ * into lines with their raw byte offsets, detect the text encoding and
+ * decode each line to UTF-8.
+ *
+ * Data flow: path -> xq_input (gzread) -> xq_raw_line (raw bytes, offset)
+ * -> xq_input_decode -> UTF-8 text.  Lines are split on raw '\n' bytes,
+ * which is safe in every supported encoding: '\n' (0x0A) is never a lead
+ * or trail byte in UTF-8, GBK/GB18030 or Big5 (formats.md §1e,
+ * "Encodings seen").  Tokenize only the decoded text: Big5 and GBK trail
+ * bytes include 0x40-0x7E ('[', '\\', '{' ...).
+ *
+ * All offsets are byte offsets in the decompressed stream, from 0.
+ * Line numbers are 1-based.  No global state: every function works on the
+ * objects passed in.
+ */
+#ifndef XQ_INPUT_H
+#define XQ_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Text encodings of record files (formats.md §1e "Encodings seen").
+ * XQ_ENC_GBK decodes as GB18030, a superset of GBK and GB2312. */
+typedef enum {
+    XQ_ENC_AUTO = 0,  /* detect per file (see xq_detect_encoding) */
+    XQ_ENC_UTF8,      /* UTF-8, with or without BOM (ASCII is UTF-8) */
+    XQ_ENC_GBK,       /* GBK / GB18030 */
+    XQ_ENC_BIG5       /* Big5 (decoded as CP950) */
+} xq_encoding;
+
+/* Lower-case name of an encoding: "auto", "utf8", "gbk", "big5" (static). */
+const char *xq_encoding_name(xq_encoding enc);
+
+/* Parse an encoding name for a command-line option, case-insensitive:
+ * auto, utf8/utf-8, gbk/gb18030/gb2312/cp936, big5/cp950.  Returns false
+ * (and leaves *out alone) for anything else. */
+bool xq_encoding_parse(const char *name, xq_encoding *out);
+
+/* Detect the encoding of a sample (e.g. the first 64 KiB of a file):
+ * a UTF-8 BOM or valid UTF-8 (a multi-byte sequence cut by the end of the
+ * sample is allowed) gives XQ_ENC_UTF8; otherwise the sample is decoded as
+ * Big5 and as GB18030 and each decoding scores +1 per common Xiangqi
+ * record character (車马進退平兵卒帥將仕士相象前後..., full-width digits,
+ * Chinese numerals) and -1 per invalid sequence; Big5 wins with a strictly
+ * higher score, else XQ_ENC_GBK.  Never returns XQ_ENC_AUTO. */
+xq_encoding xq_detect_encoding(const unsigned char *sample, size_t n);
+
+/* True when s[0..n) is well-formed UTF-8 (no overlongs, surrogates, code
+ * points above U+10FFFF or NUL bytes).  With allow_cut, an incomplete
+ * sequence at the very end is accepted (for samples). */
+bool xq_utf8_valid(const unsigned char *s, size_t n, bool allow_cut);
+
+/* Bytes sniffed at the start of a file, for format dispatch. */
+typedef enum {
+    XQ_FMT_AUTO = 0,   /* sniff (options only) */
+    XQ_FMT_PGN,        /* PGN-style text (formats.md §1e), the fallback */
+    XQ_FMT_XQF,        /* XQF binary, magic "XQ" (formats.md §1f) */
+    XQ_FMT_CBR,        /* "CCBridge Record\0" */
+    XQ_FMT_CBL,        /* "CCBridgeLibrary\0" */
+    XQ_FMT_XML,        /* text starting with '<' (after BOM/blanks) */
+    XQ_FMT_DHTMLXQ     /* text with "[DhtmlXQ" before any PGN tag */
+} xq_format;
+
+/* Short name of a format: "auto", "pgn", "xqf", "cbr", "cbl", "xml",
+ * "dhtmlxq" (static). */
+const char *xq_format_name(xq_format fmt);
+
+/* Guess the format from the first n bytes of a (decompressed) file.
+ * Returns XQ_FMT_PGN when nothing else matches (never XQ_FMT_AUTO). */
+xq_format xq_sniff_format(const unsigned char *p, size_t n);
+
+/* A growable byte buffer (malloc-owned).  Zero-initialise, free with
+ * xq_buf_free.  Functions return false on out-of-memory. */
+typedef struct {
+    char *p;
+    size_t len, cap;
+} xq_buf;
+
+/* Make room for at least extra more bytes after len. */
+bool xq_buf_reserve(xq_buf *b, size_t extra);
+/* Append n bytes. */
+bool xq_buf_append(xq_buf *b, const void *data, size_t n);
+void xq_buf_free(xq_buf *b);
+
+/* One line of raw input.  The pointer is valid until the next call to
+ * xq_input_line or xq_input_close on the same input. */
+typedef struct {
+    const unsigned char *bytes; /* content, without '\n' and a final '\r' */
+    size_t len;                 /* bytes in content */
+    size_t raw_len;             /* content + terminator ("\n", "\r\n" or none) */
+    uint64_t offset;            /* byte offset of bytes[0] in the stream */
+    uint64_t number;            /* 1-based line number */
+} xq_raw_line;
+
+/* A bad byte sequence met while decoding: the sequence is replaced by
+ * U+FFFD in the output and reported here.  `offset` is the file byte
+ * offset of its first byte, `out_pos` the byte position of the U+FFFD in
+ * the decoded line, `why` a static phrase ("invalid Big5 byte sequence",
+ * "NUL byte", ...). */
+typedef void xq_bad_bytes_fn(void *ctx, uint64_t offset, size_t out_pos,
+                             const char *why);
+
+/* A decoded line: UTF-8 text, not NUL-terminated.  Points either into the
+ * raw line (pure ASCII / valid UTF-8: no copy) or into the input's own
+ * buffer; valid until the next xq_input_line / xq_input_decode call. */
+typedef struct {
+    const char *s;
+    size_t len;
+} xq_text;
+
+typedef struct xq_input xq_input;
+
+/* Open path for reading ("-" means standard input, which is not closed
+ * later).  gzip data is recognised by its magic bytes and inflated
+ * transparently (concatenated members too); anything else is read as is.
+ * enc: XQ_ENC_AUTO to detect (BOM at offset 0, else at the first line
+ * holding a non-ASCII byte, from a 64 KiB sample starting there), or a
+ * fixed encoding.  Returns NULL on error with "PATH: strerror" in err
+ * (errsz bytes, may be 0). */
+xq_input *xq_input_open(const char *path, xq_encoding enc, char *err, size_t errsz);
+
+/* Close and free (NULL is fine). */
+void xq_input_close(xq_input *in);
+
+/* Make up to n bytes from the current read position visible without
+ * consuming them; *p points at them.  Returns how many are available
+ * (less than n only at end of input or before a read error, which then
+ * shows in xq_input_error and at the end of the lines).  Invalidates the
+ * pointer of the last line returned.  Use before the first line, e.g.
+ * for xq_sniff_format; not between xq_input_line and xq_input_unread. */
+size_t xq_input_peek(xq_input *in, size_t n, const unsigned char **p);
+
+/* Read the next line.  Returns 1 with *line filled, 0 at end of input,
+ * -1 on a read or gzip error (see xq_input_error), reported after the
+ * lines read before the error (the last one may be cut).  A final line
+ * without '\n' is still a line; an empty input has no lines. */
+int xq_input_line(xq_input *in, xq_raw_line *line);
+
+/* Make the next xq_input_line return the same line again (one-line
+ * push-back, e.g. a line that starts the next record). */
+void xq_input_unread(xq_input *in);
+
+/* Decode a line returned by xq_input_line to UTF-8 in *out.  A UTF-8 BOM
+ * at offset 0 is dropped.  Each invalid sequence or NUL byte becomes
+ * U+FFFD and is reported through bad(ctx, ...) (bad may be NULL).
+ * Returns the number of bad sequences, or -1 on out-of-memory. */
+int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
+                    xq_bad_bytes_fn *bad, void *ctx);
+
+/* File byte offset of 1-based character column col of line (as decoded),
+ * walking the raw bytes in the input's encoding.  Exact for valid text;
+ * past the end gives the offset just after the line content.  Cost is
+ * linear in col. */
+uint64_t xq_input_col_offset(const xq_input *in, const xq_raw_line *line, uint32_t col);
+
+/* Index in line->bytes reached by walking ncols decoded characters from
+ * index start (0 = line start; a BOM at file offset 0 is skipped), for
+ * callers that need offsets of increasing columns in linear total time. */
+size_t xq_input_col_bytes(const xq_input *in, const xq_raw_line *line, size_t start,
+                          uint32_t ncols);
+
+/* The encoding in use: the fixed one, the detected one, or XQ_ENC_UTF8
+ * while only ASCII has been seen (every supported encoding agrees). */
+xq_encoding xq_input_encoding(const xq_input *in);
+
+/* True once the input was found to be gzip data (known after the first
+ * read). */
+bool xq_input_gzipped(const xq_input *in);
+
+/* The path as given ("-" for stdin); owned by the input. */
+const char *xq_input_path(const xq_input *in);
+
+/* Message of the last -1 return, "PATH: reason"; "" if none. */
+const char *xq_input_error(const xq_input *in);
+
+#endif

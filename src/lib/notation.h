@@ -1,0 +1,164 @@
+/* notation.h - reading and writing one move in the notations of real
+ * Xiangqi records (formats.md §1a-§1c, CXA1999 §7.5).
+ *
+ * Reading turns one UTF-8 token (no surrounding blanks, no move number)
+ * into an xq_move of the side to move in a position; writing turns a legal
+ * move into UTF-8 text.  Everything is a pure function of its arguments:
+ * no global mutable state, no allocation, safe from several threads.
+ *
+ * Notations (xq_notation):
+ *   CHINESE          炮二平五, 馬8進7, 前炮退二, 一兵平四, 前兵九平八 ... (§1a)
+ *   CHINESE_ABBR     炮25, 馬87, 炮84: piece, from-file, then the target
+ *                    file, or (when no legal move goes to that file) the
+ *                    steps of 進/退: the full form without its action
+ *                    character, implied by the legal moves (CXA1999 §7.5)
+ *   CHINESE_3DIGIT   一字三碼 馬325: piece, from-file, to-file, to-rank
+ *                    (xiangqi-basics-notes.zh-Hant.txt §9)
+ *   WXF              C2.5, H8+7, R+.3, +P+1, 33.4, Ｃ２＝５ ... (§1b)
+ *   ICCS             H2-E2 (§1c)
+ *   UCCI             h2e2 (§1c)
+ *   SAN              XBoard algebraic: Che2, Rxa9, e4, ef5, exd5 (§1c)
+ *
+ * A Chinese reader accepts every Chinese form (full, abbreviated, 3-digit:
+ * the shapes differ) and the ICCS and UCCI readers accept both coordinate
+ * spellings.  XQ_NOTATION_AUTO recognises the notation from the token.
+ */
+#ifndef XQ_NOTATION_H
+#define XQ_NOTATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "position.h"
+
+typedef enum {
+    XQ_NOTATION_AUTO = 0,       /* reading only: recognise from the token */
+    XQ_NOTATION_CHINESE,
+    XQ_NOTATION_CHINESE_ABBR,
+    XQ_NOTATION_CHINESE_3DIGIT,
+    XQ_NOTATION_WXF,
+    XQ_NOTATION_ICCS,
+    XQ_NOTATION_UCCI,
+    XQ_NOTATION_SAN,
+    XQ_NOTATION_COUNT
+} xq_notation;
+
+/* Outcome of reading a move.  XQ_NOTE_OK and XQ_NOTE_RESOLVED give a legal
+ * move; every other status is an error. */
+typedef enum {
+    XQ_NOTE_OK = 0,
+    XQ_NOTE_RESOLVED,     /* warning: the text names a file holding several
+                             pieces of that kind without 前/後 (or a 3-digit
+                             move without 進/退), and legality picked the only
+                             one that can move (formats.md §1a "Real-world
+                             deviations").  An error under XQ_READ_STRICT. */
+    XQ_NOTE_EMPTY,        /* empty token */
+    XQ_NOTE_BAD_CHAR,     /* a character no notation uses; see column */
+    XQ_NOTE_SYNTAX,       /* known characters in an impossible arrangement */
+    XQ_NOTE_NO_PIECE,     /* no such piece (on that file / square / position) */
+    XQ_NOTE_BAD_ACTION,   /* the action is impossible for that piece: horse
+                             平, advisor to a file two away, off the board */
+    XQ_NOTE_AMBIGUOUS,    /* several legal moves fit; the message lists their
+                             from-squares in ICCS */
+    XQ_NOTE_ILLEGAL,      /* decoded but not legal; move is set when the text
+                             fixes one from/to pair, why holds the rule */
+    XQ_NOTE_COUNT
+} xq_note_status;
+
+/* What xq_move_read found.  Plain value owned by the caller. */
+typedef struct {
+    xq_note_status status;
+    xq_move move;          /* OK/RESOLVED: the legal move.  ILLEGAL: the
+                              decoded move when unique, else XQ_MOVE_NONE.
+                              AMBIGUOUS under XQ_READ_STRICT after a
+                              resolution: the only legal candidate.
+                              Otherwise XQ_MOVE_NONE. */
+    xq_illegal why;        /* ILLEGAL with a move: xq_move_legality's reason;
+                              otherwise XQ_LEGAL */
+    xq_notation notation;  /* the notation the token was read as (never AUTO
+                              once a notation was recognised) */
+    int column;            /* BAD_CHAR / SYNTAX: 1-based column in characters
+                              (code points) of the offending character, or 0
+                              when the whole token is at fault */
+} xq_note_result;
+
+/* Flags for xq_move_read. */
+enum {
+    XQ_READ_STRICT          = 1u << 0, /* XQ_NOTE_RESOLVED becomes XQ_NOTE_AMBIGUOUS */
+    XQ_READ_RANKS_FROM_1    = 1u << 1, /* ICCS/UCCI/SAN ranks 1..10 (Fairy-Stockfish
+                                          `h3e3`, `a10`, formats.md §1c); a rank
+                                          written "10" implies this anyway */
+    XQ_READ_3DIGIT_FROM_RIGHT = 1u << 2 /* 一字三碼 files counted from the player's
+                                          right as in §1a (default: from the
+                                          player's left, as the notes define 位標) */
+};
+
+/* Flags for xq_move_write. */
+enum {
+    XQ_WRITE_TRADITIONAL    = 1u << 0, /* Chinese: 帥將車馬進後 instead of 帅将车马进后 */
+    XQ_WRITE_ASCII_DIGITS   = 1u << 1, /* Chinese: Black files 1..9 instead of
+                                          full-width １..９ */
+    XQ_WRITE_PAWNS_POPULAR  = 1u << 2, /* Chinese tandem soldiers, popular/DhtmlXQ
+                                          style: 4 on a file 前二三四, 5 前二三四五,
+                                          several files 前兵九平八 (§1a no. 2) */
+    XQ_WRITE_PAWNS_WALKER   = 1u << 3, /* walker style: 4 前二三后, 5 前二三四后;
+                                          several files as popular (§1a no. 3) */
+    XQ_WRITE_RANKS_FROM_1   = 1u << 4, /* ICCS/UCCI/SAN ranks 1..10 */
+    XQ_WRITE_WXF_BN         = 1u << 5, /* WXF letters B/N (ElephantEye) for E/H */
+    XQ_WRITE_NO_CHECK_MARK  = 1u << 6, /* SAN: omit XBoard's "+" / "#" suffix */
+    XQ_WRITE_3DIGIT_FROM_RIGHT = 1u << 7 /* as XQ_READ_3DIGIT_FROM_RIGHT */
+};
+
+/* Bytes a written move needs at most, NUL included. */
+enum { XQ_NOTATION_MAX = 32 };
+
+/* Read one move.
+ *   pos       position, side to move is the mover; not modified.
+ *   text,len  the token, len bytes of UTF-8 (need not be NUL-terminated).
+ *   notation  XQ_NOTATION_AUTO or the notation expected.
+ *   flags     XQ_READ_* bits.
+ *   res       filled in full (never NULL).
+ *   msg       a one-line English explanation for every status except
+ *             XQ_NOTE_OK (then it is set to ""), e.g. "unknown character
+ *             'Z' at column 2", "no horse on file 二 (h)", "h0g2 is illegal:
+ *             horse leg blocked", "ambiguous: h2, h7 can both move"; written
+ *             NUL-terminated into msg_size bytes (msg may be NULL / 0).
+ * Returns res->status.  Cost: one file scan, the target computed by
+ * arithmetic and one xq_move_legality call (more only when several pieces
+ * fit the text), for full Chinese and WXF; sources formats.md §1a-§1c,
+ * CXA1999 §7.5, xiangqi-basics-notes §9. */
+xq_note_status xq_move_read(const xq_position *pos, const char *text, size_t len,
+                            xq_notation notation, unsigned flags,
+                            xq_note_result *res, char *msg, size_t msg_size);
+
+/* Write legal move m of the side to move in notation (not AUTO) into buf
+ * (size bytes; XQ_NOTATION_MAX always suffices) as NUL-terminated UTF-8.
+ * Output is unambiguous in pos: Chinese uses 前/後 exactly when another
+ * piece of that kind shares the file (never for advisors and elephants),
+ * and XQBase pooled numbering (一二三四五) for 4-5 tandem soldiers or
+ * soldiers on several files unless XQ_WRITE_PAWNS_* asks otherwise; WXF
+ * follows the official tandem rules (P+.4, P3.4, ++.4, 3+.4); abbreviated
+ * Chinese falls back to the full form when the short one would not be
+ * unique; SAN disambiguates like XBoard's CoordsToAlgebraic.
+ * Returns the length in bytes (without NUL), or 0 when m does not move a
+ * piece of the side to move, cannot be expressed, or buf is too small. */
+size_t xq_move_write(const xq_position *pos, xq_move m, xq_notation notation,
+                     unsigned flags, char *buf, size_t size);
+
+/* Recognise the notation of a token by its shape alone (no position):
+ * XQ_NOTATION_CHINESE (any Chinese form; _ABBR / _3DIGIT for those shapes),
+ * WXF, ICCS, UCCI or SAN; XQ_NOTATION_AUTO when it fits none. */
+xq_notation xq_notation_detect(const char *text, size_t len);
+
+/* Lower-case name of a notation ("auto", "chinese", "abbr", "3digit", "wxf",
+ * "iccs", "ucci", "san"); static storage. */
+const char *xq_notation_name(xq_notation n);
+
+/* Parse such a name (case-insensitive; also "chinese-abbr", "xboard",
+ * "uci"); returns false for an unknown name. */
+bool xq_notation_from_name(const char *name, xq_notation *out);
+
+/* Short English phrase for a status, e.g. "ambiguous"; static storage. */
+const char *xq_note_status_str(xq_note_status st);
+
+#endif

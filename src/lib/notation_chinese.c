@@ -1,0 +1,401 @@
+/* notation_chinese.c - Chinese notations: full 4-character form and its
+ * tandem variants (formats.md §1a), abbreviated 炮25 (CXA1999 §7.5) and
+ * 一字三碼 馬325 (xiangqi-basics-notes.zh-Hant.txt §9). */
+#include <stdio.h>
+#include <string.h>
+
+#include "notation_internal.h"
+
+/* --- characters ------------------------------------------------------- */
+
+enum { CT_PIECE = 1, CT_NUM, CT_ACT, CT_MARK };
+
+typedef struct { unsigned char cls, val; } ctok;
+
+/* Classify one code point (§1a "Piece characters and the variants readers
+ * accept"): piece (val = kind), numeral (val 0..9, any of Chinese,
+ * financial, ASCII, full-width), action (XQN_FWD/BACK/SIDE, with old 上/下),
+ * position marker (XQN_M_FRONT/MIDDLE/REAR). */
+static bool classify(long cp, ctok *t)
+{
+    if (cp >= '0' && cp <= '9') { t->cls = CT_NUM; t->val = (unsigned char)(cp - '0'); return true; }
+    if (cp >= 0xFF10 && cp <= 0xFF19) { t->cls = CT_NUM; t->val = (unsigned char)(cp - 0xFF10); return true; }
+    unsigned char cls, val;
+    switch (cp) {
+    case 0x5E25: case 0x5E05: case 0x5C07: case 0x5C06: cls = CT_PIECE; val = XQ_GENERAL; break; /* 帥帅將将 */
+    case 0x4ED5: case 0x58EB: cls = CT_PIECE; val = XQ_ADVISOR; break;                       /* 仕士 */
+    case 0x76F8: case 0x8C61: cls = CT_PIECE; val = XQ_ELEPHANT; break;                      /* 相象 */
+    case 0x8ECA: case 0x8F66: case 0x4FE5: case 0x7868: cls = CT_PIECE; val = XQ_CHARIOT; break; /* 車车俥硨 */
+    case 0x99AC: case 0x9A6C: case 0x508C: cls = CT_PIECE; val = XQ_HORSE; break;            /* 馬马傌 */
+    case 0x70AE: case 0x7832: case 0x5305: cls = CT_PIECE; val = XQ_CANNON; break;           /* 炮砲包 */
+    case 0x5175: case 0x5352: cls = CT_PIECE; val = XQ_SOLDIER; break;                       /* 兵卒 */
+    case 0x9032: case 0x8FDB: case 0x4E0A: cls = CT_ACT; val = XQN_FWD; break;               /* 進进上 */
+    case 0x9000: case 0x4E0B: cls = CT_ACT; val = XQN_BACK; break;                           /* 退下 */
+    case 0x5E73: cls = CT_ACT; val = XQN_SIDE; break;                                        /* 平 */
+    case 0x524D: cls = CT_MARK; val = XQN_M_FRONT; break;                                    /* 前 */
+    case 0x4E2D: cls = CT_MARK; val = XQN_M_MIDDLE; break;                                   /* 中 */
+    case 0x5F8C: case 0x540E: cls = CT_MARK; val = XQN_M_REAR; break;                        /* 後后 */
+    case 0x3007: case 0x96F6: cls = CT_NUM; val = 0; break;                                  /* 〇零 */
+    case 0x4E00: case 0x58F9: cls = CT_NUM; val = 1; break;                                  /* 一壹 */
+    case 0x4E8C: case 0x8D30: case 0x8CB3: cls = CT_NUM; val = 2; break;                     /* 二贰貳 */
+    case 0x4E09: case 0x53C1: case 0x53C3: cls = CT_NUM; val = 3; break;                     /* 三叁參 */
+    case 0x56DB: case 0x8086: cls = CT_NUM; val = 4; break;                                  /* 四肆 */
+    case 0x4E94: case 0x4F0D: cls = CT_NUM; val = 5; break;                                  /* 五伍 */
+    case 0x516D: case 0x9646: case 0x9678: cls = CT_NUM; val = 6; break;                     /* 六陆陸 */
+    case 0x4E03: case 0x67D2: cls = CT_NUM; val = 7; break;                                  /* 七柒 */
+    case 0x516B: case 0x634C: cls = CT_NUM; val = 8; break;                                  /* 八捌 */
+    case 0x4E5D: case 0x7396: cls = CT_NUM; val = 9; break;                                  /* 九玖 */
+    default: return false;
+    }
+    t->cls = cls;
+    t->val = val;
+    return true;
+}
+
+/* Shapes: P piece, N numeral, A action, M marker or numeral 1-5 (一兵),
+ * K marker only.  First match wins. */
+enum { SH_FULL, SH_MARK, SH_POP_SHORT, SH_MARK_AFTER, SH_3DIGIT, SH_3DIGIT_DIR, SH_ABBR, SH_POP_LONG };
+static const struct { const char *pat; int shape; } shapes[] = {
+    {"PNAN", SH_FULL},        /* 炮二平五 */
+    {"MPAN", SH_MARK},        /* 前炮退二, 一兵平四 */
+    {"MNAN", SH_POP_SHORT},   /* 前九平八 (popular, soldiers) */
+    {"PKAN", SH_MARK_AFTER},  /* 炮前退二 */
+    {"PNNN", SH_3DIGIT},      /* 馬325 */
+    {"PANN", SH_3DIGIT_DIR},  /* 車進20 */
+    {"PNN", SH_ABBR},         /* 炮25 */
+    {"MPNAN", SH_POP_LONG},   /* 前兵九平八 */
+};
+
+static int match_len(const ctok *t, int n, const char *pat)
+{
+    int i = 0;
+    for (; i < n && pat[i]; i++) {
+        const ctok *k = &t[i];
+        bool ok;
+        switch (pat[i]) {
+        case 'P': ok = k->cls == CT_PIECE; break;
+        case 'N': ok = k->cls == CT_NUM; break;
+        case 'A': ok = k->cls == CT_ACT; break;
+        case 'K': ok = k->cls == CT_MARK; break;
+        default: ok = k->cls == CT_MARK || (k->cls == CT_NUM && k->val >= 1 && k->val <= 5); break;
+        }
+        if (!ok) break;
+    }
+    return i;
+}
+
+/* Tokenise: returns the count, or -(column) of a bad character, or 0 when
+ * longer than cap. */
+static int tokenise(const char *text, size_t len, ctok *t, int cap, long *badcp)
+{
+    size_t i = 0;
+    int n = 0;
+    while (i < len) {
+        long cp = xqn_utf8_next(text, len, &i);
+        *badcp = cp;
+        if (cp < 0) return -(n + 1);
+        if (n >= cap) return 0;
+        if (!classify(cp, &t[n])) return -(n + 1);
+        n++;
+    }
+    return n;
+}
+
+static int find_shape(const ctok *t, int n, int *best)
+{
+    *best = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int m = match_len(t, n, shapes[s].pat);
+        if (m == n && (int)strlen(shapes[s].pat) == n) return shapes[s].shape;
+        if (m > *best) *best = m;
+    }
+    return -1;
+}
+
+xq_notation xqn_chinese_shape(const char *text, size_t len)
+{
+    ctok t[6];
+    long bad;
+    int n = tokenise(text, len, t, 6, &bad), best;
+    if (n <= 0) return XQ_NOTATION_AUTO;
+    switch (find_shape(t, n, &best)) {
+    case -1: return XQ_NOTATION_AUTO;
+    case SH_ABBR: return XQ_NOTATION_CHINESE_ABBR;
+    case SH_3DIGIT: case SH_3DIGIT_DIR: return XQ_NOTATION_CHINESE_3DIGIT;
+    default: return XQ_NOTATION_CHINESE;
+    }
+}
+
+/* --- 一字三碼 coordinates --------------------------------------------- */
+
+/* The notes number files 1..9 "以棋手為準從左至右" (from the player's left);
+ * XQ_*_3DIGIT_FROM_RIGHT selects the usual right-to-left count of §1a. */
+static int file3_x(xq_color side, int num, bool from_right)
+{
+    if (from_right) return xqn_file_x(side, num);
+    return side == XQ_RED ? num - 1 : 9 - num;
+}
+
+/* Ranks 1..10 from the player's side, 10 written 0 (notes §9). */
+static int file3_num(xq_color side, int x, bool from_right)
+{
+    if (from_right) return xqn_file_num(side, x);
+    return side == XQ_RED ? x + 1 : 9 - x;
+}
+
+static int rank3_r(xq_color side, int digit)
+{
+    int k = digit == 0 ? 10 : digit;
+    return side == XQ_RED ? k - 1 : 10 - k;
+}
+
+static int rank3_digit(xq_color side, int r)
+{
+    int k = side == XQ_RED ? r + 1 : 10 - r;
+    return k == 10 ? 0 : k;
+}
+
+static const char *const hint_3digit = " (write 進/退 in place of the from-file)";
+
+/* --- reading ---------------------------------------------------------- */
+
+xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len)
+{
+    ctok t[6];
+    long bad = 0;
+    int n = tokenise(text, len, t, 6, &bad);
+    if (n == 0) return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "too long for a Chinese move");
+    if (n < 0) {
+        if (bad < 0) return xqn_fail(c, XQ_NOTE_BAD_CHAR, -n, "invalid UTF-8 at column %d", -n);
+        char u[8];
+        size_t un = 0;
+        xqn_put_cp(u, sizeof u, &un, (unsigned long)bad);
+        if (bad < 0x80) return xqn_fail(c, XQ_NOTE_BAD_CHAR, -n, "unknown character '%s' at column %d", u, -n);
+        return xqn_fail(c, XQ_NOTE_BAD_CHAR, -n, "unknown character '%s' (U+%04lX) at column %d",
+                        u, (unsigned long)bad, -n);
+    }
+    int best;
+    int shape = find_shape(t, n, &best);
+    if (shape < 0) {
+        if (best >= n)
+            return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "incomplete move: a number or action is missing");
+        if (n < 3 || n > 5)
+            return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "a Chinese move has 3 to 5 characters, not %d", n);
+        return xqn_fail(c, XQ_NOTE_SYNTAX, best + 1, "unexpected character at column %d "
+                        "(a move reads like 炮二平五, 前炮退二, 炮25 or 馬325)", best + 1);
+    }
+    xq_color side = c->pos->side;
+    /* numbers used as files or counts must be 1..9 */
+    for (int i = 0; i < n; i++) {
+        bool may_be_zero = (shape == SH_3DIGIT && i == 3) || (shape == SH_3DIGIT_DIR && i == 3);
+        if (t[i].cls == CT_NUM && t[i].val == 0 && !may_be_zero)
+            return xqn_fail(c, XQ_NOTE_SYNTAX, i + 1, "0 at column %d is not a file or a count", i + 1);
+    }
+    if (shape == SH_3DIGIT || shape == SH_3DIGIT_DIR) {
+        if (c->res->notation == XQ_NOTATION_CHINESE) c->res->notation = XQ_NOTATION_CHINESE_3DIGIT;
+        bool right = (c->flags & XQ_READ_3DIGIT_FROM_RIGHT) != 0;
+        int to = XQ_SQ(file3_x(side, t[2].val, right), rank3_r(side, t[3].val));
+        if (shape == SH_3DIGIT)
+            return xqn_resolve_target(c, (xq_kind)t[0].val, to, file3_x(side, t[1].val, right), -1, 0,
+                                      true, hint_3digit);
+        if (t[1].val == XQN_SIDE)
+            return xqn_fail(c, XQ_NOTE_SYNTAX, 2, "平 cannot stand for the from-file in 一字三碼; use 進 or 退");
+        return xqn_resolve_target(c, (xq_kind)t[0].val, to, -1, -1, t[1].val == XQN_FWD ? 1 : -1,
+                                  true, hint_3digit);
+    }
+    xqn_desc d = { .kind = XQ_NONE, .file = -1, .marker = XQN_M_NONE, .nth = 0,
+                   .action = 0, .arg = 0, .wxf = false };
+    const ctok *mk = NULL;
+    switch (shape) {
+    case SH_FULL:
+        d.kind = t[0].val; d.file = xqn_file_x(side, t[1].val); d.action = t[2].val; d.arg = t[3].val;
+        break;
+    case SH_MARK:
+        mk = &t[0]; d.kind = t[1].val; d.action = t[2].val; d.arg = t[3].val;
+        break;
+    case SH_POP_SHORT:
+        mk = &t[0]; d.kind = XQ_SOLDIER; d.file = xqn_file_x(side, t[1].val);
+        d.action = t[2].val; d.arg = t[3].val;
+        break;
+    case SH_MARK_AFTER:
+        mk = &t[1]; d.kind = t[0].val; d.action = t[2].val; d.arg = t[3].val;
+        break;
+    case SH_POP_LONG:
+        mk = &t[0]; d.kind = t[1].val; d.file = xqn_file_x(side, t[2].val);
+        d.action = t[3].val; d.arg = t[4].val;
+        break;
+    case SH_ABBR:
+        if (c->res->notation == XQ_NOTATION_CHINESE) c->res->notation = XQ_NOTATION_CHINESE_ABBR;
+        d.kind = t[0].val; d.file = xqn_file_x(side, t[1].val); d.action = XQN_ANY; d.arg = t[2].val;
+        break;
+    }
+    if (mk) {
+        if (mk->cls == CT_MARK) d.marker = mk->val;
+        else { d.marker = XQN_M_NTH; d.nth = mk->val; }
+    }
+    return xqn_resolve(c, &d);
+}
+
+/* --- writing ---------------------------------------------------------- */
+
+static const unsigned short piece_cp[2][2][8] = {
+    {   /* simplified */
+        {0, 0x5E05, 0x4ED5, 0x76F8, 0x9A6C, 0x8F66, 0x70AE, 0x5175},   /* 帅仕相马车炮兵 */
+        {0, 0x5C06, 0x58EB, 0x8C61, 0x9A6C, 0x8F66, 0x70AE, 0x5352},   /* 将士象马车炮卒 */
+    },
+    {   /* traditional */
+        {0, 0x5E25, 0x4ED5, 0x76F8, 0x99AC, 0x8ECA, 0x70AE, 0x5175},   /* 帥仕相馬車炮兵 */
+        {0, 0x5C07, 0x58EB, 0x8C61, 0x99AC, 0x8ECA, 0x70AE, 0x5352},   /* 將士象馬車炮卒 */
+    },
+};
+static const unsigned short cn_num[10] = {
+    0x3007, 0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x4E03, 0x516B, 0x4E5D
+};
+enum { CP_FRONT = 0x524D, CP_MIDDLE = 0x4E2D, CP_SIDE = 0x5E73, CP_BACK = 0x9000 };
+
+static unsigned long action_cp(int action, bool trad)
+{
+    return action == XQN_FWD ? (trad ? 0x9032 : 0x8FDB) : action == XQN_BACK ? CP_BACK : CP_SIDE;
+}
+
+static unsigned long rear_cp(bool trad) { return trad ? 0x5F8C : 0x540E; }
+
+/* A number as the mover writes it: Red 一..九, Black １..９ or 1..9. */
+static unsigned long num_cp(xq_color side, int v, unsigned flags)
+{
+    if (side == XQ_RED) return cn_num[v];
+    return (flags & XQ_WRITE_ASCII_DIGITS) ? (unsigned long)('0' + v) : 0xFF10ul + (unsigned long)v;
+}
+
+/* Marker for the idx-th (0-based, front first) of n pieces.  style 0:
+ * XQBase (2 前後, 3 前中後, 4-5 一..五); 1 popular (4+: 前二三四五);
+ * 2 walker (4+: 前二三..後).  Returns 0 when n is too large. */
+static unsigned long marker_cp(int idx, int n, int style, bool trad)
+{
+    if (n == 2) return idx == 0 ? CP_FRONT : rear_cp(trad);
+    if (n == 3) return idx == 0 ? CP_FRONT : idx == 1 ? CP_MIDDLE : rear_cp(trad);
+    if (n > 5) return 0;
+    if (style == 0) return cn_num[idx + 1];
+    if (idx == 0) return CP_FRONT;
+    if (style == 2 && idx == n - 1) return rear_cp(trad);
+    return cn_num[idx + 1];
+}
+
+static int index_in(const xqn_list *l, int sq)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->sq[i] == sq) return i;
+    return -1;
+}
+
+size_t xqn_write_chinese(const xq_position *pos, xq_move m, unsigned flags, char *buf, size_t size)
+{
+    xq_kind kind;
+    int action, arg;
+    if (!xqn_describe(pos, m, &kind, &action, &arg)) return 0;
+    xq_color side = pos->side;
+    bool trad = (flags & XQ_WRITE_TRADITIONAL) != 0;
+    int from = XQ_FROM(m), x = XQ_FILE(from);
+    xq_piece p = pos->board[from];
+    unsigned long pc = piece_cp[trad][side][kind];
+    unsigned long cps[6];
+    int n = 0;
+    unsigned long mk = 0;
+    bool with_file = false;
+
+    if (kind != XQ_SOLDIER) {
+        xqn_list l;
+        xqn_file_list(pos, p, x, &l);
+        if (xqn_needs_marker(pos, m, kind, action, arg, &l))
+            mk = marker_cp(index_in(&l, from), l.n, 0, trad);
+    } else {
+        xqn_board_lists bl;
+        xqn_board_lists_fill(pos, p, &bl);
+        const xqn_list *l = &bl.file[x];
+        int style = (flags & XQ_WRITE_PAWNS_WALKER) ? 2 : (flags & XQ_WRITE_PAWNS_POPULAR) ? 1 : 0;
+        if (l->n >= 2) {
+            if (bl.ntandem == 1) {
+                mk = marker_cp(index_in(l, from), l->n, style, trad);
+            } else if (style == 0) {
+                xqn_list pool;
+                xqn_pooled(&bl, &pool);
+                mk = marker_cp(index_in(&pool, from), pool.n, 0, trad);
+            }
+            if (!mk) {                  /* several files: 前兵九平八 */
+                mk = marker_cp(index_in(l, from), l->n, style ? style : 1, trad);
+                with_file = true;
+            }
+            if (!mk) return 0;
+        }
+    }
+    if (mk) {
+        cps[n++] = mk;
+        cps[n++] = pc;
+        if (with_file) cps[n++] = num_cp(side, xqn_file_num(side, x), flags);
+    } else {
+        cps[n++] = pc;
+        cps[n++] = num_cp(side, xqn_file_num(side, x), flags);
+    }
+    cps[n++] = action_cp(action, trad);
+    cps[n++] = num_cp(side, arg, flags);
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        if (!xqn_put_cp(buf, size, &len, cps[i])) return 0;
+    return len;
+}
+
+/* CXA1999 §7.5: 炮25 馬87 車98 炮84 - the full form without its action
+ * character, Arabic digits for both sides.  Written only when reading it
+ * back gives this move and nothing else; otherwise the full form. */
+size_t xqn_write_abbr(const xq_position *pos, xq_move m, unsigned flags, char *buf, size_t size)
+{
+    xq_kind kind;
+    int action, arg;
+    if (!xqn_describe(pos, m, &kind, &action, &arg)) return 0;
+    xq_color side = pos->side;
+    bool trad = (flags & XQ_WRITE_TRADITIONAL) != 0;
+    char t[16];
+    size_t len = 0;
+    xqn_put_cp(t, sizeof t, &len, piece_cp[trad][side][kind]);
+    xqn_put_cp(t, sizeof t, &len, (unsigned long)('0' + xqn_file_num(side, XQ_FILE(XQ_FROM(m)))));
+    xqn_put_cp(t, sizeof t, &len, (unsigned long)('0' + arg));
+    xq_note_result r;
+    if (xq_move_read(pos, t, len, XQ_NOTATION_CHINESE, 0, &r, NULL, 0) == XQ_NOTE_OK && r.move == m) {
+        if (len + 1 > size) return 0;
+        memcpy(buf, t, len + 1);
+        return len;
+    }
+    return xqn_write_chinese(pos, m, flags, buf, size);
+}
+
+/* 一字三碼: piece, from-file, to-file, to-rank (0 = the tenth); when
+ * another piece of the kind on the same file also reaches the target,
+ * 進/退 replaces the from-file (notes §9). */
+size_t xqn_write_3digit(const xq_position *pos, xq_move m, unsigned flags, char *buf, size_t size)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    xq_piece p = pos->board[from];
+    xq_color side = pos->side;
+    xq_kind kind = XQ_KIND(p);
+    bool trad = (flags & XQ_WRITE_TRADITIONAL) != 0;
+    bool right = (flags & XQ_WRITE_3DIGIT_FROM_RIGHT) != 0;
+    int dir = (XQ_RANK(to) - XQ_RANK(from)) * xqn_forward(side);
+    unsigned long second = 0;
+    if (dir != 0) {
+        for (int sq = XQ_FILE(from); sq < XQ_SQUARES; sq += 9)
+            if (sq != from && sq != to && pos->board[sq] == p
+                && xqn_pseudo_ok(xq_move_legality(pos, XQ_MOVE(sq, to)))) {
+                second = dir > 0 ? action_cp(XQN_FWD, trad) : CP_BACK;
+                break;
+            }
+    }
+    if (!second) second = (unsigned long)('0' + file3_num(side, XQ_FILE(from), right));
+    int tnum = file3_num(side, XQ_FILE(to), right);
+    size_t len = 0;
+    if (!xqn_put_cp(buf, size, &len, piece_cp[trad][side][kind])
+        || !xqn_put_cp(buf, size, &len, second)
+        || !xqn_put_cp(buf, size, &len, (unsigned long)('0' + tnum))
+        || !xqn_put_cp(buf, size, &len, (unsigned long)('0' + rank3_digit(side, XQ_RANK(to)))))
+        return 0;
+    return len;
+}

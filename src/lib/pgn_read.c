@@ -1,0 +1,942 @@
+/* pgn_read.c - the record reader: format dispatch and the PGN-style text
+ * tokenizer and record builder (formats.md §1e).  See pgn_read.h. */
+#include "pgn_read.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SNIFF_SIZE = 4096, MAX_LINE_BAD = 32 };
+
+typedef enum { PH_START, PH_TAGS, PH_MOVES, PH_AFTER_RESULT } phase;
+
+/* One line of play being built: the main line (depth 0) or an open
+ * variation.  nodes is reader scratch (malloc), copied into the game's
+ * arena when the line is closed. */
+typedef struct {
+    xq_node *nodes;
+    size_t count, cap;
+    const char *comment;      /* before the first move (arena) */
+    size_t parent;            /* index of the node it is a variation of */
+    uint32_t line, col;       /* where its '(' is */
+    uint64_t offset;
+    /* comments waiting for their node: consecutive comments are joined
+     * here and copied into the arena once (linear in their size) */
+    xq_buf pend;
+    bool pend_on;
+    size_t pend_node;         /* node index, or SIZE_MAX: before the first move */
+} frame;
+
+typedef struct {
+    uint64_t offset;
+    size_t pos;
+    const char *why;
+} bad_bytes;
+
+struct xq_reader {
+    xq_input *in;
+    xq_format format;
+    int (*next)(xq_reader *, xq_game *);
+    uint64_t index;           /* records returned */
+    char err[512];
+
+    /* current line */
+    xq_raw_line line;
+    xq_text text;
+    uint32_t walk_col;        /* off_at cache: column walk_col is at byte walk_byte */
+    size_t walk_byte;
+    bad_bytes bad[MAX_LINE_BAD];
+    size_t nbad;
+
+    /* record state */
+    phase ph;
+    bool any_line;            /* a non-blank line belongs to the record */
+    bool blank_in_tags;
+    bool junk_warned, depth_warned;
+    uint32_t pending_number;
+
+    /* line-of-play stack: frames[0..depth] */
+    frame *frames;
+    size_t depth, frame_cap;
+    uint64_t skip;            /* nesting of skipped '(' (too deep / no move) */
+    uint32_t skip_line, skip_col;
+    uint64_t skip_off;
+
+    /* open {comment} */
+    bool in_comment;
+    uint32_t com_line, com_col;
+    uint64_t com_off;
+    xq_buf com;
+
+    xq_buf scratch;           /* tag value unescaping */
+
+    /* tag names seen in this record: open addressing, tag index + 1 */
+    uint32_t *names;
+    size_t names_cap;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static uint32_t nchars(const char *p, const char *q)
+{
+    uint32_t n = 0;
+    for (; p < q; p++) n += ((unsigned char)*p & 0xC0) != 0x80;
+    return n;
+}
+
+/* Byte classes for the tokenizer. */
+enum { C_OTHER = 0, C_BLANK, C_DELIM, C_MAYBE_BLANK };
+static const unsigned char CLASS[256] = {
+    [' '] = C_BLANK, ['\t'] = C_BLANK, ['\r'] = C_BLANK, ['\v'] = C_BLANK, ['\f'] = C_BLANK,
+    ['{'] = C_DELIM, ['}'] = C_DELIM, ['('] = C_DELIM, [')'] = C_DELIM, [';'] = C_DELIM,
+    [0xC2] = C_MAYBE_BLANK, [0xE3] = C_MAYBE_BLANK, [0xEF] = C_MAYBE_BLANK,
+};
+
+/* Byte length of the blank character at p, or 0: ASCII blanks, U+00A0,
+ * U+3000 (ideographic space), U+FEFF. */
+static size_t blank_len(const char *p, const char *end)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    switch (CLASS[u[0]]) {
+    case C_BLANK:
+        return 1;
+    case C_MAYBE_BLANK:
+        if (u[0] == 0xC2) return end - p >= 2 && u[1] == 0xA0 ? 2 : 0;
+        if (u[0] == 0xE3) return end - p >= 3 && u[1] == 0x80 && u[2] == 0x80 ? 3 : 0;
+        return end - p >= 3 && u[1] == 0xBB && u[2] == 0xBF ? 3 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* End of the token starting at p; adds its length in characters to *col. */
+static const char *token_end_col(const char *p, const char *end, uint32_t *col)
+{
+    uint32_t n = 0;
+    while (p < end) {
+        unsigned char c = (unsigned char)*p;
+        unsigned cl = CLASS[c];
+        if (cl != C_OTHER && (cl != C_MAYBE_BLANK || blank_len(p, end))) break;
+        n += (c & 0xC0) != 0x80;
+        p++;
+    }
+    *col += n;
+    return p;
+}
+
+/* End of the token starting at p. */
+static const char *token_end(const char *p, const char *end)
+{
+    uint32_t col = 0;
+    return token_end_col(p, end, &col);
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+    size_t k;
+    while (p < end && (k = blank_len(p, end))) p += k;
+    return p;
+}
+
+static bool ascii_ieq_n(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na != nb) return false;
+    for (size_t i = 0; i < na; i++) {
+        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
+        if (x != y) return false;
+    }
+    return true;
+}
+
+/* Length of a "move number dot" at p: '.', U+2026 '…', U+FF0E '．'. */
+static size_t dot_len(const char *p, const char *end)
+{
+    if (*p == '.') return 1;
+    if ((unsigned char)*p != 0xE2 && (unsigned char)*p != 0xEF) return 0;
+    if (end - p >= 3 && memcmp(p, "\xE2\x80\xA6", 3) == 0) return 3;
+    if (end - p >= 3 && memcmp(p, "\xEF\xBC\x8E", 3) == 0) return 3;
+    return 0;
+}
+
+static xq_result result_of(const char *t, size_t n)
+{
+#define R(s, r) {s, sizeof s - 1, r}
+    static const struct { const char *s; size_t n; xq_result r; } results[] = {
+        R("1-0", XQ_RESULT_RED), R("0-1", XQ_RESULT_BLACK),
+        R("1/2-1/2", XQ_RESULT_DRAW), R("*", XQ_RESULT_UNKNOWN),
+        R("½-½", XQ_RESULT_DRAW), R("１－０", XQ_RESULT_RED),
+        R("０－１", XQ_RESULT_BLACK), R("１/２－１/２", XQ_RESULT_DRAW),
+        R("１／２－１／２", XQ_RESULT_DRAW), R("＊", XQ_RESULT_UNKNOWN),
+        R("红胜", XQ_RESULT_RED), R("紅勝", XQ_RESULT_RED),
+        R("黑胜", XQ_RESULT_BLACK), R("黑勝", XQ_RESULT_BLACK),
+        R("和棋", XQ_RESULT_DRAW), R("和局", XQ_RESULT_DRAW),
+    };
+#undef R
+    for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
+        if (results[i].n == n && memcmp(results[i].s, t, n) == 0) return results[i].r;
+    return XQ_RESULT_NONE;
+}
+
+/* NAG code of "!", "?", "!!", "??", "!?", "?!", else 0. */
+static uint16_t suffix_nag(const char *t, size_t n)
+{
+    static const char *const s[] = {"!", "?", "!!", "??", "!?", "?!"};
+    if (n == 0 || n > 2 || (t[0] != '!' && t[0] != '?')) return 0;
+    for (size_t i = 0; i < 6; i++)
+        if (strlen(s[i]) == n && memcmp(s[i], t, n) == 0) return (uint16_t)(i + 1);
+    return 0;
+}
+
+/* Split a token into a move number and the rest: returns true for a move
+ * number ("1", "1.", "1...", "1…", and "1.炮二平五" with *rest set to the
+ * glued move).  "62.5" (ElephantEye digit notation) is a move, not a
+ * number. */
+static bool move_number(const char *t, const char *end, uint32_t *num, const char **rest)
+{
+    const char *p = t;
+    uint64_t v = 0;
+    while (p < end && *p >= '0' && *p <= '9') {
+        if (v < 1000000000) v = v * 10 + (uint64_t)(*p - '0');
+        p++;
+    }
+    if (p == t) return false;
+    const char *digits_end = p;
+    size_t k;
+    while (p < end && (k = dot_len(p, end))) p += k;
+    if (p < end) {
+        if (p == digits_end) return false;            /* "12abc" */
+        if (*p >= '0' && *p <= '9') return false;     /* "62.5" */
+    }
+    *num = (uint32_t)v;
+    *rest = p;
+    return true;
+}
+
+/* True when the token is only dots / ellipses: a skipped-move placeholder. */
+static bool placeholder(const char *t, const char *end)
+{
+    size_t k;
+    while (t < end && (k = dot_len(t, end))) t += k;
+    return t == end;
+}
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+/* File offset of column col of the current line; linear in total when
+ * columns increase along the line. */
+static uint64_t off_at(xq_reader *r, uint32_t col)
+{
+    if (col == 0) col = 1;
+    if (col < r->walk_col) {
+        r->walk_col = 1;
+        r->walk_byte = 0;
+    }
+    r->walk_byte = xq_input_col_bytes(r->in, &r->line, r->walk_byte, col - r->walk_col);
+    r->walk_col = col;
+    return r->line.offset + r->walk_byte;
+}
+
+/* Add a diagnostic at column col of the current line (cheap once the
+ * game's diagnostic list is full). */
+static void diag(xq_reader *r, xq_game *g, xq_severity sev, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void diag(xq_reader *r, xq_game *g, xq_severity sev, uint32_t col, const char *fmt, ...)
+{
+    if (g->diag_count > XQ_GAME_MAX_DIAGS) {
+        g->diag_dropped++;
+        return;
+    }
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    xq_game_diag(g, sev, (uint32_t)r->line.number, col, off_at(r, col), "%s", buf);
+}
+
+/* Running column of increasing positions in a decoded line. */
+typedef struct {
+    const char *p;
+    uint32_t col;
+} colpos;
+
+static uint32_t col_of(colpos *c, const char *p)
+{
+    c->col += nchars(c->p, p);
+    c->p = p;
+    return c->col;
+}
+
+static void on_bad(void *ctx, uint64_t offset, size_t out_pos, const char *why)
+{
+    xq_reader *r = ctx;
+    if (r->nbad < MAX_LINE_BAD) {
+        r->bad[r->nbad].offset = offset;
+        r->bad[r->nbad].pos = out_pos;
+        r->bad[r->nbad].why = why;
+    }
+    r->nbad++;
+}
+
+/* ---- tag-name set ----------------------------------------------------- */
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + 32);
+        h = (h ^ c) * 16777619u;
+    }
+    return h;
+}
+
+static void names_clear(xq_reader *r)
+{
+    if (r->names_cap > 64) {
+        free(r->names);
+        r->names = NULL;
+        r->names_cap = 0;
+    } else if (r->names) {
+        memset(r->names, 0, r->names_cap * sizeof *r->names);
+    }
+}
+
+static bool names_seen(const xq_reader *r, const xq_game *g, const char *s, size_t n)
+{
+    if (!r->names) return false;
+    size_t mask = r->names_cap - 1;
+    for (size_t i = name_hash(s, n) & mask; r->names[i]; i = (i + 1) & mask) {
+        const char *t = g->tags[r->names[i] - 1].name;
+        if (ascii_ieq_n(t, strlen(t), s, n)) return true;
+    }
+    return false;
+}
+
+/* Record tag index idx (0-based) of g. */
+static bool names_add(xq_reader *r, const xq_game *g, size_t idx)
+{
+    if ((idx + 1) * 2 > r->names_cap) {
+        size_t cap = r->names_cap ? r->names_cap * 2 : 64;
+        uint32_t *t = calloc(cap, sizeof *t);
+        if (!t) return false;
+        free(r->names);
+        r->names = t;
+        r->names_cap = cap;
+        for (size_t i = 0; i < idx; i++) names_add(r, g, i);
+    }
+    const char *s = g->tags[idx].name;
+    size_t mask = r->names_cap - 1, i = name_hash(s, strlen(s)) & mask;
+    while (r->names[i]) i = (i + 1) & mask;
+    r->names[i] = (uint32_t)idx + 1;
+    return true;
+}
+
+/* ---- the line-of-play stack ------------------------------------------- */
+
+static frame *top(xq_reader *r) { return &r->frames[r->depth]; }
+
+static bool frame_push_node(frame *f, const xq_node *n)
+{
+    if (f->count == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 128;
+        xq_node *p = realloc(f->nodes, cap * sizeof *p);
+        if (!p) return false;
+        f->nodes = p;
+        f->cap = cap;
+    }
+    f->nodes[f->count++] = *n;
+    return true;
+}
+
+/* Copy the nodes of f into the arena as a branch. */
+static xq_branch frame_branch(xq_game *g, const frame *f)
+{
+    xq_branch b = {NULL, 0, f->comment};
+    if (f->count) {
+        b.nodes = xq_game_alloc(g, f->count * sizeof *b.nodes);
+        if (b.nodes) {
+            memcpy(b.nodes, f->nodes, f->count * sizeof *b.nodes);
+            b.count = f->count;
+        }
+    }
+    return b;
+}
+
+/* Copy the pending comments of f to their node (or f's pre-comment). */
+static void flush_comment(xq_game *g, frame *f)
+{
+    if (!f->pend_on) return;
+    const char *c = xq_game_strndup(g, f->pend.p ? f->pend.p : "", f->pend.len);
+    if (f->pend_node == SIZE_MAX) f->comment = c;
+    else f->nodes[f->pend_node].comment = c;
+    f->pend_on = false;
+    f->pend.len = 0;
+}
+
+/* Close the innermost variation and hang it on its parent node. */
+static void close_variation(xq_reader *r, xq_game *g)
+{
+    flush_comment(g, top(r));
+    xq_branch b = frame_branch(g, top(r));
+    r->depth--;
+    xq_node *parent = &top(r)->nodes[r->frames[r->depth + 1].parent];
+    xq_branch *v = xq_game_grow(g, parent->variations, parent->variation_count, sizeof *v);
+    if (v) {
+        v[parent->variation_count++] = b;
+        parent->variations = v;
+    }
+    r->pending_number = 0;
+}
+
+static void open_variation(xq_reader *r, xq_game *g, uint32_t col)
+{
+    if (r->skip) {
+        r->skip++;
+        return;
+    }
+    if (top(r)->count == 0 || r->depth >= XQ_MAX_VARIATION_DEPTH) {
+        if (top(r)->count == 0)
+            diag(r, g, XQ_SEV_ERROR, col, "variation before any move; skipped");
+        else if (!r->depth_warned)
+            diag(r, g, XQ_SEV_ERROR, col, "variations nested deeper than %d; skipped",
+                 (int)XQ_MAX_VARIATION_DEPTH);
+        if (top(r)->count) r->depth_warned = true;
+        r->skip = 1;
+        r->skip_line = (uint32_t)r->line.number;
+        r->skip_col = col;
+        r->skip_off = off_at(r, col);
+        return;
+    }
+    if (r->depth + 1 >= r->frame_cap) {
+        size_t cap = r->frame_cap * 2;
+        frame *f = realloc(r->frames, cap * sizeof *f);
+        if (!f) return;
+        memset(f + r->frame_cap, 0, (cap - r->frame_cap) * sizeof *f);
+        r->frames = f;
+        r->frame_cap = cap;
+    }
+    size_t parent = top(r)->count - 1;
+    r->depth++;
+    frame *f = top(r);
+    f->count = 0;
+    f->comment = NULL;
+    f->pend_on = false;
+    f->parent = parent;
+    f->line = (uint32_t)r->line.number;
+    f->col = col;
+    f->offset = off_at(r, col);
+    r->pending_number = 0;
+}
+
+/* ---- comments --------------------------------------------------------- */
+
+/* A comment after the last move of the current line, or before its first
+ * move; several in a row are joined with '\n'. */
+static void attach_comment(xq_reader *r, xq_game *g, const char *s, size_t n)
+{
+    if (r->skip) return;
+    frame *f = top(r);
+    size_t target = f->count ? f->count - 1 : SIZE_MAX;
+    if (f->pend_on && f->pend_node != target) flush_comment(g, f);
+    if (f->pend_on) {
+        xq_buf_append(&f->pend, "\n", 1);
+    } else {
+        f->pend_on = true;
+        f->pend_node = target;
+        f->pend.len = 0;
+    }
+    xq_buf_append(&f->pend, s, n);
+}
+
+/* ---- tokens ----------------------------------------------------------- */
+
+static void add_nag(xq_reader *r, xq_game *g, uint16_t nag, uint32_t col)
+{
+    if (r->skip) return;
+    frame *f = top(r);
+    if (!f->count) {
+        diag(r, g, XQ_SEV_WARNING, col, "annotation before any move ignored");
+        return;
+    }
+    xq_node *node = &f->nodes[f->count - 1];
+    if (node->nag_count == UINT16_MAX) return;
+    uint16_t *v = xq_game_grow(g, (void *)node->nags, node->nag_count, sizeof *v);
+    if (!v) return;
+    v[node->nag_count++] = nag;
+    node->nags = v;
+}
+
+static void add_move(xq_reader *r, xq_game *g, const char *t, const char *end, uint32_t col)
+{
+    if (r->skip) return;
+    /* a glued suffix annotation: "炮二平五!?" */
+    uint16_t nag = 0;
+    if (end[-1] == '!' || end[-1] == '?')
+        for (size_t k = 2; k >= 1 && !nag; k--)
+            if ((size_t)(end - t) > k && (nag = suffix_nag(end - k, k))) end -= k;
+    xq_node n = {0};
+    n.text = xq_game_strndup(g, t, (size_t)(end - t));
+    if (!n.text) return;
+    n.line = (uint32_t)r->line.number;
+    n.col = col;
+    n.number = r->pending_number;
+    r->pending_number = 0;
+    flush_comment(g, top(r));
+    if (!frame_push_node(top(r), &n)) return;
+    if (nag) add_nag(r, g, nag, col);
+}
+
+static void on_result(xq_reader *r, xq_game *g, const char *t, size_t n, xq_result res,
+                      uint32_t col)
+{
+    if (r->depth || r->skip) {
+        diag(r, g, XQ_SEV_WARNING, col, "result %.*s inside a variation ignored", (int)n, t);
+        return;
+    }
+    g->result = xq_game_strndup(g, t, n);
+    g->result_code = res;
+    r->ph = PH_AFTER_RESULT;
+}
+
+/* Classify and apply one token t[0..end) starting at column col. */
+static void token(xq_reader *r, xq_game *g, const char *t, const char *end, uint32_t col)
+{
+    size_t n = (size_t)(end - t);
+    unsigned char c0 = (unsigned char)t[0];
+    /* first bytes of results: 1 0 * ½ full-width 红紅 黑 和 */
+    if (n <= 21 && (c0 == '1' || c0 == '0' || c0 == '*' || c0 == 0xC2 || c0 == 0xEF ||
+                    c0 == 0xE7 || c0 == 0xE9 || c0 == 0xE5)) {
+        xq_result res = result_of(t, n);
+        if (res != XQ_RESULT_NONE) {
+            on_result(r, g, t, n, res, col);
+            return;
+        }
+    }
+    if (c0 >= '0' && c0 <= '9') {
+        uint32_t num;
+        const char *rest;
+        if (move_number(t, end, &num, &rest)) {
+            if (!r->skip) r->pending_number = num;
+            if (rest < end) add_move(r, g, rest, end, col + nchars(t, rest));
+            return;
+        }
+    } else if (c0 == '$' && n > 1) {
+        uint32_t v = 0;
+        size_t i = 1;
+        while (i < n && t[i] >= '0' && t[i] <= '9' && v < 100000) v = v * 10 + (uint32_t)(t[i++] - '0');
+        if (i == n) {
+            if (v > UINT16_MAX) v = UINT16_MAX;
+            add_nag(r, g, (uint16_t)v, col);
+            return;
+        }
+    } else if (c0 == '!' || c0 == '?') {
+        uint16_t nag = suffix_nag(t, n);
+        if (nag) {
+            add_nag(r, g, nag, col);
+            return;
+        }
+    } else if ((c0 == '.' || c0 == 0xE2 || c0 == 0xEF) && placeholder(t, end)) {
+        return;
+    }
+    add_move(r, g, t, end, col);
+}
+
+/* Tokenize movetext s[0..end), s being at 1-based column col. */
+static void movetext(xq_reader *r, xq_game *g, const char *s, const char *end, uint32_t col)
+{
+    const char *p = s;
+    while (p < end) {
+        if (r->in_comment) {
+            const char *q = memchr(p, '}', (size_t)(end - p));
+            if (!q) {
+                xq_buf_append(&r->com, p, (size_t)(end - p));
+                xq_buf_append(&r->com, "\n", 1);
+                return;
+            }
+            xq_buf_append(&r->com, p, (size_t)(q - p));
+            attach_comment(r, g, r->com.p ? r->com.p : "", r->com.len);
+            r->in_comment = false;
+            col += nchars(p, q) + 1;
+            p = q + 1;
+            continue;
+        }
+        size_t k = *p == ' ' ? 1 : blank_len(p, end);
+        if (k) {
+            p += k;
+            col++;
+            continue;
+        }
+        if (r->ph == PH_AFTER_RESULT) {
+            if (!r->junk_warned)
+                diag(r, g, XQ_SEV_WARNING, col, "text after the result ignored");
+            r->junk_warned = true;
+            return;
+        }
+        switch (*p) {
+        case '{':
+            r->in_comment = true;
+            r->com.len = 0;
+            r->com_line = (uint32_t)r->line.number;
+            r->com_col = col;
+            r->com_off = off_at(r, col);
+            p++;
+            col++;
+            continue;
+        case '}':
+            diag(r, g, XQ_SEV_WARNING, col, "'}' without '{' ignored");
+            p++;
+            col++;
+            continue;
+        case ';':
+            attach_comment(r, g, p + 1, (size_t)(end - p - 1));
+            return;
+        case '(':
+            open_variation(r, g, col);
+            p++;
+            col++;
+            continue;
+        case ')':
+            if (r->skip) r->skip--;
+            else if (r->depth) close_variation(r, g);
+            else diag(r, g, XQ_SEV_WARNING, col, "')' without '(' ignored");
+            p++;
+            col++;
+            continue;
+        default: {
+            uint32_t c0 = col;
+            const char *q = token_end_col(p, end, &col);
+            token(r, g, p, q, c0);
+            p = q;
+        }
+        }
+    }
+}
+
+/* ---- tags ------------------------------------------------------------- */
+
+static bool name_char(const char *p, const char *end)
+{
+    return p < end && !blank_len(p, end) && *p != '"' && *p != ']' && *p != '[';
+}
+
+/* Is s (at its first non-blank char) a tag line start: '[' + name char? */
+static bool tag_start(const char *p, const char *end)
+{
+    return p < end && *p == '[' && name_char(p + 1, end);
+}
+
+/* Strict tag line: [Name "value"] and nothing else. */
+static bool strict_tag_line(const char *p, const char *end)
+{
+    p = skip_blanks(p, end);
+    if (!tag_start(p, end)) return false;
+    p++;
+    while (name_char(p, end)) p++;
+    p = skip_blanks(p, end);
+    if (p == end || *p != '"') return false;
+    for (p++; p < end && *p != '"'; p++)
+        if (*p == '\\' && p + 1 < end) p++;
+    if (p == end) return false;
+    p = skip_blanks(p + 1, end);
+    if (p == end || *p != ']') return false;
+    return skip_blanks(p + 1, end) == end;
+}
+
+/* The '"' that closes a tag value on this line when the value holds
+ * unescaped quotes (`[Event "1999年"中行杯"..."]`): the last '"' followed
+ * by blanks and ']'; NULL if none.  p is just after the opening quote. */
+static const char *last_close_quote(const char *p, const char *end)
+{
+    const char *e = end;
+    while (e > p && blank_len(e - 1, end) == 1) e--;
+    if (e == p || e[-1] != ']') return NULL;
+    e--;
+    while (e > p && blank_len(e - 1, end) == 1) e--;
+    if (e == p || e[-1] != '"') return NULL;
+    /* an escaped \" is not a closing quote */
+    size_t bs = 0;
+    for (const char *q = e - 1; q > p && q[-1] == '\\'; q--) bs++;
+    return bs % 2 ? NULL : e - 1;
+}
+
+/* Parse the tags of a line starting at p ('['); leftover text after the
+ * last tag is movetext. */
+static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, const char *end)
+{
+    bool ok = true;
+    colpos cp = {s, 1};
+    while (ok && tag_start(p, end)) {
+        uint32_t col = col_of(&cp, p);
+        const char *name = ++p;
+        while (name_char(p, end)) p++;
+        size_t name_len = (size_t)(p - name);
+        p = skip_blanks(p, end);
+        r->scratch.len = 0;
+        if (p < end && *p == '"') {
+            uint32_t qcol = col_of(&cp, p);
+            const char *v = ++p;
+            const char *close = last_close_quote(p, end);
+            while (p < end) {
+                if (*p == '\\' && p + 1 < end && (p[1] == '"' || p[1] == '\\')) {
+                    xq_buf_append(&r->scratch, v, (size_t)(p - v));
+                    v = ++p;
+                } else if (*p == '"') {
+                    const char *q = skip_blanks(p + 1, end);
+                    if ((q < end && *q == ']') || !close || p >= close) break;
+                }
+                p++;
+            }
+            if (p == end) {
+                diag(r, g, XQ_SEV_ERROR, qcol, "tag value not closed by '\"' at end of line");
+                ok = false;
+                const char *e = end;
+                while (e > v && (e[-1] == ']' || blank_len(e - 1, end) == 1)) e--;
+                xq_buf_append(&r->scratch, v, (size_t)(e - v));
+            } else {
+                xq_buf_append(&r->scratch, v, (size_t)(p - v));
+                if (memchr(v, '"', (size_t)(p - v)))
+                    diag(r, g, XQ_SEV_WARNING, qcol, "'\"' inside a tag value not escaped");
+                p = skip_blanks(p + 1, end);
+                if (p < end && *p == ']') {
+                    p++;
+                } else {
+                    diag(r, g, XQ_SEV_ERROR, col_of(&cp, p), "tag not closed by ']'");
+                    ok = false;
+                }
+            }
+        } else {
+            /* [Name value] without quotes */
+            const char *v = p;
+            while (p < end && *p != ']') p++;
+            const char *e = p;
+            while (e > v && blank_len(e - 1, end) == 1) e--;
+            xq_buf_append(&r->scratch, v, (size_t)(e - v));
+            if (p < end) p++;
+            else diag(r, g, XQ_SEV_ERROR, col, "tag not closed by ']'");
+            diag(r, g, XQ_SEV_WARNING, col, "tag value not in quotes");
+        }
+        if (xq_game_add_tag(g, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len))
+            names_add(r, g, g->tag_count - 1);
+        p = skip_blanks(p, end);
+    }
+    if (ok && p < end) {
+        r->ph = PH_MOVES;
+        movetext(r, g, p, end, col_of(&cp, p));
+    }
+}
+
+/* ---- records ---------------------------------------------------------- */
+
+static void record_begin(xq_reader *r, xq_game *g)
+{
+    xq_game_reset(g);
+    r->ph = PH_START;
+    r->any_line = r->blank_in_tags = r->junk_warned = r->depth_warned = false;
+    r->pending_number = 0;
+    r->depth = 0;
+    r->frames[0].count = 0;
+    r->frames[0].comment = NULL;
+    r->frames[0].pend_on = false;
+    r->skip = 0;
+    r->in_comment = false;
+    names_clear(r);
+}
+
+static bool has_play(const xq_reader *r, const xq_game *g)
+{
+    return r->frames[0].count || r->depth || r->skip || g->result;
+}
+
+/* Close everything still open and fill the rest of g.  next_line is the
+ * line that starts the next record, 0 at the end of the input. */
+static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
+{
+    char where[64];
+    if (next_line) snprintf(where, sizeof where, "before the next record at line %llu",
+                            (unsigned long long)next_line);
+    else snprintf(where, sizeof where, "at end of input");
+    if (r->in_comment) {
+        xq_game_diag(g, XQ_SEV_ERROR, r->com_line, r->com_col, r->com_off,
+                     "comment '{' not closed %s", where);
+        if (r->com.len && r->com.p[r->com.len - 1] == '\n') r->com.len--;
+        attach_comment(r, g, r->com.p ? r->com.p : "", r->com.len);
+        r->in_comment = false;
+    }
+    if (r->depth)
+        xq_game_diag(g, XQ_SEV_ERROR, r->frames[1].line, r->frames[1].col, r->frames[1].offset,
+                     "variation '(' not closed %s", where);
+    else if (r->skip)
+        xq_game_diag(g, XQ_SEV_ERROR, r->skip_line, r->skip_col, r->skip_off,
+                     "variation '(' not closed %s", where);
+    r->skip = 0;
+    while (r->depth) close_variation(r, g);
+    flush_comment(g, &r->frames[0]);
+    g->main = frame_branch(g, &r->frames[0]);
+    g->fen = xq_game_tag(g, "FEN");
+    g->index = ++r->index;
+    g->encoding = xq_input_encoding(r->in);
+    g->file = xq_game_strndup(g, xq_input_path(r->in), strlen(xq_input_path(r->in)));
+}
+
+/* Does the line (first non-blank at p) start the next record? */
+static bool starts_record(xq_reader *r, xq_game *g, const char *p, const char *end)
+{
+    if (r->in_comment) return strict_tag_line(p, end);
+    if (tag_start(p, end)) {
+        if (r->ph == PH_TAGS) {
+            if (r->blank_in_tags) return true;
+            const char *name = p + 1, *q = name;
+            while (name_char(q, end)) q++;
+            return names_seen(r, g, name, (size_t)(q - name));
+        }
+        return g->tag_count || has_play(r, g);
+    }
+    if (r->ph == PH_AFTER_RESULT) {
+        uint32_t num;
+        const char *rest;
+        return move_number(p, token_end(p, end), &num, &rest) && num == 1;
+    }
+    return false;
+}
+
+/* Take the current line into g: raw bytes, bad-byte diagnostics, text. */
+static void take_line(xq_reader *r, xq_game *g)
+{
+    if (g->raw_len == 0) g->offset = r->line.offset;
+    xq_game_append_raw(g, r->line.bytes, r->line.raw_len);
+    colpos cp = {r->text.s, 1};
+    for (size_t i = 0; i < r->nbad && i < MAX_LINE_BAD; i++) {
+        uint32_t col = col_of(&cp, r->text.s + r->bad[i].pos);
+        xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number, col, r->bad[i].offset,
+                     "%s replaced by U+FFFD", r->bad[i].why);
+    }
+    if (r->nbad > MAX_LINE_BAD)
+        xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number, 0, r->line.offset,
+                     "%zu more bad byte sequences on this line", r->nbad - MAX_LINE_BAD);
+
+    const char *s = r->text.s, *end = s + r->text.len;
+    if (r->in_comment) {
+        movetext(r, g, s, end, 1);
+        return;
+    }
+    const char *p = skip_blanks(s, end);
+    if (p == end) {
+        if (r->ph == PH_TAGS) r->blank_in_tags = true;
+        return;
+    }
+    if (!r->any_line) {
+        r->any_line = true;
+        g->first_line = r->line.number;
+    }
+    if (tag_start(p, end)) {
+        if (r->ph == PH_START || r->ph == PH_MOVES) r->ph = PH_TAGS;
+        tag_line(r, g, s, p, end);
+        return;
+    }
+    if (s[0] == '%') return;  /* PGN escape line */
+    if (r->ph != PH_AFTER_RESULT) r->ph = PH_MOVES;
+    movetext(r, g, p, end, 1 + nchars(s, p));
+}
+
+static int pgn_next(xq_reader *r, xq_game *g)
+{
+    record_begin(r, g);
+    for (;;) {
+        int rc = xq_input_line(r->in, &r->line);
+        if (rc < 0) {
+            snprintf(r->err, sizeof r->err, "%s", xq_input_error(r->in));
+            return -1;
+        }
+        if (rc == 0) {
+            if (!r->any_line) return 0;
+            record_end(r, g, 0);
+            return 1;
+        }
+        r->nbad = 0;
+        r->walk_col = 1;
+        r->walk_byte = 0;
+        if (xq_input_decode(r->in, &r->line, &r->text, on_bad, r) < 0) {
+            snprintf(r->err, sizeof r->err, "%s: out of memory", xq_input_path(r->in));
+            return -1;
+        }
+        const char *s = r->text.s, *end = s + r->text.len;
+        if (r->any_line && starts_record(r, g, skip_blanks(s, end), end)) {
+            xq_input_unread(r->in);
+            record_end(r, g, r->line.number);
+            return 1;
+        }
+        take_line(r, g);
+    }
+}
+
+/* ---- the reader ------------------------------------------------------- */
+
+xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *err, size_t errsz)
+{
+    xq_read_options o = {0};
+    if (opt) o = *opt;
+    xq_input *in = xq_input_open(path, o.encoding, err, errsz);
+    if (!in) return NULL;
+    xq_format fmt = o.format;
+    if (fmt == XQ_FMT_AUTO) {
+        const unsigned char *p = NULL;
+        size_t n = xq_input_peek(in, SNIFF_SIZE, &p);
+        if (n == 0 && xq_input_error(in)[0]) {
+            if (errsz) snprintf(err, errsz, "%s", xq_input_error(in));
+            xq_input_close(in);
+            return NULL;
+        }
+        fmt = xq_sniff_format(p, n);
+    }
+    if (fmt != XQ_FMT_PGN) {
+        if (errsz)
+            snprintf(err, errsz, "%s: %s format is not supported yet",
+                     strcmp(path, "-") ? path : "(stdin)", xq_format_name(fmt));
+        xq_input_close(in);
+        return NULL;
+    }
+    xq_reader *r = calloc(1, sizeof *r);
+    if (r) r->frames = calloc(16, sizeof *r->frames);
+    if (!r || !r->frames) {
+        if (errsz) snprintf(err, errsz, "%s: out of memory", path);
+        if (r) free(r);
+        xq_input_close(in);
+        return NULL;
+    }
+    r->frame_cap = 16;
+    r->in = in;
+    r->format = fmt;
+    r->next = pgn_next;
+    return r;
+}
+
+int xq_reader_next(xq_reader *r, xq_game *g)
+{
+    return r->next(r, g);
+}
+
+void xq_reader_close(xq_reader *r)
+{
+    if (!r) return;
+    xq_input_close(r->in);
+    for (size_t i = 0; i < r->frame_cap; i++) {
+        free(r->frames[i].nodes);
+        xq_buf_free(&r->frames[i].pend);
+    }
+    free(r->frames);
+    xq_buf_free(&r->com);
+    xq_buf_free(&r->scratch);
+    free(r->names);
+    free(r);
+}
+
+xq_encoding xq_reader_encoding(const xq_reader *r) { return xq_input_encoding(r->in); }
+
+xq_format xq_reader_format(const xq_reader *r) { return r->format; }
+
+const char *xq_reader_error(const xq_reader *r) { return r->err; }

@@ -1,0 +1,125 @@
+/* position.c - board state, Zobrist keys, make/unmake (CXA1999 §1-§2). */
+#include "position.h"
+
+#include <string.h>
+
+const char XQ_START_FEN[] =
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/* Zobrist key of piece p on sq, computed rather than tabled so that the
+ * library holds no mutable global state (splitmix64 finaliser). */
+static inline uint64_t zobrist(xq_piece p, int sq)
+{
+    uint64_t z = (uint64_t)(p * XQ_SQUARES + sq + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Toggled into the key when Black is to move. */
+static const uint64_t ZOBRIST_BLACK = 0x6A09E667F3BCC909ull;
+
+void xq_position_clear(xq_position *pos)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->general[XQ_RED] = pos->general[XQ_BLACK] = 0xFF;
+    pos->side = XQ_RED;
+    pos->fullmove = 1;
+}
+
+void xq_position_put(xq_position *pos, int sq, xq_piece p)
+{
+    xq_piece old = pos->board[sq];
+    if (old) {
+        pos->key ^= zobrist(old, sq);
+        if (XQ_KIND(old) == XQ_GENERAL && pos->general[XQ_COLOR(old)] == sq)
+            pos->general[XQ_COLOR(old)] = 0xFF;
+    }
+    pos->board[sq] = p;
+    if (p) {
+        pos->key ^= zobrist(p, sq);
+        if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)sq;
+    }
+}
+
+void xq_position_start(xq_position *pos)
+{
+    static const xq_kind back[9] = {XQ_CHARIOT, XQ_HORSE, XQ_ELEPHANT, XQ_ADVISOR, XQ_GENERAL,
+                                    XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE, XQ_CHARIOT};
+    xq_position_clear(pos);
+    for (int f = 0; f < 9; f++) {
+        xq_position_put(pos, XQ_SQ(f, 0), XQ_PIECE(back[f], XQ_RED));
+        xq_position_put(pos, XQ_SQ(f, 9), XQ_PIECE(back[f], XQ_BLACK));
+    }
+    for (int f = 0; f < 9; f += 2) {
+        xq_position_put(pos, XQ_SQ(f, 3), XQ_PIECE(XQ_SOLDIER, XQ_RED));
+        xq_position_put(pos, XQ_SQ(f, 6), XQ_PIECE(XQ_SOLDIER, XQ_BLACK));
+    }
+    xq_position_put(pos, XQ_SQ(1, 2), XQ_PIECE(XQ_CANNON, XQ_RED));
+    xq_position_put(pos, XQ_SQ(7, 2), XQ_PIECE(XQ_CANNON, XQ_RED));
+    xq_position_put(pos, XQ_SQ(1, 7), XQ_PIECE(XQ_CANNON, XQ_BLACK));
+    xq_position_put(pos, XQ_SQ(7, 7), XQ_PIECE(XQ_CANNON, XQ_BLACK));
+}
+
+void xq_position_set_side(xq_position *pos, xq_color side)
+{
+    if (pos->side != side) pos->key ^= ZOBRIST_BLACK;
+    pos->side = side;
+}
+
+void xq_make(xq_position *pos, xq_move m, xq_undo *u)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    xq_piece p = pos->board[from], cap = pos->board[to];
+    u->captured = cap;
+    u->halfmove = pos->halfmove;
+    u->key = pos->key;
+    uint64_t k = pos->key ^ zobrist(p, from) ^ zobrist(p, to) ^ ZOBRIST_BLACK;
+    if (cap) {
+        k ^= zobrist(cap, to);
+        pos->halfmove = 0;
+    } else {
+        pos->halfmove++;
+    }
+    pos->board[to] = p;
+    pos->board[from] = XQ_NONE;
+    if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)to;
+    if (pos->side == XQ_BLACK) pos->fullmove++;
+    pos->side = (xq_color)(pos->side ^ 1);
+    pos->key = k;
+}
+
+void xq_unmake(xq_position *pos, xq_move m, const xq_undo *u)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    xq_piece p = pos->board[to];
+    pos->board[from] = p;
+    pos->board[to] = u->captured;
+    if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)from;
+    pos->side = (xq_color)(pos->side ^ 1);
+    if (pos->side == XQ_BLACK) pos->fullmove--;
+    pos->halfmove = u->halfmove;
+    pos->key = u->key;
+}
+
+const char *xq_illegal_str(xq_illegal why)
+{
+    static const char *const text[XQ_ILL_COUNT] = {
+        [XQ_LEGAL] = "legal",
+        [XQ_ILL_NO_PIECE] = "no piece on that square",
+        [XQ_ILL_WRONG_SIDE] = "that piece belongs to the side not to move",
+        [XQ_ILL_OWN_PIECE] = "the target square holds a piece of the same side",
+        [XQ_ILL_GEOMETRY] = "that piece cannot move so",
+        [XQ_ILL_PALACE] = "the move leaves the palace",
+        [XQ_ILL_HORSE_LEG] = "horse leg blocked",
+        [XQ_ILL_ELEPHANT_EYE] = "elephant eye blocked",
+        [XQ_ILL_ELEPHANT_RIVER] = "elephant may not cross the river",
+        [XQ_ILL_PATH_BLOCKED] = "a piece stands in the way",
+        [XQ_ILL_CANNON_SCREEN] = "cannon needs exactly one screen to capture",
+        [XQ_ILL_SOLDIER_SIDEWAYS] = "soldier may not move sideways before crossing the river",
+        [XQ_ILL_SOLDIER_BACKWARD] = "soldier may not move backward",
+        [XQ_ILL_LEAVES_CHECK] = "general left in check",
+        [XQ_ILL_GENERALS_FACE] = "generals face each other",
+    };
+    return (unsigned)why < XQ_ILL_COUNT ? text[why] : "unknown reason";
+}

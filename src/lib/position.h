@@ -1,0 +1,153 @@
+/* position.h - the Xiangqi rules core: board, pieces, moves, FEN, legality.
+ *
+ * Coordinates follow ICCS (CXA1999 §1.1, formats.md §1c): files a..i = 0..8
+ * from Red's left, ranks 0..9 from Red's side.  A square is rank * 9 + file
+ * (0..89); a9 is 81, i0 is 8.
+ *
+ * A move is 16 bits: from | to << 7 (both 0..89); XQ_MOVE_NONE (0) is never
+ * a real move because a piece never moves from a0 to a0.
+ */
+#ifndef XQ_POSITION_H
+#define XQ_POSITION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { XQ_FILES = 9, XQ_RANKS = 10, XQ_SQUARES = 90 };
+
+typedef enum { XQ_RED = 0, XQ_BLACK = 1 } xq_color;
+
+/* Piece kinds, CXA1999 §1.2: general, advisor, elephant, horse, chariot,
+ * cannon, soldier.  A piece on the board is kind | color << 3; 0 is empty. */
+typedef enum {
+    XQ_NONE = 0,
+    XQ_GENERAL = 1, XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE, XQ_CHARIOT, XQ_CANNON, XQ_SOLDIER
+} xq_kind;
+
+typedef uint8_t xq_piece;
+#define XQ_PIECE(kind, color) ((xq_piece)((kind) | ((color) << 3)))
+#define XQ_KIND(p)  ((xq_kind)((p) & 7))
+#define XQ_COLOR(p) ((xq_color)((p) >> 3))
+
+#define XQ_SQ(file, rank) ((file) + (rank) * 9)
+#define XQ_FILE(sq) ((sq) % 9)
+#define XQ_RANK(sq) ((sq) / 9)
+
+typedef uint16_t xq_move;
+#define XQ_MOVE_NONE ((xq_move)0)
+#define XQ_MOVE(from, to) ((xq_move)((from) | ((to) << 7)))
+#define XQ_FROM(m) ((int)((m) & 127))
+#define XQ_TO(m)   ((int)((m) >> 7))
+
+/* Upper bound of legal moves in any position (the known maximum is far lower). */
+enum { XQ_MAX_MOVES = 128 };
+
+/* A position.  Plain value: copy it freely.  `key` is the Zobrist hash of
+ * board and side to move, kept incrementally by xq_make. */
+typedef struct {
+    xq_piece board[XQ_SQUARES];
+    uint8_t general[2];     /* square of each general (valid positions have both) */
+    xq_color side;          /* side to move */
+    int halfmove;           /* plies since the last capture (CXA1999 §4.2.4) */
+    int fullmove;           /* move number, from 1; increments after Black moves */
+    uint64_t key;
+} xq_position;
+
+/* What xq_make saves so xq_unmake can restore; owned by the caller. */
+typedef struct {
+    xq_piece captured;
+    int halfmove;
+    uint64_t key;
+} xq_undo;
+
+extern const char XQ_START_FEN[];
+
+/* Why a move is not legal (CXA1999 §2.2-2.3, §3.1, §4.1.2).  XQ_LEGAL is 0. */
+typedef enum {
+    XQ_LEGAL = 0,
+    XQ_ILL_NO_PIECE,           /* no piece on the from-square */
+    XQ_ILL_WRONG_SIDE,         /* the piece belongs to the side not to move */
+    XQ_ILL_OWN_PIECE,          /* the target holds a piece of the mover's colour */
+    XQ_ILL_GEOMETRY,           /* that piece cannot move so */
+    XQ_ILL_PALACE,             /* general or advisor would leave the palace */
+    XQ_ILL_HORSE_LEG,          /* horse leg blocked */
+    XQ_ILL_ELEPHANT_EYE,       /* elephant eye blocked */
+    XQ_ILL_ELEPHANT_RIVER,     /* elephant may not cross the river */
+    XQ_ILL_PATH_BLOCKED,       /* chariot or cannon move through a piece */
+    XQ_ILL_CANNON_SCREEN,      /* cannon capture needs exactly one screen */
+    XQ_ILL_SOLDIER_SIDEWAYS,   /* soldier may not move sideways before the river */
+    XQ_ILL_SOLDIER_BACKWARD,   /* soldier may not move backward */
+    XQ_ILL_LEAVES_CHECK,       /* the mover's general would be attacked */
+    XQ_ILL_GENERALS_FACE,      /* the generals would face each other */
+    XQ_ILL_COUNT
+} xq_illegal;
+
+/* Short English phrase for a reason, e.g. "horse leg blocked"; static storage. */
+const char *xq_illegal_str(xq_illegal why);
+
+/* Set *pos to the standard start position, Red to move. */
+void xq_position_start(xq_position *pos);
+
+/* Clear the board (no pieces); side Red, counters 0/1.  For building positions. */
+void xq_position_clear(xq_position *pos);
+
+/* Put piece p (or XQ_NONE) on square sq, updating key and general squares. */
+void xq_position_put(xq_position *pos, int sq, xq_piece p);
+
+/* Set the side to move, updating the key. */
+void xq_position_set_side(xq_position *pos, xq_color side);
+
+/* --- FEN (fen.c) ------------------------------------------------------ */
+
+/* Parse a FEN into *pos.  Accepts every variant in formats.md §1d: B or E
+ * for elephant, N or H for horse, side w/r (Red) or b (Black), only the
+ * first two fields, any trailing "- - H F".  On failure returns false and
+ * writes a one-line reason naming the field and character into err
+ * (err_size bytes, may be 0).  Does not check that the position is
+ * possible: see xq_position_check. */
+bool xq_fen_read(xq_position *pos, const char *fen, char *err, size_t err_size);
+
+/* Write the standard FEN (RNBAKCP letters, w/b, "- - halfmove fullmove") into
+ * buf; needs at most XQ_FEN_MAX bytes.  Returns the length written. */
+enum { XQ_FEN_MAX = 128 };
+size_t xq_fen_write(const xq_position *pos, char *buf, size_t size);
+
+/* Check that a position could arise under the rules: one general per side in
+ * its palace, advisors/elephants on their points, soldiers not behind their
+ * start rank, piece counts within a set, generals not facing, the side not
+ * to move not in check.  Returns NULL or a static reason string. */
+const char *xq_position_check(const xq_position *pos);
+
+/* --- Move generation and legality (movegen.c) ------------------------- */
+
+/* True when square sq is attacked by any piece of colour by (flying general
+ * included: a general "attacks" along an open file). */
+bool xq_attacked(const xq_position *pos, int sq, xq_color by);
+
+/* True when the general of colour c is attacked (or faces the other general). */
+bool xq_in_check(const xq_position *pos, xq_color c);
+
+/* Generate the legal moves of the side to move into moves[XQ_MAX_MOVES];
+ * returns the count. */
+int xq_legal_moves(const xq_position *pos, xq_move *moves);
+
+/* Legal moves of the piece on square from only (same rules). */
+int xq_legal_moves_from(const xq_position *pos, int from, xq_move *moves);
+
+/* Whether the side to move has at least one legal move (cheaper than
+ * generating them all). */
+bool xq_has_legal_move(const xq_position *pos);
+
+/* Full legality of a move for the side to move, with the first reason it
+ * fails (CXA1999 §2.2-2.3 geometry, then §3.1 / §4.1.2). */
+xq_illegal xq_move_legality(const xq_position *pos, xq_move m);
+
+/* Play m (must be pseudo-legal) and save what is needed to undo it. */
+void xq_make(xq_position *pos, xq_move m, xq_undo *u);
+void xq_unmake(xq_position *pos, xq_move m, const xq_undo *u);
+
+/* Count the leaf nodes of the legal move tree to depth plies (perft). */
+uint64_t xq_perft(xq_position *pos, int depth);
+
+#endif

@@ -1,0 +1,366 @@
+/* replay.c - replay a record's main line, find the first illegal move,
+ * how the game ended, and whether the Result tag agrees (CXA1999 §3-§4). */
+#include "replay.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "notation.h"
+
+const char *xq_termination_str(xq_termination t)
+{
+    static const char *const names[] = {"none", "checkmate", "stalemate", "repetition",
+                                        "move-limit", "dead-position", "illegal-move"};
+    return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "none";
+}
+
+const char *xq_status_str(xq_status s)
+{
+    static const char *const names[] = {"valid", "illegal", "unreadable"};
+    return (unsigned)s < 3 ? names[s] : "unreadable";
+}
+
+const char *xq_finding_kind_str(xq_finding_kind k)
+{
+    static const char *const names[XQ_FIND_KIND_COUNT] = {
+        [XQ_FIND_ILLEGAL_MOVE] = "illegal-move",
+        [XQ_FIND_UNDECODABLE_MOVE] = "undecodable-move",
+        [XQ_FIND_AMBIGUOUS_MOVE] = "ambiguous-move",
+        [XQ_FIND_GAME_OVER] = "move-after-game-end",
+        [XQ_FIND_BAD_FEN] = "bad-fen",
+        [XQ_FIND_IMPOSSIBLE_POSITION] = "impossible-position",
+        [XQ_FIND_RESULT_MISMATCH] = "result-mismatch",
+        [XQ_FIND_RESULT_MISSING] = "result-missing",
+        [XQ_FIND_BAD_TAG] = "bad-tag",
+        [XQ_FIND_TANDEM_PLAIN_FILE] = "tandem-plain-file",
+        [XQ_FIND_AFTER_END] = "moves-after-end",
+        [XQ_FIND_SYNTAX] = "syntax",
+    };
+    return (unsigned)k < XQ_FIND_KIND_COUNT ? names[k] : "unknown";
+}
+
+void xq_replay_options_default(xq_replay_options *opt)
+{
+    opt->move_limit = 60;    /* CXA1999 §4.2.4 */
+    opt->check_cap = 0;      /* the CXA text counts every ply; AXF caps checks at 10 */
+    opt->repetitions = 3;    /* CXA1999 §23.2 */
+    opt->strict = false;
+}
+
+bool xq_result_parse(const char *text, xq_result *out)
+{
+    static const struct { const char *text; xq_result r; } words[] = {
+        {"1-0", XQ_RESULT_RED}, {"0-1", XQ_RESULT_BLACK}, {"1/2-1/2", XQ_RESULT_DRAW},
+        {"*", XQ_RESULT_UNKNOWN}, {"1:0", XQ_RESULT_RED}, {"0:1", XQ_RESULT_BLACK},
+        {"½-½", XQ_RESULT_DRAW}, {"0.5-0.5", XQ_RESULT_DRAW}, {"=", XQ_RESULT_DRAW},
+        {"１－０", XQ_RESULT_RED}, {"０－１", XQ_RESULT_BLACK}, {"１／２－１／２", XQ_RESULT_DRAW},
+        {"红胜", XQ_RESULT_RED}, {"紅勝", XQ_RESULT_RED}, {"红先胜", XQ_RESULT_RED}, {"紅先勝", XQ_RESULT_RED},
+        {"黑胜", XQ_RESULT_BLACK}, {"黑勝", XQ_RESULT_BLACK}, {"红负", XQ_RESULT_BLACK}, {"紅負", XQ_RESULT_BLACK},
+        {"和棋", XQ_RESULT_DRAW}, {"和局", XQ_RESULT_DRAW}, {"和", XQ_RESULT_DRAW},
+        {"未知", XQ_RESULT_UNKNOWN}, {"?", XQ_RESULT_UNKNOWN},
+    };
+    *out = XQ_RESULT_NONE;
+    if (!text) return false;
+    while (*text == ' ') text++;
+    size_t n = strlen(text);
+    while (n && text[n - 1] == ' ') n--;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (strlen(words[i].text) == n && !memcmp(words[i].text, text, n)) {
+            *out = words[i].r;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- findings ---------------------------------------------------------- */
+
+static void add_finding(xq_replay *out, xq_finding_kind kind, xq_severity sev, int ply,
+                        const xq_node *at, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static void add_finding(xq_replay *out, xq_finding_kind kind, xq_severity sev, int ply,
+                        const xq_node *at, const char *fmt, ...)
+{
+    if (sev == XQ_SEV_ERROR) out->error_count++;
+    else out->warning_count++;
+    if (out->nfindings >= XQ_REPLAY_MAX_FINDINGS) return;
+    xq_finding *f = &out->findings[out->nfindings++];
+    f->kind = kind;
+    f->severity = sev;
+    f->ply = ply;
+    f->line = at ? at->line : 0;
+    f->col = at ? at->col : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- board facts ------------------------------------------------------- */
+
+/* CXA1999 §4.2.1 at least: neither side has a chariot, horse, cannon or
+ * soldier, so neither can possibly win. */
+static bool dead_position(const xq_position *pos)
+{
+    for (int sq = 0; sq < XQ_SQUARES; sq++) {
+        xq_kind k = XQ_KIND(pos->board[sq]);
+        if (k == XQ_HORSE || k == XQ_CHARIOT || k == XQ_CANNON || k == XQ_SOLDIER) return false;
+    }
+    return true;
+}
+
+static xq_result loss_for(xq_color loser)
+{
+    return loser == XQ_RED ? XQ_RESULT_BLACK : XQ_RESULT_RED;
+}
+
+static const char *side_name(xq_color c) { return c == XQ_RED ? "red" : "black"; }
+
+/* Notation named by the Format tag (formats.md §1e), else auto. */
+static xq_notation notation_of(const xq_game *g)
+{
+    const char *f = xq_game_tag(g, "Format");
+    xq_notation n = XQ_NOTATION_AUTO;
+    if (f && *f) {
+        if (!strcasecmp(f, "Chinese")) return XQ_NOTATION_CHINESE;
+        if (xq_notation_from_name(f, &n)) return n;
+    }
+    return XQ_NOTATION_AUTO;
+}
+
+/* Repetition tracking: keys of positions since the last capture. */
+typedef struct {
+    uint64_t *keys;
+    size_t n, cap;
+    uint64_t local[256];
+} key_history;
+
+static void history_push(key_history *h, uint64_t key)
+{
+    if (h->n == h->cap) {
+        size_t cap = h->cap * 2;
+        uint64_t *k = malloc(cap * sizeof *k);
+        if (!k) return;   /* out of memory: repetition detection degrades, replay goes on */
+        memcpy(k, h->keys, h->n * sizeof *k);
+        if (h->keys != h->local) free(h->keys);
+        h->keys = k;
+        h->cap = cap;
+    }
+    h->keys[h->n++] = key;
+}
+
+/* Occurrences of the newest key among the positions since the last
+ * capture (same side to move: every second entry). */
+static int history_count(const key_history *h)
+{
+    uint64_t key = h->keys[h->n - 1];
+    int count = 0;
+    for (size_t i = h->n; i >= 1; i -= 2) {
+        count += h->keys[i - 1] == key;
+        if (i < 2) break;
+    }
+    return count;
+}
+
+/* Before moves[i] (at ply i+1) the record has a move the board refuses.
+ * Fill in the illegal-move part of *out and decide the result. */
+static void record_bad_move(xq_replay *out, const xq_position *pos, const xq_node *node, int ply,
+                            xq_finding_kind kind, const char *reason, bool loses)
+{
+    out->status = XQ_STATUS_ILLEGAL;
+    out->bad_ply = ply;
+    snprintf(out->bad_move, sizeof out->bad_move, "%s", node->text ? node->text : "");
+    out->bad_number = (int)(pos->fullmove);
+    out->bad_side = pos->side;
+    out->bad_line = node->line;
+    out->bad_col = node->col;
+    snprintf(out->reason, sizeof out->reason, "%s", reason);
+    xq_fen_write(pos, out->fen_before, sizeof out->fen_before);
+    if (loses) {
+        out->termination = XQ_TERM_ILLEGAL_MOVE;
+        out->result_board = loss_for(pos->side);   /* CXA1999 §4.1.6 */
+    }
+    add_finding(out, kind, XQ_SEV_ERROR, ply, node, "%s", reason);
+}
+
+/* The move could not be read for the side to move: would it be a legal
+ * move of the other side?  Then the record has the wrong side to move. */
+static bool other_side_could(const xq_position *pos, const xq_node *node, xq_notation notation)
+{
+    xq_position flipped = *pos;
+    xq_position_set_side(&flipped, (xq_color)(pos->side ^ 1));
+    xq_note_result r;
+    xq_move_read(&flipped, node->text, strlen(node->text), notation, 0, &r, NULL, 0);
+    return r.status == XQ_NOTE_OK || r.status == XQ_NOTE_RESOLVED;
+}
+
+void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
+{
+    memset(out, 0, sizeof *out);
+    out->result_board = XQ_RESULT_UNKNOWN;
+
+    for (size_t i = 0; i < g->diag_count; i++) {
+        const xq_diag *d = &g->diags[i];
+        xq_node at = {.line = d->line, .col = d->col};
+        add_finding(out, XQ_FIND_SYNTAX, d->severity, 0, &at, "%s", d->msg);
+    }
+
+    /* the Result tag, else the movetext result */
+    const char *rtag = xq_game_tag(g, "Result");
+    out->result_tag = g->result_code == XQ_RESULT_NONE ? XQ_RESULT_NONE : g->result_code;
+    if (rtag) {
+        xq_result r;
+        if (xq_result_parse(rtag, &r)) {
+            if (g->result_code != XQ_RESULT_NONE && g->result_code != XQ_RESULT_UNKNOWN &&
+                r != XQ_RESULT_UNKNOWN && r != g->result_code)
+                add_finding(out, XQ_FIND_BAD_TAG, XQ_SEV_WARNING, 0, NULL,
+                            "Result tag says %s but the movetext ends with %s", xq_result_str(r),
+                            xq_result_str(g->result_code));
+            out->result_tag = r;
+        } else if (*rtag) {
+            add_finding(out, XQ_FIND_BAD_TAG, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, NULL,
+                        "Result tag \"%s\" is not a result", rtag);
+        }
+    }
+
+    /* the start position */
+    xq_position pos;
+    if (g->fen && *g->fen) {
+        char err[160];
+        if (!xq_fen_read(&pos, g->fen, err, sizeof err)) {
+            out->status = XQ_STATUS_UNREADABLE;
+            snprintf(out->reason, sizeof out->reason, "bad FEN tag: %s", err);
+            add_finding(out, XQ_FIND_BAD_FEN, XQ_SEV_ERROR, 0, NULL, "%s", out->reason);
+            return;
+        }
+        const char *why = xq_position_check(&pos);
+        /* without both generals check and mate mean nothing: an error;
+         * other impossible positions can still be replayed: a warning */
+        bool no_general = pos.general[XQ_RED] >= XQ_SQUARES || pos.general[XQ_BLACK] >= XQ_SQUARES;
+        if (why)
+            add_finding(out, XQ_FIND_IMPOSSIBLE_POSITION,
+                        opt->strict || no_general ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, NULL,
+                        "FEN position cannot arise: %s", why);
+    } else {
+        xq_position_start(&pos);
+    }
+    out->start = pos;
+
+    xq_notation notation = notation_of(g);
+    key_history hist = {.keys = NULL, .n = 0, .cap = 256};
+    hist.keys = hist.local;
+    history_push(&hist, pos.key);
+    int checks[2] = {0, 0};          /* checks per side since the last capture */
+    int limit_plies = 2 * opt->move_limit;
+    bool limit_reached = false, dead = dead_position(&pos), after_end_told = false;
+    int repetition_ply = 0;
+
+    xq_node *nodes = g->main.nodes;
+    size_t count = g->main.count;
+    int ply = 0;
+    for (size_t i = 0; i < count; i++) {
+        xq_node *node = &nodes[i];
+        ply = (int)i + 1;
+        char msg[192];
+        xq_note_result r;
+        xq_move_read(&pos, node->text, strlen(node->text), notation, 0, &r, msg, sizeof msg);
+
+        if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
+            char reason[192];
+            if (!xq_has_legal_move(&pos)) {
+                bool chk = xq_in_check(&pos, pos.side);
+                snprintf(reason, sizeof reason, "game already over: %s is %s", side_name(pos.side),
+                         chk ? "checkmated" : "stalemated");
+                out->termination = chk ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
+                out->result_board = loss_for(pos.side);   /* §3.1, §3.2 */
+                record_bad_move(out, &pos, node, ply, XQ_FIND_GAME_OVER, reason, false);
+            } else if ((r.status == XQ_NOTE_NO_PIECE || r.status == XQ_NOTE_ILLEGAL) &&
+                       other_side_could(&pos, node, notation)) {
+                snprintf(reason, sizeof reason, "wrong side to move: it is %s's turn", side_name(pos.side));
+                record_bad_move(out, &pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
+            } else if (r.status == XQ_NOTE_ILLEGAL && r.move != XQ_MOVE_NONE) {
+                snprintf(reason, sizeof reason, "%s", xq_illegal_str(r.why));
+                record_bad_move(out, &pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
+            } else {
+                xq_finding_kind kind = r.status == XQ_NOTE_AMBIGUOUS ? XQ_FIND_AMBIGUOUS_MOVE
+                                     : (r.status == XQ_NOTE_ILLEGAL || r.status == XQ_NOTE_NO_PIECE ||
+                                        r.status == XQ_NOTE_BAD_ACTION) ? XQ_FIND_ILLEGAL_MOVE
+                                     : XQ_FIND_UNDECODABLE_MOVE;
+                record_bad_move(out, &pos, node, ply, kind, msg, kind == XQ_FIND_ILLEGAL_MOVE);
+            }
+            break;
+        }
+        if (r.status == XQ_NOTE_RESOLVED)
+            add_finding(out, XQ_FIND_TANDEM_PLAIN_FILE, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply,
+                        node, "%s", msg);
+        if ((limit_reached || dead) && !after_end_told) {
+            after_end_told = true;
+            add_finding(out, XQ_FIND_AFTER_END, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply, node,
+                        "move recorded after the game was drawn by %s",
+                        dead ? "a dead position (CXA1999 §4.2.1)" : "the natural move limit (CXA1999 §4.2.4)");
+        }
+
+        xq_color mover = pos.side;
+        xq_undo u;
+        xq_make(&pos, r.move, &u);
+        node->move = r.move;
+        out->plies = ply;
+
+        if (u.captured) {
+            hist.n = 0;
+            checks[0] = checks[1] = 0;
+            if (!dead && dead_position(&pos)) dead = true;
+        } else if (xq_in_check(&pos, pos.side)) {
+            checks[mover]++;
+        }
+        history_push(&hist, pos.key);
+        if (!repetition_ply && hist.n >= 5 && history_count(&hist) >= opt->repetitions) repetition_ply = ply;
+
+        if (!limit_reached && opt->move_limit > 0) {
+            int excess = 0;
+            if (opt->check_cap > 0)
+                for (int c = 0; c < 2; c++)
+                    if (checks[c] > opt->check_cap) excess += checks[c] - opt->check_cap;
+            if (pos.halfmove - 2 * excess >= limit_plies) limit_reached = true;
+        }
+    }
+    if (hist.keys != hist.local) free(hist.keys);
+
+    if (out->status == XQ_STATUS_VALID) {
+        if (!xq_has_legal_move(&pos)) {
+            out->termination = xq_in_check(&pos, pos.side) ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
+            out->result_board = loss_for(pos.side);
+        } else if (dead) {
+            out->termination = XQ_TERM_DEAD_POSITION;
+            out->result_board = XQ_RESULT_DRAW;
+        } else if (limit_reached) {
+            out->termination = XQ_TERM_MOVE_LIMIT;
+            out->result_board = XQ_RESULT_DRAW;
+        } else if (repetition_ply) {
+            out->termination = XQ_TERM_REPETITION;   /* verdict: repetition rules, not yet */
+        }
+    }
+    out->final = pos;
+
+    /* the recorded result against the board */
+    if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) {
+        const char *how = xq_termination_str(out->termination);
+        if (out->result_tag == XQ_RESULT_NONE || out->result_tag == XQ_RESULT_UNKNOWN) {
+            add_finding(out, XQ_FIND_RESULT_MISSING, XQ_SEV_ERROR, 0, NULL,
+                        "no result recorded, but the board gives %s (%s)",
+                        xq_result_str(out->result_board), how);
+        } else if (out->result_tag != out->result_board) {
+            /* the move limit only draws when claimed (§23.3): a decisive
+             * result may stand, so that disagreement is a warning */
+            xq_severity sev = out->termination == XQ_TERM_MOVE_LIMIT && !opt->strict ? XQ_SEV_WARNING
+                                                                                     : XQ_SEV_ERROR;
+            add_finding(out, XQ_FIND_RESULT_MISMATCH, sev, 0, NULL,
+                        "Result %s contradicts the board: %s (%s)", xq_result_str(out->result_tag),
+                        xq_result_str(out->result_board), how);
+        }
+    }
+}

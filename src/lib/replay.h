@@ -1,0 +1,110 @@
+/* replay.h - replay one game record under the rules and collect findings.
+ *
+ * The one place where a record meets the board: xq-validate, xq-stats and
+ * xq-convert all replay through here, so every tool agrees on what a game
+ * is, where it breaks and how it ended.
+ */
+#ifndef XQ_REPLAY_H
+#define XQ_REPLAY_H
+
+#include "game.h"
+#include "position.h"
+
+/* Parse a result as written in a Result tag: the PGN tokens (game.h
+ * xq_result), also "1:0"-style, full-width digits, and the words 紅勝/红胜,
+ * 黑勝/黑胜, 和棋/和局/和.  "*" parses as XQ_RESULT_UNKNOWN.  Returns false
+ * (and *out = XQ_RESULT_NONE) when text is not a result. */
+bool xq_result_parse(const char *text, xq_result *out);
+
+/* How the game ended on the board. */
+typedef enum {
+    XQ_TERM_NONE = 0,        /* the record simply stops (resignation, agreement, unknown) */
+    XQ_TERM_CHECKMATE,       /* CXA1999 §3.1 */
+    XQ_TERM_STALEMATE,       /* CXA1999 §3.2: no legal move, a loss */
+    XQ_TERM_REPETITION,      /* a position occurred `repetitions` times (§23.2) */
+    XQ_TERM_MOVE_LIMIT,      /* natural move limit reached (§4.2.4) */
+    XQ_TERM_DEAD_POSITION,   /* neither side has an attacking piece (§4.2.1) */
+    XQ_TERM_ILLEGAL_MOVE     /* an illegal move loses (§4.1.6) */
+} xq_termination;
+
+/* "checkmate", "stalemate", "repetition", "move-limit", "dead-position",
+ * "illegal-move" or "none". */
+const char *xq_termination_str(xq_termination t);
+
+/* Replay status of a game. */
+typedef enum {
+    XQ_STATUS_VALID = 0,     /* every move decoded and legal */
+    XQ_STATUS_ILLEGAL,       /* a move is illegal or cannot be decoded */
+    XQ_STATUS_UNREADABLE     /* no start position (bad FEN) or no record at all */
+} xq_status;
+
+const char *xq_status_str(xq_status s);   /* "valid", "illegal", "unreadable" */
+
+/* Kinds of findings, for reports and for xq-stats' "errors by kind". */
+typedef enum {
+    XQ_FIND_ILLEGAL_MOVE = 0,  /* a decoded move breaks a move rule */
+    XQ_FIND_UNDECODABLE_MOVE,  /* a move text names no move here */
+    XQ_FIND_AMBIGUOUS_MOVE,    /* a move text names several legal moves */
+    XQ_FIND_GAME_OVER,         /* a move after checkmate or stalemate */
+    XQ_FIND_BAD_FEN,           /* the FEN tag does not parse */
+    XQ_FIND_IMPOSSIBLE_POSITION, /* the FEN position cannot arise (warning) */
+    XQ_FIND_RESULT_MISMATCH,   /* Result tag contradicts the board */
+    XQ_FIND_RESULT_MISSING,    /* the board decides, the Result tag does not say */
+    XQ_FIND_BAD_TAG,           /* a Result or Date tag that does not parse (warning) */
+    XQ_FIND_TANDEM_PLAIN_FILE, /* plain file where 前/後 was needed (warning) */
+    XQ_FIND_AFTER_END,         /* moves after a move limit / repetition / dead position (warning) */
+    XQ_FIND_SYNTAX,            /* the record reader's diagnostics */
+    XQ_FIND_KIND_COUNT
+} xq_finding_kind;
+
+/* Short machine name of a kind: "illegal-move", "tandem-plain-file", ... */
+const char *xq_finding_kind_str(xq_finding_kind k);
+
+typedef struct {
+    xq_finding_kind kind;
+    xq_severity severity;
+    int ply;                 /* 1-based ply, 0 when about the whole game */
+    uint32_t line, col;      /* where in the file (1-based), 0 if unknown */
+    char message[256];
+} xq_finding;
+
+/* Rule options, from the command line. */
+typedef struct {
+    int move_limit;      /* rounds without capture for the natural limit (§4.2.4), default 60 */
+    int check_cap;       /* checks per side counted by the move limit, 0 = all (CXA1999 text); AXF: 10 */
+    int repetitions;     /* occurrences of a position that end the game, default 3 */
+    bool strict;         /* warnings that --strict makes errors */
+} xq_replay_options;
+
+/* Defaults of the CXA 1999 rule set. */
+void xq_replay_options_default(xq_replay_options *opt);
+
+enum { XQ_REPLAY_MAX_FINDINGS = 16 };
+
+/* The outcome of replaying one game.  Plain value, no pointers to free. */
+typedef struct {
+    xq_status status;
+    xq_termination termination;
+    xq_result result_tag;        /* Result tag, else the movetext result; NONE if neither */
+    xq_result result_board;      /* what the board and the rules prove; UNKNOWN if nothing */
+    int plies;                   /* moves played legally */
+    int bad_ply;                 /* 1-based ply of the first illegal move, 0 if none */
+    char bad_move[64];           /* that move as written */
+    int bad_number;              /* its move number (1-based, "12." or "12..."), 0 if none */
+    xq_color bad_side;
+    uint32_t bad_line, bad_col;
+    char reason[192];            /* why it is illegal / unreadable */
+    char fen_before[XQ_FEN_MAX]; /* the position before the illegal move */
+    int error_count, warning_count;
+    int nfindings;               /* findings kept (first XQ_REPLAY_MAX_FINDINGS) */
+    xq_finding findings[XQ_REPLAY_MAX_FINDINGS];
+    xq_position start, final;
+} xq_replay;
+
+/* Replay the main line of g from its FEN tag (or the start position),
+ * decoding each move with the notation the Format tag names (auto when
+ * absent), and fill *out.  Also stores the decoded move in each main-line
+ * node of g (node->move).  Never fails: problems become findings. */
+void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out);
+
+#endif

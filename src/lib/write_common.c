@@ -1,0 +1,308 @@
+/* write_common.c - what every writer shares: format names, the dispatch
+ * and output encoding of xq_write_game, the move walk, the tag order,
+ * FEN and result helpers.  See write.h and write_internal.h. */
+#include "write_internal.h"
+
+#include <errno.h>
+#include <iconv.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- format names and capabilities -------------------------------------- */
+
+static const char *const FORMAT_NAMES[XQ_OUT_COUNT] = {
+    [XQ_OUT_PGN] = "pgn", [XQ_OUT_JSONL] = "jsonl", [XQ_OUT_XML] = "xml",
+    [XQ_OUT_XBOARD] = "xboard", [XQ_OUT_UCCI] = "ucci",
+};
+
+const char *xq_out_format_name(xq_out_format f)
+{
+    return (unsigned)f < XQ_OUT_COUNT ? FORMAT_NAMES[f] : "?";
+}
+
+bool xq_out_format_parse(const char *name, xq_out_format *out)
+{
+    for (int f = 0; f < XQ_OUT_COUNT; f++)
+        if (!strcasecmp(name, FORMAT_NAMES[f])) { *out = (xq_out_format)f; return true; }
+    if (!strcasecmp(name, "json")) { *out = XQ_OUT_JSONL; return true; }
+    return false;
+}
+
+unsigned xq_out_format_holds(xq_out_format f)
+{
+    return f == XQ_OUT_UCCI ? 0u : XQ_HOLDS_TAGS | XQ_HOLDS_COMMENTS | XQ_HOLDS_NAGS | XQ_HOLDS_VARIATIONS;
+}
+
+static unsigned branch_contents(const xq_branch *b)
+{
+    unsigned bits = b->comment ? XQ_HOLDS_COMMENTS : 0u;
+    for (size_t i = 0; i < b->count; i++) {
+        const xq_node *n = &b->nodes[i];
+        if (n->comment) bits |= XQ_HOLDS_COMMENTS;
+        if (n->nag_count) bits |= XQ_HOLDS_NAGS;
+        if (n->variation_count) bits |= XQ_HOLDS_VARIATIONS;
+        for (uint32_t v = 0; v < n->variation_count; v++) bits |= branch_contents(&n->variations[v]);
+    }
+    return bits;
+}
+
+unsigned xq_game_contents(const xq_game *g)
+{
+    return branch_contents(&g->main) | (g->tag_count ? XQ_HOLDS_TAGS : 0u);
+}
+
+/* ---- the move walk -------------------------------------------------------- */
+
+typedef struct {
+    const xq_game *g;
+    const xq_replay *r;
+    const xq_walk_ops *ops;
+    void *ctx;
+    bool variations;
+    xq_notation notation;
+    xq_write_report *rep;
+} walk;
+
+/* The notation named by the record's Format tag (formats.md §1e), else auto,
+ * as xq_replay_game reads the main line. */
+static xq_notation source_notation(const xq_game *g)
+{
+    const char *f = xq_game_tag(g, "Format");
+    xq_notation n;
+    if (f && *f) {
+        if (!strcasecmp(f, "Chinese")) return XQ_NOTATION_CHINESE;
+        if (xq_notation_from_name(f, &n)) return n;
+    }
+    return XQ_NOTATION_AUTO;
+}
+
+static void fail(walk *w, const xq_node *n, const char *what, int ply, const char *reason)
+{
+    if (w->rep->why[0]) return;
+    snprintf(w->rep->why, sizeof w->rep->why, "%sply %d (%s): %s; later moves kept untranslated", what, ply,
+             n->text ? n->text : "", reason);
+    w->rep->line = n->line;
+    w->rep->col = n->col;
+}
+
+/* Walk line b from start (NULL: no position, everything untranslated);
+ * ply0 is the 1-based ply of its first node counted from the game start. */
+static void walk_branch(walk *w, const xq_branch *b, const xq_position *start, int depth, int ply0)
+{
+    xq_position pos;
+    bool ok = start != NULL;
+    if (ok) pos = *start;
+    for (size_t i = 0; i < b->count; i++) {
+        const xq_node *n = &b->nodes[i];
+        int ply = ply0 + (int)i;
+        xq_move mv = XQ_MOVE_NONE;
+        if (ok && depth == 0) {
+            mv = n->move;   /* decoded by xq_replay_game */
+            if (!mv) fail(w, n, "", ply, w->r->reason[0] ? w->r->reason : "move not decoded");
+        } else if (ok) {
+            char msg[192];
+            xq_note_result res;
+            xq_move_read(&pos, n->text, strlen(n->text), w->notation, 0, &res, msg, sizeof msg);
+            if (res.status == XQ_NOTE_OK || res.status == XQ_NOTE_RESOLVED) mv = res.move;
+            else fail(w, n, "variation at ", ply, msg);
+        }
+        if (!mv) w->rep->untranslated++;
+        xq_walk_move m = {.node = n, .pos = mv ? &pos : NULL, .move = mv, .depth = depth, .index = i};
+        if (w->ops->move_begin) w->ops->move_begin(w->ctx, &m);
+        for (uint32_t v = 0; w->variations && v < n->variation_count; v++) {
+            const xq_branch *vb = &n->variations[v];
+            if (w->ops->variation_begin) w->ops->variation_begin(w->ctx, vb, depth + 1, v);
+            walk_branch(w, vb, ok ? &pos : NULL, depth + 1, ply);
+            if (w->ops->variation_end) w->ops->variation_end(w->ctx, vb, depth + 1);
+        }
+        if (w->ops->move_end) w->ops->move_end(w->ctx, &m);
+        if (mv) {
+            xq_undo u;
+            xq_make(&pos, mv, &u);
+        } else {
+            ok = false;
+        }
+    }
+}
+
+void xq_walk_game(const xq_game *g, const xq_replay *r, bool variations, const xq_walk_ops *ops,
+                  void *ctx, xq_write_report *rep)
+{
+    walk w = {g, r, ops, ctx, variations, source_notation(g), rep};
+    bool readable = r->status != XQ_STATUS_UNREADABLE;
+    walk_branch(&w, &g->main, readable ? &r->start : NULL, 0, 1);
+}
+
+/* ---- tags ------------------------------------------------------------------- */
+
+bool xq_tag_is(const char *a, const char *b)
+{
+    return !strcasecmp(a, b) || (!strcasecmp(b, "Red") && !strcasecmp(a, "White"));
+}
+
+static bool named_in(const char *name, const char *const *list)
+{
+    for (; list && *list; list++)
+        if (xq_tag_is(name, *list)) return true;
+    return false;
+}
+
+const xq_tag **xq_tags_ordered(const xq_game *g, const char *const *order, const char *const *skip,
+                               size_t *count)
+{
+    *count = 0;
+    if (!g->tag_count) return NULL;
+    const xq_tag **out = malloc(g->tag_count * sizeof *out);
+    bool *used = calloc(g->tag_count, 1);
+    if (!out || !used) {
+        free(out);
+        free(used);
+        return NULL;
+    }
+    size_t n = 0;
+    for (; order && *order; order++) {
+        if (named_in(*order, skip)) continue;
+        for (size_t i = 0; i < g->tag_count; i++) {
+            if (!used[i] && xq_tag_is(g->tags[i].name, *order)) {
+                used[i] = true;
+                out[n++] = &g->tags[i];
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < g->tag_count; i++)
+        if (!used[i] && !named_in(g->tags[i].name, skip)) out[n++] = &g->tags[i];
+    free(used);
+    *count = n;
+    return out;
+}
+
+/* ---- positions, results, text --------------------------------------------- */
+
+bool xq_is_start_position(const xq_position *pos)
+{
+    xq_position start;
+    xq_position_start(&start);
+    return pos->side == XQ_RED && !memcmp(pos->board, start.board, sizeof start.board);
+}
+
+const char *xq_write_fen(const xq_game *g, const xq_replay *r, char *buf)
+{
+    if (r->status == XQ_STATUS_UNREADABLE) return g->fen && *g->fen ? g->fen : NULL;
+    if (!(g->fen && *g->fen) && xq_is_start_position(&r->start)) return NULL;
+    xq_fen_write(&r->start, buf, XQ_FEN_MAX);
+    return buf;
+}
+
+const char *xq_write_result_token(const xq_game *g)
+{
+    if (g->result_code != XQ_RESULT_NONE) return xq_result_str(g->result_code);
+    xq_result res;
+    if (xq_result_parse(xq_game_tag(g, "Result"), &res) && res != XQ_RESULT_NONE) return xq_result_str(res);
+    return "*";
+}
+
+void xq_put_clean(FILE *out, const char *s, const char *bad, const char *repl, bool keep_newlines)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        bool ctl = (c < 0x20 || c == 0x7f) && !(keep_newlines && c == '\n');
+        if (!ctl && !strchr(bad, c)) continue;
+        fwrite(run, 1, (size_t)(s - run), out);
+        fputs(ctl ? " " : repl, out);
+        run = s + 1;
+    }
+    fwrite(run, 1, (size_t)(s - run), out);
+}
+
+/* ---- output encoding -------------------------------------------------------- */
+
+/* Length of the UTF-8 sequence led by byte c (1 for a stray byte). */
+static size_t utf8_seq_len(unsigned char c)
+{
+    return c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+}
+
+/* Write UTF-8 text s[0..n) to out in enc; characters enc lacks become '?'
+ * and are counted in rep->unencodable. */
+static void put_encoded(FILE *out, const char *s, size_t n, xq_encoding enc, xq_write_report *rep)
+{
+    const char *name = enc == XQ_ENC_BIG5 ? "CP950" : "GBK";
+    iconv_t cd = iconv_open(name, "UTF-8");
+    if (cd == (iconv_t)-1) {
+        snprintf(rep->why, sizeof rep->why, "cannot convert to %s: %s", name, strerror(errno));
+        return;
+    }
+    char obuf[8192];
+    char *in = (char *)s;
+    size_t left = n;
+    while (left) {
+        char *o = obuf;
+        size_t oleft = sizeof obuf;
+        size_t rc = iconv(cd, &in, &left, &o, &oleft);
+        fwrite(obuf, 1, (size_t)(o - obuf), out);
+        if (rc == (size_t)-1 && errno != E2BIG) {   /* EILSEQ / EINVAL: one character lacks */
+            size_t skip = utf8_seq_len((unsigned char)*in);
+            if (skip > left) skip = left;
+            in += skip;
+            left -= skip;
+            putc('?', out);
+            rep->unencodable++;
+        }
+    }
+    iconv_close(cd);
+    if (rep->unencodable && !rep->why[0])
+        snprintf(rep->why, sizeof rep->why, "%u characters cannot be written in %s; written as '?'",
+                 rep->unencodable, xq_encoding_name(enc));
+}
+
+static bool encodes(const xq_write_options *opt)
+{
+    return (opt->encoding == XQ_ENC_GBK || opt->encoding == XQ_ENC_BIG5) &&
+           (opt->format == XQ_OUT_PGN || opt->format == XQ_OUT_XBOARD || opt->format == XQ_OUT_XML);
+}
+
+/* ---- the entry points --------------------------------------------------------- */
+
+bool xq_write_begin(FILE *out, const xq_write_options *opt)
+{
+    if (opt->format == XQ_OUT_XML) xq_write_xml_begin(out, encodes(opt) ? opt->encoding : XQ_ENC_UTF8);
+    return !ferror(out);
+}
+
+bool xq_write_end(FILE *out, const xq_write_options *opt)
+{
+    if (opt->format == XQ_OUT_XML) xq_write_xml_end(out);
+    return !ferror(out);
+}
+
+bool xq_write_game(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                   xq_write_report *rep)
+{
+    xq_write_report local;
+    if (!rep) rep = &local;
+    memset(rep, 0, sizeof *rep);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *dst = out;
+    if (encodes(opt) && !(dst = open_memstream(&buf, &len))) {
+        snprintf(rep->why, sizeof rep->why, "out of memory");
+        return false;
+    }
+    switch (opt->format) {
+    case XQ_OUT_PGN: xq_write_pgn(dst, g, r, opt, rep); break;
+    case XQ_OUT_JSONL: xq_write_jsonl(dst, g, r, opt, rep); break;
+    case XQ_OUT_XML: xq_write_xml(dst, g, r, opt, rep); break;
+    case XQ_OUT_XBOARD: xq_write_xboard(dst, g, r, opt, rep); break;
+    case XQ_OUT_UCCI: xq_write_ucci(dst, g, r, rep); break;
+    default: snprintf(rep->why, sizeof rep->why, "unknown output format"); break;
+    }
+    if (dst != out) {
+        if (fclose(dst) == 0) put_encoded(out, buf, len, opt->encoding, rep);
+        else snprintf(rep->why, sizeof rep->why, "out of memory");
+        free(buf);
+    }
+    return !rep->why[0];
+}

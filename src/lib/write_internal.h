@@ -1,0 +1,103 @@
+/* write_internal.h - what the writers share (write_common.c): the one
+ * move walk that decodes every line from its branch position, the one tag
+ * order helper, and output-text helpers.  Library-internal, not an API. */
+#ifndef XQ_WRITE_INTERNAL_H
+#define XQ_WRITE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "write.h"
+
+/* ---- the move walk ------------------------------------------------------ */
+
+/* One move met by the walk. */
+typedef struct {
+    const xq_node *node;       /* the record's node (text, comment, nags, variations) */
+    const xq_position *pos;    /* position before the move; NULL when untranslated */
+    xq_move move;              /* the decoded legal move; XQ_MOVE_NONE when the
+                                  move cannot be translated (node->text is kept) */
+    int depth;                 /* 0 main line, 1 a variation of it, ... */
+    size_t index;              /* index of the node in its line */
+} xq_walk_move;
+
+/* Callbacks, in document order: for each node of a line move_begin, then
+ * for each of its variations variation_begin, the variation's moves,
+ * variation_end, then move_end.  Any may be NULL. */
+typedef struct {
+    void (*move_begin)(void *ctx, const xq_walk_move *m);
+    void (*move_end)(void *ctx, const xq_walk_move *m);
+    void (*variation_begin)(void *ctx, const xq_branch *b, int depth, size_t index);
+    void (*variation_end)(void *ctx, const xq_branch *b, int depth);
+} xq_walk_ops;
+
+/* Walk the main line of g (moves as decoded by xq_replay_game into
+ * node->move, from r->start) and, unless !variations, every variation,
+ * decoded with the notation of g's Format tag from the position before
+ * the node it branches from.  In each line, the first move that cannot be
+ * decoded and every move after it (with their variations) are passed as
+ * untranslated.  The first failure is described in rep (why, line, col);
+ * rep->untranslated counts the untranslated moves.  Recursion depth is
+ * the variation depth (bounded by the readers). */
+void xq_walk_game(const xq_game *g, const xq_replay *r, bool variations, const xq_walk_ops *ops,
+                  void *ctx, xq_write_report *rep);
+
+/* ---- tags --------------------------------------------------------------- */
+
+/* The tags of g in writing order: first those named in order[] (NULL-
+ * terminated, matched case-insensitively, "Red" also matching "White"),
+ * each at most once, then all others in record order; tags named in
+ * skip[] (NULL-terminated, may be NULL) are left out.  Returns a malloc'd
+ * array of *count pointers into g (free it), or NULL when empty or on
+ * out-of-memory. */
+const xq_tag **xq_tags_ordered(const xq_game *g, const char *const *order, const char *const *skip,
+                               size_t *count);
+
+/* True when tag name a names b ("Red" also matches "White"), ignoring ASCII case. */
+bool xq_tag_is(const char *a, const char *b);
+
+/* ---- positions and text ------------------------------------------------- */
+
+/* True when pos is the standard start position with Red to move. */
+bool xq_is_start_position(const xq_position *pos);
+
+/* The FEN to write for g, or NULL when none is needed: the start position
+ * of r when the record had a FEN tag or starts elsewhere (standard FEN);
+ * the FEN tag as written when it does not parse.  buf holds XQ_FEN_MAX. */
+const char *xq_write_fen(const xq_game *g, const xq_replay *r, char *buf);
+
+/* The result token to end the movetext with: the record's result token,
+ * else its Result tag, else "*". */
+const char *xq_write_result_token(const xq_game *g);
+
+/* Write s (UTF-8) with every byte of `bad` (a string of ASCII bytes)
+ * replaced by repl, and ASCII control characters by a space unless
+ * keep_newlines and the byte is '\n'. */
+void xq_put_clean(FILE *out, const char *s, const char *bad, const char *repl, bool keep_newlines);
+
+/* ---- one writer per format (write_*.c) ------------------------------------ */
+
+void xq_write_pgn(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                  xq_write_report *rep);
+void xq_write_xboard(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                     xq_write_report *rep);
+void xq_write_ucci(FILE *out, const xq_game *g, const xq_replay *r, xq_write_report *rep);
+void xq_write_xml(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                  xq_write_report *rep);
+void xq_write_xml_begin(FILE *out, xq_encoding enc);
+void xq_write_xml_end(FILE *out);
+void xq_write_jsonl(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                    xq_write_report *rep);
+
+/* PGN `[Name "value"]` line, value escaped (\\ and \"), control characters
+ * as spaces. */
+void xq_pgn_tag(FILE *out, const char *name, const char *value);
+
+/* PGN movetext shared by the PGN and XBoard writers: the pre-game comment,
+ * numbered moves in notation/flags (one move pair per line), NAGs as $n,
+ * {comments}, (variations), untranslated moves in a comment, then the
+ * result token and a blank line. */
+void xq_pgn_movetext(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                     xq_notation notation, unsigned flags, xq_write_report *rep);
+
+#endif

@@ -1,0 +1,304 @@
+/* xq-validate - replay every game under the rules and report, per game,
+ * the first illegal move and why, how the game ended on the board, and
+ * whether the recorded result agrees.  See man/xq-validate.1. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cli.h"
+#include "game_io.h"
+#include "json.h"
+#include "pgn_read.h"
+#include "position.h"
+#include "replay.h"
+
+static const char PROG[] = "xq-validate";
+
+typedef enum { REPORT_TEXT, REPORT_JSON } report_kind;
+typedef enum { KEEP_NONE, KEEP_VALID, KEEP_INVALID } keep_kind;
+
+typedef struct {
+    xq_replay_options rules;
+    xq_read_options read;
+    report_kind report;
+    keep_kind keep;
+    bool fix_results, warnings, quiet;
+} options;
+
+typedef struct {
+    unsigned long long games, valid, with_errors, unreadable, warnings, plies;
+} totals;
+
+static void usage(FILE *to)
+{
+    fputs("Usage: xq-validate [OPTION]... [FILE]...\n"
+          "Replay every game of each FILE (or standard input, or '-') under the\n"
+          "Xiangqi rules (CXA 1999) and report illegal moves, how each game ended,\n"
+          "and results that contradict the board.\n"
+          "\n"
+          "  -r, --report=FORMAT     text (default: diagnostics on stderr) or json\n"
+          "                          (one JSON object per game on stdout)\n"
+          "  -k, --keep=WHICH        write the valid or invalid games, unchanged,\n"
+          "                          to stdout\n"
+          "      --fix-results       with --keep: set the Result tag to the result\n"
+          "                          the board proves\n"
+          "  -s, --strict            treat warnings as errors (plain file where\n"
+          "                          前/後 was needed, moves after the end, ...)\n"
+          "  -W, --warnings          print warnings, not only errors\n"
+          "      --move-limit=N      natural move limit in rounds (default 60)\n"
+          "      --check-cap=N       count at most N checks per side toward the move\n"
+          "                          limit (default: all, as the CXA text; AXF: 10)\n"
+          "      --repetitions=N     occurrences of a position that end the game\n"
+          "                          (default 3)\n"
+          "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
+          "  -q, --quiet             no summary line\n"
+          "      --perft=DEPTH       print the perft count of the position and exit\n"
+          "      --fen=FEN           the position for --perft (default: start)\n"
+          "  -h, --help              show this help and exit\n"
+          "  -V, --version           show the version and exit\n"
+          "\n"
+          "Exit status: 0 all games valid, 1 findings, 2 usage or I/O error.\n",
+          to);
+}
+
+/* Value of a tag with surrounding blanks trimmed into buf, or "" (never NULL). */
+static const char *tag_trimmed(const xq_game *g, const char *name, char *buf, size_t size)
+{
+    const char *v = xq_game_tag(g, name);
+    if (!v) return "";
+    while (*v == ' ' || *v == '\t') v++;
+    size_t n = strlen(v);
+    while (n && (v[n - 1] == ' ' || v[n - 1] == '\t')) n--;
+    snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), v);
+    return buf;
+}
+
+/* "Event; Red vs Black; Date" of a game, for diagnostics. */
+static void game_label(const xq_game *g, char *buf, size_t size)
+{
+    char ev[160], red[96], black[96], date[64];
+    tag_trimmed(g, "Event", ev, sizeof ev);
+    tag_trimmed(g, "Red", red, sizeof red);
+    tag_trimmed(g, "Black", black, sizeof black);
+    tag_trimmed(g, "Date", date, sizeof date);
+    if (!*red && !*black) snprintf(buf, size, "%s%s%s", ev, *ev && *date ? "; " : "", date);
+    else snprintf(buf, size, "%s%s%s vs %s%s%s", ev, *ev ? "; " : "", *red ? red : "?", *black ? black : "?",
+                  *date ? "; " : "", date);
+}
+
+static void print_finding(const xq_game *g, const xq_replay *r, const xq_finding *f)
+{
+    char label[512];
+    game_label(g, label, sizeof label);
+    unsigned long line = f->line ? f->line : (unsigned long)g->first_line;
+    fprintf(stderr, "%s:%lu:%lu: %s: game %llu%s%s%s", g->file, line, (unsigned long)(f->line ? f->col : 1),
+            f->severity == XQ_SEV_ERROR ? "error" : "warning", (unsigned long long)g->index,
+            *label ? " (" : "", label, *label ? ")" : "");
+    if (f->ply && f->ply == r->bad_ply) {
+        fprintf(stderr, ", ply %d (%d.%s %s): %s; FEN before: %s\n", f->ply, r->bad_number,
+                r->bad_side == XQ_BLACK ? ".." : "", r->bad_move, f->message, r->fen_before);
+    } else if (f->ply) {
+        fprintf(stderr, ", ply %d: %s\n", f->ply, f->message);
+    } else {
+        fprintf(stderr, ": %s\n", f->message);
+    }
+}
+
+static void print_json(const xq_game *g, const xq_replay *r)
+{
+    FILE *o = stdout;
+    int first = 1;
+    putc('{', o);
+    xq_json_key(o, "file", &first); xq_json_string(o, g->file);
+    xq_json_key(o, "game", &first); fprintf(o, "%llu", (unsigned long long)g->index);
+    xq_json_key(o, "line", &first); fprintf(o, "%llu", (unsigned long long)g->first_line);
+    xq_json_key(o, "status", &first); xq_json_string(o, xq_status_str(r->status));
+    static const char *const tags[] = {"Event", "Date", "Red", "Black"};
+    for (size_t i = 0; i < 4; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "%s", tags[i]);
+        key[0] = (char)(key[0] | 0x20);
+        xq_json_key(o, key, &first);
+        xq_json_string(o, xq_game_tag(g, tags[i]));
+    }
+    xq_json_key(o, "plies", &first); fprintf(o, "%d", r->plies);
+    xq_json_key(o, "ply", &first);
+    if (r->bad_ply) fprintf(o, "%d", r->bad_ply); else fputs("null", o);
+    xq_json_key(o, "move", &first); xq_json_string(o, r->bad_ply ? r->bad_move : NULL);
+    xq_json_key(o, "reason", &first); xq_json_string(o, r->reason[0] ? r->reason : NULL);
+    xq_json_key(o, "fen", &first); xq_json_string(o, r->fen_before[0] ? r->fen_before : NULL);
+    xq_json_key(o, "result_tag", &first); xq_json_string(o, xq_result_str(r->result_tag == XQ_RESULT_NONE ? XQ_RESULT_UNKNOWN : r->result_tag));
+    xq_json_key(o, "result_board", &first); xq_json_string(o, xq_result_str(r->result_board));
+    xq_json_key(o, "termination", &first); xq_json_string(o, xq_termination_str(r->termination));
+    xq_json_key(o, "errors", &first); fprintf(o, "%d", r->error_count);
+    xq_json_key(o, "warnings", &first); fprintf(o, "%d", r->warning_count);
+    xq_json_key(o, "findings", &first);
+    putc('[', o);
+    for (int i = 0; i < r->nfindings; i++) {
+        const xq_finding *f = &r->findings[i];
+        int ff = 1;
+        if (i) putc(',', o);
+        putc('{', o);
+        xq_json_key(o, "kind", &ff); xq_json_string(o, xq_finding_kind_str(f->kind));
+        xq_json_key(o, "severity", &ff); xq_json_string(o, f->severity == XQ_SEV_ERROR ? "error" : "warning");
+        xq_json_key(o, "ply", &ff); fprintf(o, "%d", f->ply);
+        xq_json_key(o, "line", &ff); fprintf(o, "%lu", (unsigned long)f->line);
+        xq_json_key(o, "col", &ff); fprintf(o, "%lu", (unsigned long)f->col);
+        xq_json_key(o, "message", &ff); xq_json_string(o, f->message);
+        putc('}', o);
+    }
+    fputs("]}\n", o);
+}
+
+static int validate_file(const char *path, const options *opt, totals *t)
+{
+    char err[512];
+    xq_reader *rd = xq_reader_open(path, &opt->read, err, sizeof err);
+    if (!rd) {
+        xq_cli_error(PROG, "%s", err);
+        return XQ_EXIT_USAGE;
+    }
+    xq_game g;
+    xq_game_init(&g);
+    xq_replay r;
+    int st, status = XQ_EXIT_OK;
+    while ((st = xq_reader_next(rd, &g)) == 1) {
+        xq_replay_game(&g, &opt->rules, &r);
+        t->games++;
+        t->plies += (unsigned long long)r.plies;
+        t->warnings += (unsigned long long)r.warning_count;
+        bool bad = r.error_count > 0;
+        if (r.status == XQ_STATUS_UNREADABLE) t->unreadable++;
+        else if (bad) t->with_errors++;
+        else t->valid++;
+        if (bad) status = XQ_EXIT_FINDINGS;
+        if (opt->report == REPORT_JSON) print_json(&g, &r);
+        else
+            for (int i = 0; i < r.nfindings; i++)
+                if (r.findings[i].severity == XQ_SEV_ERROR || opt->warnings) print_finding(&g, &r, &r.findings[i]);
+        if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad)) {
+            if (opt->fix_results && r.result_board != XQ_RESULT_UNKNOWN && r.status != XQ_STATUS_ILLEGAL)
+                xq_write_raw_with_result(stdout, &g, xq_result_str(r.result_board));
+            else
+                fwrite(g.raw, 1, g.raw_len, stdout);
+        }
+    }
+    if (st < 0) {
+        xq_cli_error(PROG, "%s", xq_reader_error(rd));
+        status = XQ_EXIT_USAGE;
+    }
+    xq_game_free(&g);
+    xq_reader_close(rd);
+    return status;
+}
+
+static int run_perft(const char *depth_text, const char *fen)
+{
+    int depth;
+    if (!xq_cli_int(PROG, "perft", depth_text, 12, &depth)) return XQ_EXIT_USAGE;
+    xq_position pos;
+    char err[160];
+    if (!xq_fen_read(&pos, fen ? fen : XQ_START_FEN, err, sizeof err)) {
+        xq_cli_error(PROG, "%s", err);
+        return XQ_EXIT_USAGE;
+    }
+    printf("%llu\n", (unsigned long long)xq_perft(&pos, depth));
+    return XQ_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_FIX = 256, OPT_MOVE_LIMIT, OPT_CHECK_CAP, OPT_REPS, OPT_PERFT, OPT_FEN };
+    static const struct option longopts[] = {
+        {"report", required_argument, NULL, 'r'},
+        {"keep", required_argument, NULL, 'k'},
+        {"fix-results", no_argument, NULL, OPT_FIX},
+        {"strict", no_argument, NULL, 's'},
+        {"warnings", no_argument, NULL, 'W'},
+        {"move-limit", required_argument, NULL, OPT_MOVE_LIMIT},
+        {"check-cap", required_argument, NULL, OPT_CHECK_CAP},
+        {"repetitions", required_argument, NULL, OPT_REPS},
+        {"encoding", required_argument, NULL, 'e'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"perft", required_argument, NULL, OPT_PERFT},
+        {"fen", required_argument, NULL, OPT_FEN},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    options opt;
+    memset(&opt, 0, sizeof opt);
+    xq_replay_options_default(&opt.rules);
+    const char *perft = NULL, *fen = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "r:k:sWe:qhV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            if (!strcmp(optarg, "text")) opt.report = REPORT_TEXT;
+            else if (!strcmp(optarg, "json")) opt.report = REPORT_JSON;
+            else { xq_cli_error(PROG, "unknown report format '%s' (text or json)", optarg); return XQ_EXIT_USAGE; }
+            break;
+        case 'k':
+            if (!strcmp(optarg, "valid")) opt.keep = KEEP_VALID;
+            else if (!strcmp(optarg, "invalid")) opt.keep = KEEP_INVALID;
+            else { xq_cli_error(PROG, "--keep takes 'valid' or 'invalid', not '%s'", optarg); return XQ_EXIT_USAGE; }
+            break;
+        case OPT_FIX: opt.fix_results = true; break;
+        case 's': opt.rules.strict = true; break;
+        case 'W': opt.warnings = true; break;
+        case OPT_MOVE_LIMIT:
+            if (!xq_cli_int(PROG, "move-limit", optarg, 100000, &opt.rules.move_limit)) return XQ_EXIT_USAGE;
+            break;
+        case OPT_CHECK_CAP:
+            if (!xq_cli_int(PROG, "check-cap", optarg, 100000, &opt.rules.check_cap)) return XQ_EXIT_USAGE;
+            break;
+        case OPT_REPS:
+            if (!xq_cli_int(PROG, "repetitions", optarg, 100, &opt.rules.repetitions)) return XQ_EXIT_USAGE;
+            if (opt.rules.repetitions < 2) { xq_cli_error(PROG, "--repetitions must be at least 2"); return XQ_EXIT_USAGE; }
+            break;
+        case 'e':
+            if (!xq_encoding_parse(optarg, &opt.read.encoding)) {
+                xq_cli_error(PROG, "unknown encoding '%s' (auto, utf8, gbk or big5)", optarg);
+                return XQ_EXIT_USAGE;
+            }
+            break;
+        case 'q': opt.quiet = true; break;
+        case OPT_PERFT: perft = optarg; break;
+        case OPT_FEN: fen = optarg; break;
+        case 'h': usage(stdout); return XQ_EXIT_OK;
+        case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
+        default:
+            fputs("Try 'xq-validate --help' for more information.\n", stderr);
+            return XQ_EXIT_USAGE;
+        }
+    }
+    if (perft) return run_perft(perft, fen);
+    if (fen) { xq_cli_error(PROG, "--fen goes with --perft"); return XQ_EXIT_USAGE; }
+    if (opt.fix_results && opt.keep == KEEP_NONE) { xq_cli_error(PROG, "--fix-results goes with --keep"); return XQ_EXIT_USAGE; }
+    if (opt.keep != KEEP_NONE && opt.report == REPORT_JSON) {
+        xq_cli_error(PROG, "--keep and --report=json both write to stdout; choose one");
+        return XQ_EXIT_USAGE;
+    }
+
+    totals t = {0};
+    int status = XQ_EXIT_OK;
+    int nfiles = argc - optind;
+    for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
+        int st = validate_file(nfiles ? argv[optind + i] : "-", &opt, &t);
+        if (st > status) status = st;
+    }
+    if (fflush(stdout) != 0) {
+        xq_cli_error(PROG, "write error on standard output");
+        status = XQ_EXIT_USAGE;
+    }
+    if (!opt.quiet) {
+        fprintf(stderr, "%llu games: %llu valid, %llu with errors, %llu unreadable", t.games, t.valid,
+                t.with_errors, t.unreadable);
+        if (t.warnings) fprintf(stderr, "; %llu warnings%s", t.warnings, opt.warnings ? "" : " (-W shows them)");
+        fputc('\n', stderr);
+    }
+    return status;
+}

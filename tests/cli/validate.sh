@@ -1,0 +1,108 @@
+#!/bin/sh
+# xq-validate on the bundled corpus and on the public corpus: exact
+# diagnostics, exit statuses, counts.
+. tests/cli/lib.sh
+V=$BIN/xq-validate
+
+# corpus/broken.pgn: every broken game gets one precise diagnostic
+expect_status "broken.pgn exits 1" 1 $V -q corpus/broken.pgn
+expect_eq "broken.pgn diagnostics" "$(cat tests/expected/validate-broken.txt)" "$(cat $TMP/err)"
+$V corpus/broken.pgn 2>$TMP/err >/dev/null
+expect_eq "broken.pgn summary" "8 games: 1 valid, 6 with errors, 1 unreadable" "$(tail -1 $TMP/err)"
+
+expect_status "sample games are valid" 0 $V corpus/sample-games.pgn
+expect_eq "sample games summary" "3 games: 3 valid, 0 with errors, 0 unreadable" "$(cat $TMP/err)"
+expect_status "edge cases are valid" 0 $V corpus/edge-cases.pgn
+expect_eq "edge cases: one warning" "8 games: 8 valid, 0 with errors, 0 unreadable; 1 warnings (-W shows them)" "$(cat $TMP/err)"
+expect_status "strict makes the tandem warning an error" 1 $V -q --strict corpus/edge-cases.pgn
+expect_eq "strict diagnostic" "corpus/edge-cases.pgn:10:8: error: game 2 (Plain file where 前/後 was needed: resolved by legality, a warning), ply 1: 2 chariots on file 8 without 前/後; only the one on h4 can legally move so" "$(cat $TMP/err)"
+
+# standard input, and the same through gzip
+expect_status "stdin" 1 sh -c "$V -q < corpus/broken.pgn"
+expect_eq "stdin file name is -" "-:12:4: error: game 2 (Illegal move: the horse leg is blocked), ply 3 (2. 馬二進四): horse leg blocked; FEN before: rnbakabnr/9/1c5c1/p3p1p1p/2p6/6P2/P1P1P3P/1C5C1/9/RNBAKABNR w - - 2 2" "$(head -1 $TMP/err)"
+gzip -c corpus/broken.pgn > $TMP/broken.pgn.gz
+expect_status "gzip input" 1 $V -q $TMP/broken.pgn.gz
+expect_eq "gzip gives the same diagnostics" "$(sed "s|^corpus/broken.pgn|$TMP/broken.pgn.gz|" tests/expected/validate-broken.txt)" "$(cat $TMP/err)"
+
+# JSON report: one object per game with the documented keys
+$V --report json corpus/broken.pgn > $TMP/out 2>/dev/null
+expect_eq "json: one line per game" 8 "$(wc -l < $TMP/out)"
+expect_eq "json: game 2" '{"file":"corpus/broken.pgn","game":2,"line":7,"status":"illegal","event":"Illegal move: the horse leg is blocked","date":null,"red":null,"black":null,"plies":2,"ply":3,"move":"馬二進四","reason":"horse leg blocked","fen":"rnbakabnr/9/1c5c1/p3p1p1p/2p6/6P2/P1P1P3P/1C5C1/9/RNBAKABNR w - - 2 2","result_tag":"0-1","result_board":"0-1","termination":"illegal-move","errors":1,"warnings":0,"findings":[{"kind":"illegal-move","severity":"error","ply":3,"line":12,"col":4,"message":"horse leg blocked"}]}' "$(sed -n 2p $TMP/out)"
+
+# --keep valid cleans a database; the kept games are byte-identical
+$V -q --keep valid corpus/broken.pgn > $TMP/clean.pgn 2>/dev/null
+expect_eq "keep valid: first record unchanged" "$(sed -n 1,6p corpus/broken.pgn)" "$(cat $TMP/clean.pgn)"
+expect_status "kept games validate clean" 0 $V -q $TMP/clean.pgn
+$V -q --keep invalid corpus/broken.pgn > $TMP/bad.pgn 2>/dev/null
+expect_eq "keep invalid: 7 records" 7 "$($V --report json $TMP/bad.pgn 2>/dev/null | wc -l)"
+# --fix-results rewrites the Result tag with what the board proves
+sed -n '/Result tag contradicts/,/^0-1$/p' corpus/broken.pgn | sed '1i [Game "Chinese Chess"]' > $TMP/mismatch.pgn
+$V -q --keep invalid --fix-results $TMP/mismatch.pgn > $TMP/fixed.pgn 2>/dev/null
+expect_eq "fix-results sets 1-0" '[Result "1-0"]' "$(grep '^\[Result' $TMP/fixed.pgn)"
+
+# usage errors exit 2
+expect_status "unknown option" 2 $V --no-such-option
+expect_status "missing file" 2 $V /nonexistent/file.pgn
+expect_eq "missing file message" "xq-validate: /nonexistent/file.pgn: No such file or directory" "$(head -1 $TMP/err)"
+expect_status "bad --keep" 2 $V --keep maybe corpus/broken.pgn
+expect_status "bad perft FEN" 2 $V --perft 1 --fen "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w"
+expect_eq "bad perft FEN message" "xq-validate: FEN board: unexpected 'X' at column 59" "$(cat $TMP/err)"
+
+# perft from the command line
+expect_eq "perft 3" 79666 "$($V --perft 3)"
+expect_eq "perft 2 from a FEN" 222 "$($V --perft 2 --fen 'C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1')"
+
+# The public corpus (../shared/corpus): exact counts and the exact games with findings.
+# error_kinds: "GAME KIND" of the first error of each JSON report line with errors
+error_kinds() {
+  grep -v '"errors":0' | sed 's/{"kind":"[a-z-]*","severity":"warning"[^}]*},\{0,1\}//g' |
+    sed 's/.*"game":\([0-9]*\).*"findings":\[{"kind":"\([a-z-]*\)".*/\1 \2/'
+}
+if have_shared corpus/ccpd/masters.pgn.gz; then
+  $V ../shared/corpus/ccpd/masters.pgn.gz >/dev/null 2>$TMP/err; st=$?
+  expect_eq "masters: exit 1" 1 $st
+  expect_eq "masters: summary" "53685 games: 53680 valid, 5 with errors, 0 unreadable; 32936 warnings (-W shows them)" "$(tail -1 $TMP/err)"
+  # Checked by hand: game 38029 ply 70 (35... 士６進５): the red cannon on a9
+  # checks the black general on e9 over the advisor on d9; moving the f9
+  # advisor to e8 leaves the check (CXA1999 §3.1). 士４進５ would answer it.
+  expect_eq "masters: games with findings" \
+"5652 result-mismatch
+6934 result-missing
+17590 result-mismatch
+17736 result-mismatch
+38029 illegal-move" \
+    "$($V --report json ../shared/corpus/ccpd/masters.pgn.gz 2>/dev/null | error_kinds)"
+fi
+if have_shared corpus/ccpd/middlegames.pgn.gz; then
+  # Checked by hand: game 2173 ply 18: the red chariot on g9 checks the
+  # black general on e9 along rank 9; 士４進５ (d9-e8) does not block f9.
+  expect_eq "middlegames: games with findings" \
+"2096 impossible-position
+2173 illegal-move
+2680 illegal-move" \
+    "$($V --report json ../shared/corpus/ccpd/middlegames.pgn.gz 2>/dev/null | error_kinds)"
+fi
+if have_shared corpus/ccpd/openings.pgn.gz; then
+  # five FEN tags lack the red general ("RNBA1ABNR"): data errors
+  expect_eq "openings: games with findings" \
+"68 impossible-position
+100 impossible-position
+207 impossible-position
+226 impossible-position
+240 impossible-position" \
+    "$($V --report json ../shared/corpus/ccpd/openings.pgn.gz 2>/dev/null | error_kinds)"
+fi
+for f in endgames:244 openings:961 tactics:433 mating-drills:130; do
+  set=${f%%:*} want=${f##*:}
+  if have_shared corpus/ccpd/$set.pgn.gz; then
+    [ $set = openings ] || expect_status "$set: valid" 0 $V -q ../shared/corpus/ccpd/$set.pgn.gz
+    expect_eq "$set: $want games" "$want" "$($V --report json ../shared/corpus/ccpd/$set.pgn.gz 2>/dev/null | wc -l)"
+  fi
+done
+if have_shared corpus/wukong-samples/xqdb_international.pgn; then
+  for f in xqdb_international xqdb_traditional bulk_games_uci; do
+    # game 7 (LE Thien Vi vs BI BingJian, 1997) ends in checkmate without a result
+    expect_eq "wukong $f" "7 result-missing" \
+      "$($V --report json ../shared/corpus/wukong-samples/$f.pgn 2>/dev/null | error_kinds)"
+  done
+fi

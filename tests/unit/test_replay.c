@@ -1,0 +1,239 @@
+/* test_replay.c - replaying records: endings (checkmate, stalemate, dead
+ * position, natural move limit), the first illegal move and its reason,
+ * moves after the end, and the Result tag against the board.  Positions
+ * and verdicts from ../shared/cases/cxa1999-cases.txt where named. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "pgn_read.h"
+#include "replay.h"
+
+/* Read the first record of text (written to a temp file) and replay it. */
+static void replay_text(const char *text, const xq_replay_options *opt, xq_replay *r)
+{
+    char path[] = "/tmp/xq-test-replay-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char err[256];
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    xq_game g;
+    xq_game_init(&g);
+    assert_int_equal(xq_reader_next(rd, &g), 1);
+    xq_replay_options def;
+    xq_replay_options_default(&def);
+    xq_replay_game(&g, opt ? opt : &def, r);
+    xq_game_free(&g);
+    xq_reader_close(rd);
+    unlink(path);
+}
+
+static bool has_finding(const xq_replay *r, xq_finding_kind k, xq_severity sev)
+{
+    for (int i = 0; i < r->nfindings; i++)
+        if (r->findings[i].kind == k && r->findings[i].severity == sev) return true;
+    return false;
+}
+
+static void checkmate_b01(void **state)
+{
+    (void)state;
+    xq_replay r;
+    replay_text("[FEN \"4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]\n"
+                "1. i0i9 1-0\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_VALID);
+    assert_int_equal(r.termination, XQ_TERM_CHECKMATE);
+    assert_int_equal(r.result_board, XQ_RESULT_RED);
+    assert_int_equal(r.error_count, 0);
+    assert_int_equal(r.plies, 1);
+
+    /* the same game tagged as a draw: the tag contradicts the board */
+    replay_text("[FEN \"4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1\"]\n[Result \"1/2-1/2\"]\n1. i0i9\n", NULL, &r);
+    assert_int_equal(r.termination, XQ_TERM_CHECKMATE);
+    assert_true(has_finding(&r, XQ_FIND_RESULT_MISMATCH, XQ_SEV_ERROR));
+
+    /* a move recorded after the mate: game already over */
+    replay_text("[FEN \"4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1\"]\n[Result \"1-0\"]\n1. i0i9 e9e8\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_ILLEGAL);
+    assert_int_equal(r.bad_ply, 2);
+    assert_string_equal(r.bad_move, "e9e8");
+    assert_string_equal(r.reason, "game already over: black is checkmated");
+    assert_int_equal(r.termination, XQ_TERM_CHECKMATE);
+    assert_int_equal(r.result_board, XQ_RESULT_RED);
+    assert_true(has_finding(&r, XQ_FIND_GAME_OVER, XQ_SEV_ERROR));
+}
+
+static void stalemate_b02(void **state)
+{
+    (void)state;
+    xq_replay r;
+    /* B02 reached by a red move: i0i8 leaves black without a legal move */
+    replay_text("[FEN \"3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1\"]\n[Result \"*\"]\n1. i0i8\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_VALID);
+    assert_int_equal(r.termination, XQ_TERM_STALEMATE);
+    assert_int_equal(r.result_board, XQ_RESULT_RED);       /* CXA1999 §3.2: stalemate loses */
+    assert_true(has_finding(&r, XQ_FIND_RESULT_MISSING, XQ_SEV_ERROR));
+}
+
+static void dead_position_b14(void **state)
+{
+    (void)state;
+    xq_replay r;
+    replay_text("[FEN \"3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n1. e2c4\n", NULL,
+                &r);
+    assert_int_equal(r.termination, XQ_TERM_DEAD_POSITION);
+    assert_int_equal(r.result_board, XQ_RESULT_DRAW);
+    assert_int_equal(r.error_count, 0);
+    /* a capture that leaves no attacking piece makes the position dead */
+    replay_text("[FEN \"3ak4/4a4/4b4/9/9/9/9/4B4/4r4/3AK4 w - - 0 1\"]\n[Result \"1/2-1/2\"]\n1. e0e1\n", NULL,
+                &r);
+    assert_int_equal(r.status, XQ_STATUS_VALID);
+    assert_int_equal(r.termination, XQ_TERM_DEAD_POSITION);
+}
+
+/* N01 / N02 of cxa1999-cases.txt: the natural move limit. */
+static void move_limit_cases(void **state)
+{
+    (void)state;
+    FILE *f = fopen(XQ_SHARED "/cases/cxa1999-cases.txt", "r");
+    if (!f) skip();
+    char line[8192], fen[256] = "", id[16] = "";
+    static char text[16384];
+    int done = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strncmp(line, "id: ", 4)) snprintf(id, sizeof id, "%.15s", line + 4);
+        else if (!strncmp(line, "fen: ", 5)) snprintf(fen, sizeof fen, "%.250s", line + 5);
+        else if (!strncmp(line, "moves: ", 7) && (!strcmp(id, "N01") || !strcmp(id, "N02"))) {
+            char *moves = line + 7;
+            int n = 1;
+            for (char *p = moves; *p; p++) n += *p == ' ';
+            xq_replay_options opt;
+            xq_replay_options_default(&opt);
+            xq_replay r;
+            /* all the plies: the limit is reached (120 plies without capture) */
+            snprintf(text, sizeof text, "[FEN \"%s\"]\n[Result \"1/2-1/2\"]\n%s\n", fen, moves);
+            replay_text(text, &opt, &r);
+            assert_int_equal(r.status, XQ_STATUS_VALID);
+            assert_int_equal(r.plies, n);
+            assert_int_equal(r.termination, XQ_TERM_MOVE_LIMIT);
+            /* one ply fewer than 120: not yet */
+            char *cut = moves;
+            for (int k = 0; k < 119; k++) cut = strchr(cut, ' ') + 1;
+            cut[-1] = 0;
+            snprintf(text, sizeof text, "[FEN \"%s\"]\n[Result \"*\"]\n%s\n", fen, moves);
+            replay_text(text, &opt, &r);
+            assert_int_equal(r.plies, 119);
+            assert_int_not_equal(r.termination, XQ_TERM_MOVE_LIMIT);
+            if (!strcmp(id, "N02")) {
+                /* AXF's cap: red's 12 checks count as 10, so 124 plies are needed */
+                cut[-1] = ' ';
+                opt.check_cap = 10;
+                for (int plies = 120; plies <= 124; plies++) {
+                    char *end = moves;
+                    for (int k = 0; k < plies && end; k++) {
+                        end = strchr(end, ' ');
+                        if (end) end++;
+                    }
+                    int len = end ? (int)(end - moves - 1) : (int)strlen(moves);
+                    snprintf(text, sizeof text, "[FEN \"%s\"]\n%.*s\n", fen, len, moves);
+                    replay_text(text, &opt, &r);
+                    assert_int_equal(r.plies, plies);
+                    if (plies < 124) assert_int_not_equal(r.termination, XQ_TERM_MOVE_LIMIT);
+                    else assert_int_equal(r.termination, XQ_TERM_MOVE_LIMIT);
+                }
+            }
+            done++;
+        }
+    }
+    fclose(f);
+    assert_int_equal(done, 2);
+}
+
+static void illegal_moves(void **state)
+{
+    (void)state;
+    xq_replay r;
+    /* I01: b0c2 with no piece on b0 */
+    replay_text("[FEN \"1Cba1rb2/4kn3/1R7/p2R4p/4p4/2p6/P1r5P/4B4/9/2BAKA3 w - - 0 1\"]\n"
+                "1. b7e7 b0c2 2. b9c7 h0g2\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_ILLEGAL);
+    assert_int_equal(r.bad_ply, 2);
+    assert_string_equal(r.bad_move, "b0c2");
+    assert_int_equal(r.termination, XQ_TERM_ILLEGAL_MOVE);
+    assert_int_equal(r.result_board, XQ_RESULT_RED);      /* CXA1999 §4.1.6: black's illegal move loses */
+
+    /* horse leg blocked, in Chinese notation; the FEN before the move is reported */
+    replay_text("[Event \"t\"]\n1. 炮二平五 炮８平５\n2. 馬二進三 馬８進７\n3. 車一平二 *\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_VALID);
+    replay_text("1. 兵三進一 卒３進１\n2. 馬二進四\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_ILLEGAL);
+    assert_int_equal(r.bad_ply, 3);
+    assert_string_equal(r.reason, "horse leg blocked");
+    assert_string_equal(r.fen_before, "rnbakabnr/9/1c5c1/p3p1p1p/2p6/6P2/P1P1P3P/1C5C1/9/RNBAKABNR w - - 2 2");
+    assert_int_equal(r.bad_number, 2);
+
+    /* a black move where red is to move */
+    replay_text("[Format \"ICCS\"]\n1. h2e2 h9g7 b9c7\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_ILLEGAL);
+    assert_int_equal(r.bad_ply, 3);
+    assert_string_equal(r.reason, "wrong side to move: it is red's turn");
+
+    /* a FEN that does not parse: unreadable */
+    replay_text("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w\"]\n1. h2e2\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_UNREADABLE);
+    assert_true(has_finding(&r, XQ_FIND_BAD_FEN, XQ_SEV_ERROR));
+}
+
+static void impossible_fen_i03(void **state)
+{
+    (void)state;
+    xq_replay r;
+    replay_text("[FEN \"3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w - - 0 1\"]\n", NULL, &r);
+    assert_true(has_finding(&r, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_WARNING));
+    assert_int_equal(r.error_count, 0);
+    xq_replay_options strict;
+    xq_replay_options_default(&strict);
+    strict.strict = true;
+    replay_text("[FEN \"3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w - - 0 1\"]\n", &strict, &r);
+    assert_true(has_finding(&r, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_ERROR));
+}
+
+static void results_parse(void **state)
+{
+    (void)state;
+    xq_result r;
+    assert_true(xq_result_parse("1-0", &r));
+    assert_int_equal(r, XQ_RESULT_RED);
+    assert_true(xq_result_parse("紅勝", &r));
+    assert_int_equal(r, XQ_RESULT_RED);
+    assert_true(xq_result_parse("1/2-1/2", &r));
+    assert_int_equal(r, XQ_RESULT_DRAW);
+    assert_true(xq_result_parse("*", &r));
+    assert_int_equal(r, XQ_RESULT_UNKNOWN);
+    assert_false(xq_result_parse("2-0", &r));
+    assert_int_equal(r, XQ_RESULT_NONE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(checkmate_b01),
+        cmocka_unit_test(stalemate_b02),
+        cmocka_unit_test(dead_position_b14),
+        cmocka_unit_test(move_limit_cases),
+        cmocka_unit_test(illegal_moves),
+        cmocka_unit_test(impossible_fen_i03),
+        cmocka_unit_test(results_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
