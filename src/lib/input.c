@@ -14,7 +14,7 @@
 
 enum {
     SAMPLE_SIZE = 64 * 1024,     /* encoding detection sample */
-    READ_CHUNK = 256 * 1024      /* initial buffer and gzbuffer size */
+    READ_CHUNK = 64 * 1024       /* initial buffer and gzbuffer size */
 };
 
 static const char REPLACEMENT[] = "\xEF\xBF\xBD"; /* U+FFFD */
@@ -147,16 +147,23 @@ static bool all_ascii(const unsigned char *s, size_t n)
     return true;
 }
 
-bool xq_utf8_valid(const unsigned char *s, size_t n, bool allow_cut)
+/* xq_utf8_valid, with NUL bytes allowed when nul_ok (for detection: a
+ * stray NUL does not make a UTF-8 file look like Big5 or GBK). */
+static bool utf8_valid(const unsigned char *s, size_t n, bool allow_cut, bool nul_ok)
 {
     size_t i = 0, bad;
     while (i < n) {
-        if (s[i] && s[i] < 0x80) { i++; continue; }
+        if ((s[i] || nul_ok) && s[i] < 0x80) { i++; continue; }
         int k = utf8_seq(s + i, n - i, &bad);
         if (k > 0) { i += (size_t)k; continue; }
         return k < 0 && allow_cut;
     }
     return true;
+}
+
+bool xq_utf8_valid(const unsigned char *s, size_t n, bool allow_cut)
+{
+    return utf8_valid(s, n, allow_cut, false);
 }
 
 /* Decode one UTF-8 code point known to be well-formed, length k. */
@@ -252,8 +259,9 @@ static uint32_t pair_entry(iconv_t cd, unsigned char lead, unsigned char next)
     return PAIR_SLOW;
 }
 
-/* Decode s[0..n) with the pair cache; same contract as iconv_decode. */
-static int table_decode(iconv_t cd, uint32_t *pairs, const char *what, const unsigned char *s,
+/* Decode s[0..n) with the pair cache (rows[lead - 0x80], 256 entries each,
+ * allocated on first use); same contract as iconv_decode. */
+static int table_decode(iconv_t cd, uint32_t **rows, const char *what, const unsigned char *s,
                         size_t n, uint64_t off, xq_buf *out, xq_bad_bytes_fn *bad, void *ctx)
 {
     if (!xq_buf_reserve(out, 3 * n + 8)) return -1;
@@ -269,11 +277,16 @@ static int table_decode(iconv_t cd, uint32_t *pairs, const char *what, const uns
         }
         uint32_t e = PAIR_BAD;
         if (b) {
-            uint32_t *slot = &pairs[(b - 0x80) << 8 | (i + 1 < n ? s[i + 1] : 0)];
             if (i + 1 >= n) {
                 e = pair_entry(cd, b, 0);    /* last byte: single-byte char or bad */
                 if (e >> 28 != 1) e = PAIR_BAD;
             } else {
+                uint32_t *row = rows[b - 0x80];
+                if (!row) {
+                    row = rows[b - 0x80] = calloc(256, sizeof *row);
+                    if (!row) return -1;
+                }
+                uint32_t *slot = &row[s[i + 1]];
                 if (!*slot) *slot = pair_entry(cd, b, s[i + 1]);
                 e = *slot;
             }
@@ -374,7 +387,7 @@ static long score_as(xq_encoding enc, const unsigned char *s, size_t n,
 xq_encoding xq_detect_encoding(const unsigned char *sample, size_t n)
 {
     if (n >= 3 && memcmp(sample, "\xEF\xBB\xBF", 3) == 0) return XQ_ENC_UTF8;
-    if (xq_utf8_valid(sample, n, true)) return XQ_ENC_UTF8;
+    if (utf8_valid(sample, n, true, true)) return XQ_ENC_UTF8;
     uint32_t markers[64];
     size_t nm = 0, i = 0, blen;
     const unsigned char *m = (const unsigned char *)MARKERS;
@@ -444,7 +457,7 @@ struct xq_input {
     xq_raw_line last;
     xq_encoding enc;        /* AUTO while undecided */
     iconv_t cd;
-    uint32_t *pairs;        /* pair cache for cd, 128 * 256 entries */
+    uint32_t *pairs[128];   /* pair cache for cd, a row per lead byte 0x80.. */
     xq_buf out;
     char err[512];
 };
@@ -460,8 +473,6 @@ static bool set_encoding(xq_input *in, xq_encoding enc)
     if (enc == XQ_ENC_GBK || enc == XQ_ENC_BIG5) {
         in->cd = open_legacy(enc);
         if (in->cd == (iconv_t)-1) return false;
-        in->pairs = calloc(128 * 256, sizeof *in->pairs);
-        if (!in->pairs) return false;
     }
     return true;
 }
@@ -512,7 +523,7 @@ void xq_input_close(xq_input *in)
     if (!in) return;
     if (in->gz) gzclose(in->gz);
     if (in->cd != (iconv_t)-1) iconv_close(in->cd);
-    free(in->pairs);
+    for (int i = 0; i < 128; i++) free(in->pairs[i]);
     xq_buf_free(&in->out);
     free(in->buf);
     free(in->path);

@@ -9,6 +9,11 @@
  * "Encodings seen").  Tokenize only the decoded text: Big5 and GBK trail
  * bytes include 0x40-0x7E ('[', '\\', '{' ...).
  *
+ * Decoding is per line: pure-ASCII and valid UTF-8 lines are returned in
+ * place (no copy); GBK and Big5 lines go through a per-input cache of
+ * byte pairs filled from iconv on first use, so iconv runs once per
+ * distinct character, not once per character.
+ *
  * All offsets are byte offsets in the decompressed stream, from 0.
  * Line numbers are 1-based.  No global state: every function works on the
  * objects passed in.
@@ -39,7 +44,7 @@ bool xq_encoding_parse(const char *name, xq_encoding *out);
 
 /* Detect the encoding of a sample (e.g. the first 64 KiB of a file):
  * a UTF-8 BOM or valid UTF-8 (a multi-byte sequence cut by the end of the
- * sample is allowed) gives XQ_ENC_UTF8; otherwise the sample is decoded as
+ * sample and NUL bytes are allowed) gives XQ_ENC_UTF8; otherwise the sample is decoded as
  * Big5 and as GB18030 and each decoding scores +1 per common Xiangqi
  * record character (車马進退平兵卒帥將仕士相象前後..., full-width digits,
  * Chinese numerals) and -1 per invalid sequence; Big5 wins with a strictly

@@ -25,7 +25,7 @@ void xqn_sqname(int sq, char out[3])
     out[2] = 0;
 }
 
-long xqn_utf8_next(const char *s, size_t len, size_t *i)
+long xqn_utf8_slow(const char *s, size_t len, size_t *i)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t k = *i;
@@ -295,9 +295,9 @@ static void list_moves(xqn_ctx *c, const cand_set *cs, bool with_why, bool from_
     }
 }
 
-xq_note_status xqn_finish(xqn_ctx *c, xq_move m)
+/* The decoded move m whose legality is known. */
+static xq_note_status finish_known(xqn_ctx *c, xq_move m, xq_illegal why)
 {
-    xq_illegal why = xq_move_legality(c->pos, m);
     c->res->move = m;
     if (why == XQ_LEGAL) {
         c->res->status = XQ_NOTE_OK;
@@ -309,6 +309,11 @@ xq_note_status xqn_finish(xqn_ctx *c, xq_move m)
     xqn_sqname(XQ_TO(m), b);
     c->res->why = why;
     return xqn_fail(c, XQ_NOTE_ILLEGAL, 0, "%s%s is illegal: %s", a, b, xq_illegal_str(why));
+}
+
+xq_note_status xqn_finish(xqn_ctx *c, xq_move m)
+{
+    return finish_known(c, m, (c->flags & XQ_READ_UNCHECKED) ? XQ_LEGAL : xq_move_legality(c->pos, m));
 }
 
 /* The only legal candidate was found by legality although the text should
@@ -355,7 +360,7 @@ static xq_note_status choose(xqn_ctx *c, cand_set *cs, bool warn, const char *wa
         if (cs->why[i] == XQ_LEGAL) legal.m[legal.n++] = cs->m[i];
     }
     if (legal.n == 1) {
-        if (!warn) return xqn_finish(c, legal.m[0]);
+        if (!warn) return finish_known(c, legal.m[0], XQ_LEGAL);
         char a[3];
         xqn_sqname(XQ_FROM(legal.m[0]), a);
         xqn_fail(c, XQ_NOTE_RESOLVED, 0, "%s; only the one on %s can legally move so", warn_msg, a);
@@ -365,6 +370,14 @@ static xq_note_status choose(xqn_ctx *c, cand_set *cs, bool warn, const char *wa
         xqn_fail(c, XQ_NOTE_ILLEGAL, 0, "no legal move fits: ");
         list_moves(c, cs, true, false);
         return XQ_NOTE_ILLEGAL;
+    }
+    bool same_from = false;
+    for (int i = 1; i < legal.n; i++) same_from |= XQ_FROM(legal.m[i]) == XQ_FROM(legal.m[0]);
+    if (same_from) {                       /* abbreviated: one piece, several moves */
+        xqn_fail(c, XQ_NOTE_AMBIGUOUS, 0, "ambiguous: legal moves ");
+        list_moves(c, &legal, false, false);
+        msg_add(c, " all fit");
+        return XQ_NOTE_AMBIGUOUS;
     }
     xqn_fail(c, XQ_NOTE_AMBIGUOUS, 0, "ambiguous: the %ss on ", xqn_kind_en(XQ_KIND(pos->board[XQ_FROM(legal.m[0])])));
     list_moves(c, &legal, false, true);
@@ -566,6 +579,9 @@ xq_note_status xqn_resolve_target(xqn_ctx *c, xq_kind kind, int to, int from_fil
     }
     if (ps.n == 0) {
         const cand_set *one = shape.n == 1 ? &shape : all.n == 1 ? &all : NULL;
+        if (!one && shape.n == 0)
+            return xqn_fail(c, XQ_NOTE_NO_PIECE, 0, "no %s %s can move to %s", side_en(side),
+                            xqn_kind_en(kind), t);
         if (one) {
             c->res->move = one->m[0];
             c->res->why = one->why[0];
@@ -574,17 +590,17 @@ xq_note_status xqn_resolve_target(xqn_ctx *c, xq_kind kind, int to, int from_fil
             return xqn_fail(c, XQ_NOTE_ILLEGAL, 0, "%s%s is illegal: %s", a, t,
                             xq_illegal_str(one->why[0]));
         }
-        xqn_fail(c, XQ_NOTE_ILLEGAL, 0, "no %s can move to %s: ", xqn_kind_en(kind), t);
-        list_moves(c, &all, true, false);
+        xqn_fail(c, XQ_NOTE_ILLEGAL, 0, "no %s can legally move to %s: ", xqn_kind_en(kind), t);
+        list_moves(c, &shape, true, false);
         return XQ_NOTE_ILLEGAL;
     }
-    if (ps.n == 1) return xqn_finish(c, ps.m[0]);
+    if (ps.n == 1) return finish_known(c, ps.m[0], ps.why[0]);
     cand_set legal;
     legal.n = 0;
     for (int i = 0; i < ps.n; i++)
         if (ps.why[i] == XQ_LEGAL) legal.m[legal.n++] = ps.m[i];
     if (legal.n == 1) {
-        if (!warn) return xqn_finish(c, legal.m[0]);
+        if (!warn) return finish_known(c, legal.m[0], XQ_LEGAL);
         char a[3];
         xqn_sqname(XQ_FROM(legal.m[0]), a);
         xqn_fail(c, XQ_NOTE_RESOLVED, 0, "%d %ss can reach %s; only the one on %s legally%s",

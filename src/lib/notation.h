@@ -88,9 +88,14 @@ enum {
     XQ_READ_RANKS_FROM_1    = 1u << 1, /* ICCS/UCCI/SAN ranks 1..10 (Fairy-Stockfish
                                           `h3e3`, `a10`, formats.md §1c); a rank
                                           written "10" implies this anyway */
-    XQ_READ_3DIGIT_FROM_RIGHT = 1u << 2 /* 一字三碼 files counted from the player's
+    XQ_READ_3DIGIT_FROM_RIGHT = 1u << 2, /* 一字三碼 files counted from the player's
                                           right as in §1a (default: from the
                                           player's left, as the notes define 位標) */
+    XQ_READ_UNCHECKED       = 1u << 3  /* when the text names exactly one from/to
+                                          pair, return it as XQ_NOTE_OK without
+                                          asking xq_move_legality (the caller
+                                          checks or trusts the record); legality
+                                          still chooses among several candidates */
 };
 
 /* Flags for xq_move_write. */
@@ -123,10 +128,11 @@ enum { XQ_NOTATION_MAX = 32 };
  *             'Z' at column 2", "no horse on file 二 (h)", "h0g2 is illegal:
  *             horse leg blocked", "ambiguous: h2, h7 can both move"; written
  *             NUL-terminated into msg_size bytes (msg may be NULL / 0).
- * Returns res->status.  Cost: one file scan, the target computed by
- * arithmetic and one xq_move_legality call (more only when several pieces
- * fit the text), for full Chinese and WXF; sources formats.md §1a-§1c,
- * CXA1999 §7.5, xiangqi-basics-notes §9. */
+ * Returns res->status.  Cost for full Chinese, WXF and coordinates: one
+ * file scan, the target computed by arithmetic, and one xq_move_legality
+ * call (none with XQ_READ_UNCHECKED; one per candidate when several pieces
+ * fit the text).  Sources: formats.md §1a-§1c, CXA1999 §7.5,
+ * xiangqi-basics-notes §9. */
 xq_note_status xq_move_read(const xq_position *pos, const char *text, size_t len,
                             xq_notation notation, unsigned flags,
                             xq_note_result *res, char *msg, size_t msg_size);

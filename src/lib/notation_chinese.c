@@ -12,58 +12,92 @@ enum { CT_PIECE = 1, CT_NUM, CT_ACT, CT_MARK };
 
 typedef struct { unsigned char cls, val; } ctok;
 
-/* Classify one code point (§1a "Piece characters and the variants readers
- * accept"): piece (val = kind), numeral (val 0..9, any of Chinese,
- * financial, ASCII, full-width), action (XQN_FWD/BACK/SIDE, with old 上/下),
- * position marker (XQN_M_FRONT/MIDDLE/REAR). */
-static bool classify(long cp, ctok *t)
+/* Every character the Chinese forms use (formats.md §1a "Piece characters
+ * and the variants readers accept"): pieces (val = kind), numerals (val
+ * 0..9: Chinese, financial 壹..玖, 〇/零), actions (XQN_FWD/BACK/SIDE, old
+ * 上/下 too) and position markers (XQN_M_FRONT/MIDDLE/REAR).  A perfect
+ * hash, slot ((cp * 78779) >> 16) & 127, checked by classify(). */
+static const struct { unsigned short cp; unsigned char cls, val; } chars[128] = {
+    [  2] = {0x76F8, CT_PIECE, XQ_ELEPHANT},   /* 相 */
+    [  4] = {0x5E05, CT_PIECE, XQ_GENERAL},   /* 帅 */
+    [  6] = {0x4F0D, CT_NUM, 5},   /* 伍 */
+    [  8] = {0x5E73, CT_ACT, XQN_SIDE},   /* 平 */
+    [  9] = {0x4FE5, CT_PIECE, XQ_CHARIOT},   /* 俥 */
+    [ 10] = {0x540E, CT_MARK, XQN_M_REAR},   /* 后 */
+    [ 25] = {0x9000, CT_ACT, XQN_BACK},   /* 退 */
+    [ 30] = {0x5C06, CT_PIECE, XQ_GENERAL},   /* 将 */
+    [ 31] = {0x5C07, CT_PIECE, XQ_GENERAL},   /* 將 */
+    [ 32] = {0x9A6C, CT_PIECE, XQ_HORSE},   /* 马 */
+    [ 33] = {0x8CB3, CT_NUM, 2},   /* 貳 */
+    [ 35] = {0x9646, CT_NUM, 6},   /* 陆 */
+    [ 36] = {0x8ECA, CT_PIECE, XQ_CHARIOT},   /* 車 */
+    [ 40] = {0x5352, CT_PIECE, XQ_SOLDIER},   /* 卒 */
+    [ 43] = {0x5E25, CT_PIECE, XQ_GENERAL},   /* 帥 */
+    [ 45] = {0x53C1, CT_NUM, 3},   /* 叁 */
+    [ 48] = {0x53C3, CT_NUM, 3},   /* 參 */
+    [ 50] = {0x4E5D, CT_NUM, 9},   /* 九 */
+    [ 55] = {0x8D30, CT_NUM, 2},   /* 贰 */
+    [ 57] = {0x99AC, CT_PIECE, XQ_HORSE},   /* 馬 */
+    [ 59] = {0x3007, CT_NUM, 0},   /* 〇 */
+    [ 60] = {0x7868, CT_PIECE, XQ_CHARIOT},   /* 硨 */
+    [ 62] = {0x8C61, CT_PIECE, XQ_ELEPHANT},   /* 象 */
+    [ 66] = {0x4E00, CT_NUM, 1},   /* 一 */
+    [ 67] = {0x4ED5, CT_PIECE, XQ_ADVISOR},   /* 仕 */
+    [ 70] = {0x4E03, CT_NUM, 7},   /* 七 */
+    [ 75] = {0x5305, CT_PIECE, XQ_CANNON},   /* 包 */
+    [ 76] = {0x67D2, CT_NUM, 7},   /* 柒 */
+    [ 77] = {0x4E09, CT_NUM, 3},   /* 三 */
+    [ 78] = {0x4E0A, CT_ACT, XQN_FWD},   /* 上 */
+    [ 80] = {0x4E0B, CT_ACT, XQN_BACK},   /* 下 */
+    [ 82] = {0x508C, CT_PIECE, XQ_HORSE},   /* 傌 */
+    [ 85] = {0x9032, CT_ACT, XQN_FWD},   /* 進 */
+    [ 90] = {0x5F8C, CT_MARK, XQN_M_REAR},   /* 後 */
+    [ 92] = {0x634C, CT_NUM, 8},   /* 捌 */
+    [ 94] = {0x516B, CT_NUM, 8},   /* 八 */
+    [ 95] = {0x9678, CT_NUM, 6},   /* 陸 */
+    [ 96] = {0x8F66, CT_PIECE, XQ_CHARIOT},   /* 车 */
+    [ 97] = {0x516D, CT_NUM, 6},   /* 六 */
+    [ 98] = {0x58EB, CT_PIECE, XQ_ADVISOR},   /* 士 */
+    [104] = {0x56DB, CT_NUM, 4},   /* 四 */
+    [106] = {0x5175, CT_PIECE, XQ_SOLDIER},   /* 兵 */
+    [107] = {0x4E8C, CT_NUM, 2},   /* 二 */
+    [108] = {0x8FDB, CT_ACT, XQN_FWD},   /* 进 */
+    [110] = {0x524D, CT_MARK, XQN_M_FRONT},   /* 前 */
+    [113] = {0x7396, CT_NUM, 9},   /* 玖 */
+    [114] = {0x70AE, CT_PIECE, XQ_CANNON},   /* 炮 */
+    [115] = {0x58F9, CT_NUM, 1},   /* 壹 */
+    [116] = {0x4E94, CT_NUM, 5},   /* 五 */
+    [119] = {0x96F6, CT_NUM, 0},   /* 零 */
+    [121] = {0x4E2D, CT_MARK, XQN_M_MIDDLE},   /* 中 */
+    [123] = {0x7832, CT_PIECE, XQ_CANNON},   /* 砲 */
+    [126] = {0x8086, CT_NUM, 4},   /* 肆 */
+};
+
+/* Classify one code point; ASCII and full-width digits are numerals too. */
+static inline bool classify(long cp, ctok *t)
 {
     if (cp >= '0' && cp <= '9') { t->cls = CT_NUM; t->val = (unsigned char)(cp - '0'); return true; }
     if (cp >= 0xFF10 && cp <= 0xFF19) { t->cls = CT_NUM; t->val = (unsigned char)(cp - 0xFF10); return true; }
-    unsigned char cls, val;
-    switch (cp) {
-    case 0x5E25: case 0x5E05: case 0x5C07: case 0x5C06: cls = CT_PIECE; val = XQ_GENERAL; break; /* 帥帅將将 */
-    case 0x4ED5: case 0x58EB: cls = CT_PIECE; val = XQ_ADVISOR; break;                       /* 仕士 */
-    case 0x76F8: case 0x8C61: cls = CT_PIECE; val = XQ_ELEPHANT; break;                      /* 相象 */
-    case 0x8ECA: case 0x8F66: case 0x4FE5: case 0x7868: cls = CT_PIECE; val = XQ_CHARIOT; break; /* 車车俥硨 */
-    case 0x99AC: case 0x9A6C: case 0x508C: cls = CT_PIECE; val = XQ_HORSE; break;            /* 馬马傌 */
-    case 0x70AE: case 0x7832: case 0x5305: cls = CT_PIECE; val = XQ_CANNON; break;           /* 炮砲包 */
-    case 0x5175: case 0x5352: cls = CT_PIECE; val = XQ_SOLDIER; break;                       /* 兵卒 */
-    case 0x9032: case 0x8FDB: case 0x4E0A: cls = CT_ACT; val = XQN_FWD; break;               /* 進进上 */
-    case 0x9000: case 0x4E0B: cls = CT_ACT; val = XQN_BACK; break;                           /* 退下 */
-    case 0x5E73: cls = CT_ACT; val = XQN_SIDE; break;                                        /* 平 */
-    case 0x524D: cls = CT_MARK; val = XQN_M_FRONT; break;                                    /* 前 */
-    case 0x4E2D: cls = CT_MARK; val = XQN_M_MIDDLE; break;                                   /* 中 */
-    case 0x5F8C: case 0x540E: cls = CT_MARK; val = XQN_M_REAR; break;                        /* 後后 */
-    case 0x3007: case 0x96F6: cls = CT_NUM; val = 0; break;                                  /* 〇零 */
-    case 0x4E00: case 0x58F9: cls = CT_NUM; val = 1; break;                                  /* 一壹 */
-    case 0x4E8C: case 0x8D30: case 0x8CB3: cls = CT_NUM; val = 2; break;                     /* 二贰貳 */
-    case 0x4E09: case 0x53C1: case 0x53C3: cls = CT_NUM; val = 3; break;                     /* 三叁參 */
-    case 0x56DB: case 0x8086: cls = CT_NUM; val = 4; break;                                  /* 四肆 */
-    case 0x4E94: case 0x4F0D: cls = CT_NUM; val = 5; break;                                  /* 五伍 */
-    case 0x516D: case 0x9646: case 0x9678: cls = CT_NUM; val = 6; break;                     /* 六陆陸 */
-    case 0x4E03: case 0x67D2: cls = CT_NUM; val = 7; break;                                  /* 七柒 */
-    case 0x516B: case 0x634C: cls = CT_NUM; val = 8; break;                                  /* 八捌 */
-    case 0x4E5D: case 0x7396: cls = CT_NUM; val = 9; break;                                  /* 九玖 */
-    default: return false;
-    }
-    t->cls = cls;
-    t->val = val;
+    if (cp < 0x3000 || cp > 0xFFFF) return false;
+    unsigned h = (unsigned)(((unsigned long)cp * 78779u) >> 16) & 127u;
+    if (chars[h].cp != cp) return false;
+    t->cls = chars[h].cls;
+    t->val = chars[h].val;
     return true;
 }
 
 /* Shapes: P piece, N numeral, A action, M marker or numeral 1-5 (一兵),
  * K marker only.  First match wins. */
 enum { SH_FULL, SH_MARK, SH_POP_SHORT, SH_MARK_AFTER, SH_3DIGIT, SH_3DIGIT_DIR, SH_ABBR, SH_POP_LONG };
-static const struct { const char *pat; int shape; } shapes[] = {
-    {"PNAN", SH_FULL},        /* 炮二平五 */
-    {"MPAN", SH_MARK},        /* 前炮退二, 一兵平四 */
-    {"MNAN", SH_POP_SHORT},   /* 前九平八 (popular, soldiers) */
-    {"PKAN", SH_MARK_AFTER},  /* 炮前退二 */
-    {"PNNN", SH_3DIGIT},      /* 馬325 */
-    {"PANN", SH_3DIGIT_DIR},  /* 車進20 */
-    {"PNN", SH_ABBR},         /* 炮25 */
-    {"MPNAN", SH_POP_LONG},   /* 前兵九平八 */
+static const struct { const char *pat; int len, shape; } shapes[] = {
+    {"PNAN", 4, SH_FULL},        /* 炮二平五 */
+    {"MPAN", 4, SH_MARK},        /* 前炮退二, 一兵平四 */
+    {"MNAN", 4, SH_POP_SHORT},   /* 前九平八 (popular, soldiers) */
+    {"PKAN", 4, SH_MARK_AFTER},  /* 炮前退二 */
+    {"PNNN", 4, SH_3DIGIT},      /* 馬325 */
+    {"PANN", 4, SH_3DIGIT_DIR},  /* 車進20 */
+    {"PNN", 3, SH_ABBR},         /* 炮25 */
+    {"MPNAN", 5, SH_POP_LONG},   /* 前兵九平八 */
 };
 
 static int match_len(const ctok *t, int n, const char *pat)
@@ -106,7 +140,7 @@ static int find_shape(const ctok *t, int n, int *best)
     *best = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int m = match_len(t, n, shapes[s].pat);
-        if (m == n && (int)strlen(shapes[s].pat) == n) return shapes[s].shape;
+        if (m == n && shapes[s].len == n) return shapes[s].shape;
         if (m > *best) *best = m;
     }
     return -1;
@@ -191,8 +225,10 @@ xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len)
         if (t[i].cls == CT_NUM && t[i].val == 0 && !may_be_zero)
             return xqn_fail(c, XQ_NOTE_SYNTAX, i + 1, "0 at column %d is not a file or a count", i + 1);
     }
+    c->res->notation = shape == SH_ABBR ? XQ_NOTATION_CHINESE_ABBR
+                       : shape == SH_3DIGIT || shape == SH_3DIGIT_DIR ? XQ_NOTATION_CHINESE_3DIGIT
+                       : XQ_NOTATION_CHINESE;
     if (shape == SH_3DIGIT || shape == SH_3DIGIT_DIR) {
-        if (c->res->notation == XQ_NOTATION_CHINESE) c->res->notation = XQ_NOTATION_CHINESE_3DIGIT;
         bool right = (c->flags & XQ_READ_3DIGIT_FROM_RIGHT) != 0;
         int to = XQ_SQ(file3_x(side, t[2].val, right), rank3_r(side, t[3].val));
         if (shape == SH_3DIGIT)
@@ -225,7 +261,6 @@ xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len)
         d.action = t[3].val; d.arg = t[4].val;
         break;
     case SH_ABBR:
-        if (c->res->notation == XQ_NOTATION_CHINESE) c->res->notation = XQ_NOTATION_CHINESE_ABBR;
         d.kind = t[0].val; d.file = xqn_file_x(side, t[1].val); d.action = XQN_ANY; d.arg = t[2].val;
         break;
     }

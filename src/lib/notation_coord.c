@@ -36,7 +36,11 @@ xq_note_status xqn_read_coord(xqn_ctx *c, const char *s, int n)
     c1 = i + 1;
     if ((r1 = read_rank(s, n, &i)) < 0)
         return xqn_fail(c, XQ_NOTE_SYNTAX, i + 1, "expected a rank digit at column %d", i + 1);
-    if (i < n && s[i] == '-') i++;
+    c->res->notation = XQ_NOTATION_UCCI;
+    if (i < n && s[i] == '-') {
+        i++;
+        c->res->notation = XQ_NOTATION_ICCS;
+    }
     if (i >= n || tolower((unsigned char)s[i]) < 'a' || tolower((unsigned char)s[i]) > 'i')
         return xqn_fail(c, XQ_NOTE_SYNTAX, i + 1, "expected a file letter a-i at column %d", i + 1);
     f2 = tolower((unsigned char)s[i++]) - 'a';

@@ -106,7 +106,20 @@ void xqn_sqname(int sq, char out[3]);
 const char *xqn_kind_en(xq_kind k);
 
 /* UTF-8: decode one code point at s[*i] (advancing *i); -1 if malformed. */
-long xqn_utf8_next(const char *s, size_t len, size_t *i);
+long xqn_utf8_slow(const char *s, size_t len, size_t *i);
+static inline long xqn_utf8_next(const char *s, size_t len, size_t *i)
+{
+    const unsigned char *u = (const unsigned char *)s + *i;
+    size_t left = len - *i;
+    if (left >= 1 && u[0] < 0x80) { *i += 1; return u[0]; }
+    /* the common case here: a 3-byte CJK or full-width character */
+    if (left >= 3 && (u[0] & 0xF0) == 0xE0 && (u[1] & 0xC0) == 0x80 && (u[2] & 0xC0) == 0x80) {
+        long cp = (long)(u[0] & 0x0F) << 12 | (long)(u[1] & 0x3F) << 6 | (u[2] & 0x3F);
+        if (cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF)) { *i += 3; return cp; }
+        return -1;
+    }
+    return xqn_utf8_slow(s, len, i);
+}
 /* Append code point cp to buf at *n if it fits (size includes the NUL). */
 bool xqn_put_cp(char *buf, size_t size, size_t *n, unsigned long cp);
 bool xqn_put_str(char *buf, size_t size, size_t *n, const char *s);

@@ -314,8 +314,8 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
             hist.n = 0;
             checks[0] = checks[1] = 0;
             if (!dead && dead_position(&pos)) dead = true;
-        } else if (xq_in_check(&pos, pos.side)) {
-            checks[mover]++;
+        } else if (opt->check_cap > 0 && xq_in_check(&pos, pos.side)) {
+            checks[mover]++;   /* only counted when the move limit caps checks */
         }
         history_push(&hist, pos.key);
         if (!repetition_ply && hist.n >= 5 && history_count(&hist) >= opt->repetitions) repetition_ply = ply;

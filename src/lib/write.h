@@ -84,9 +84,11 @@ bool xq_write_game(FILE *out, const xq_game *g, const xq_replay *r, const xq_wri
 /* The JSON Lines form of a game (as --to jsonl): file, game, line, tags
  * (object, record order), fen (start position), comment (before the first
  * move), moves (each: text as written, iccs "h2e2" or null when
- * untranslated, comment, nags, variations: arrays of such moves), result,
- * status, plies, and for an illegal game ply and reason.  One line,
- * newline-terminated, UTF-8. */
+ * untranslated, and when present comment, nags [n,...], variations: arrays
+ * of such moves, led by an element {"comment": ...} when the variation
+ * starts with a comment), result (Result tag, else the movetext result, or
+ * null), status, plies, and for a game that is not valid ply and reason.
+ * One line, newline-terminated, UTF-8. */
 void xq_write_json(FILE *out, const xq_game *g, const xq_replay *r);
 
 #endif

@@ -12,6 +12,7 @@
 #include "game_io.h"
 #include "json.h"
 #include "pgn_read.h"
+#include "pipeline.h"
 #include "position.h"
 #include "replay.h"
 
@@ -26,6 +27,7 @@ typedef struct {
     report_kind report;
     keep_kind keep;
     bool fix_results, warnings, quiet;
+    int threads;
 } options;
 
 typedef struct {
@@ -55,6 +57,9 @@ static void usage(FILE *to)
           "                          (default 3)\n"
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
           "  -q, --quiet             no summary line\n"
+          "  -j, --jobs=N            games processed in parallel on N threads\n"
+          "                          (default: the number of CPUs); the output is\n"
+          "                          the same for every N\n"
           "      --perft=DEPTH       print the perft count of the position and exit\n"
           "      --fen=FEN           the position for --perft (default: start)\n"
           "  -h, --help              show this help and exit\n"
@@ -89,27 +94,26 @@ static void game_label(const xq_game *g, char *buf, size_t size)
                   *date ? "; " : "", date);
 }
 
-static void print_finding(const xq_game *g, const xq_replay *r, const xq_finding *f)
+static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const xq_finding *f)
 {
     char label[512];
     game_label(g, label, sizeof label);
     unsigned long line = f->line ? f->line : (unsigned long)g->first_line;
-    fprintf(stderr, "%s:%lu:%lu: %s: game %llu%s%s%s", g->file, line, (unsigned long)(f->line ? f->col : 1),
+    fprintf(to, "%s:%lu:%lu: %s: game %llu%s%s%s", g->file, line, (unsigned long)(f->line ? f->col : 1),
             f->severity == XQ_SEV_ERROR ? "error" : "warning", (unsigned long long)g->index,
             *label ? " (" : "", label, *label ? ")" : "");
     if (f->ply && f->ply == r->bad_ply) {
-        fprintf(stderr, ", ply %d (%d.%s %s): %s; FEN before: %s\n", f->ply, r->bad_number,
+        fprintf(to, ", ply %d (%d.%s %s): %s; FEN before: %s\n", f->ply, r->bad_number,
                 r->bad_side == XQ_BLACK ? ".." : "", r->bad_move, f->message, r->fen_before);
     } else if (f->ply) {
-        fprintf(stderr, ", ply %d: %s\n", f->ply, f->message);
+        fprintf(to, ", ply %d: %s\n", f->ply, f->message);
     } else {
-        fprintf(stderr, ": %s\n", f->message);
+        fprintf(to, ": %s\n", f->message);
     }
 }
 
-static void print_json(const xq_game *g, const xq_replay *r)
+static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
 {
-    FILE *o = stdout;
     int first = 1;
     putc('{', o);
     xq_json_key(o, "file", &first); xq_json_string(o, g->file);
@@ -153,6 +157,47 @@ static void print_json(const xq_game *g, const xq_replay *r)
     fputs("]}\n", o);
 }
 
+/* What the pipeline callbacks share: the options (read by the workers)
+ * and the totals (written in input order by the calling thread only). */
+typedef struct {
+    const options *opt;
+    totals *t;
+} run_state;
+
+/* A worker's part: replay one game and format what it produces. */
+static void process_game(void *ctx, xq_slot *slot)
+{
+    const options *opt = ((run_state *)ctx)->opt;
+    xq_game *g = &slot->game;
+    xq_replay *r = &slot->replay;
+    xq_replay_game(g, &opt->rules, r);
+    bool bad = r->error_count > 0;
+    if (opt->report == REPORT_JSON) print_json(slot->out, g, r);
+    else
+        for (int i = 0; i < r->nfindings; i++)
+            if (r->findings[i].severity == XQ_SEV_ERROR || opt->warnings)
+                print_finding(slot->err, g, r, &r->findings[i]);
+    if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad)) {
+        if (opt->fix_results && r->result_board != XQ_RESULT_UNKNOWN && r->status != XQ_STATUS_ILLEGAL)
+            xq_write_raw_with_result(slot->out, g, xq_result_str(r->result_board));
+        else
+            fwrite(g->raw, 1, g->raw_len, slot->out);
+    }
+}
+
+/* In input order: add the game to the totals. */
+static void account_game(void *ctx, xq_slot *slot)
+{
+    totals *t = ((run_state *)ctx)->t;
+    const xq_replay *r = &slot->replay;
+    t->games++;
+    t->plies += (unsigned long long)r->plies;
+    t->warnings += (unsigned long long)r->warning_count;
+    if (r->status == XQ_STATUS_UNREADABLE) t->unreadable++;
+    else if (r->error_count > 0) t->with_errors++;
+    else t->valid++;
+}
+
 static int validate_file(const char *path, const options *opt, totals *t)
 {
     char err[512];
@@ -161,36 +206,16 @@ static int validate_file(const char *path, const options *opt, totals *t)
         xq_cli_error(PROG, "%s", err);
         return XQ_EXIT_USAGE;
     }
-    xq_game g;
-    xq_game_init(&g);
-    xq_replay r;
-    int st, status = XQ_EXIT_OK;
-    while ((st = xq_reader_next(rd, &g)) == 1) {
-        xq_replay_game(&g, &opt->rules, &r);
-        t->games++;
-        t->plies += (unsigned long long)r.plies;
-        t->warnings += (unsigned long long)r.warning_count;
-        bool bad = r.error_count > 0;
-        if (r.status == XQ_STATUS_UNREADABLE) t->unreadable++;
-        else if (bad) t->with_errors++;
-        else t->valid++;
-        if (bad) status = XQ_EXIT_FINDINGS;
-        if (opt->report == REPORT_JSON) print_json(&g, &r);
-        else
-            for (int i = 0; i < r.nfindings; i++)
-                if (r.findings[i].severity == XQ_SEV_ERROR || opt->warnings) print_finding(&g, &r, &r.findings[i]);
-        if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad)) {
-            if (opt->fix_results && r.result_board != XQ_RESULT_UNKNOWN && r.status != XQ_STATUS_ILLEGAL)
-                xq_write_raw_with_result(stdout, &g, xq_result_str(r.result_board));
-            else
-                fwrite(g.raw, 1, g.raw_len, stdout);
-        }
-    }
-    if (st < 0) {
-        xq_cli_error(PROG, "%s", xq_reader_error(rd));
+    run_state state = {opt, t};
+    xq_pipeline_options po = {
+        .threads = opt->threads, .ctx = &state, .process = process_game, .account = account_game,
+    };
+    const char *why = NULL;
+    int status = XQ_EXIT_OK;
+    if (xq_pipeline_run(rd, &po, &why) < 0) {
+        xq_cli_error(PROG, "%s", why ? why : xq_reader_error(rd));
         status = XQ_EXIT_USAGE;
     }
-    xq_game_free(&g);
     xq_reader_close(rd);
     return status;
 }
@@ -223,6 +248,7 @@ int main(int argc, char **argv)
         {"repetitions", required_argument, NULL, OPT_REPS},
         {"encoding", required_argument, NULL, 'e'},
         {"quiet", no_argument, NULL, 'q'},
+        {"jobs", required_argument, NULL, 'j'},
         {"perft", required_argument, NULL, OPT_PERFT},
         {"fen", required_argument, NULL, OPT_FEN},
         {"help", no_argument, NULL, 'h'},
@@ -232,9 +258,10 @@ int main(int argc, char **argv)
     options opt;
     memset(&opt, 0, sizeof opt);
     xq_replay_options_default(&opt.rules);
+    opt.threads = xq_cpu_count();
     const char *perft = NULL, *fen = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "r:k:sWe:qhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "r:k:sWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'r':
             if (!strcmp(optarg, "text")) opt.report = REPORT_TEXT;
@@ -266,6 +293,9 @@ int main(int argc, char **argv)
             }
             break;
         case 'q': opt.quiet = true; break;
+        case 'j':
+            if (!xq_cli_int(PROG, "jobs", optarg, 256, &opt.threads)) return XQ_EXIT_USAGE;
+            break;
         case OPT_PERFT: perft = optarg; break;
         case OPT_FEN: fen = optarg; break;
         case 'h': usage(stdout); return XQ_EXIT_OK;
@@ -294,6 +324,7 @@ int main(int argc, char **argv)
         xq_cli_error(PROG, "write error on standard output");
         status = XQ_EXIT_USAGE;
     }
+    if (status == XQ_EXIT_OK && (t.with_errors || t.unreadable)) status = XQ_EXIT_FINDINGS;
     if (!opt.quiet) {
         fprintf(stderr, "%llu games: %llu valid, %llu with errors, %llu unreadable", t.games, t.valid,
                 t.with_errors, t.unreadable);

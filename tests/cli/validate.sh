@@ -106,3 +106,14 @@ if have_shared corpus/wukong-samples/xqdb_international.pgn; then
       "$($V --report json ../shared/corpus/wukong-samples/$f.pgn 2>/dev/null | error_kinds)"
   done
 fi
+
+# -j: the output is the same for every number of threads
+if have_shared corpus/ccpd/middlegames.pgn.gz; then
+  $V -j 1 --report json -W ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/j1 2>&1
+  $V -j 3 --report json -W ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/j3 2>&1
+  expect_eq "-j 1 and -j 3 give identical output" "$(md5sum < $TMP/j1)" "$(md5sum < $TMP/j3)"
+  $V -j 2 -W ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/t2 2>&1
+  $V -j 1 -W ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/t1 2>&1
+  expect_eq "-j 2 diagnostics identical" "$(md5sum < $TMP/t1)" "$(md5sum < $TMP/t2)"
+fi
+expect_status "bad -j" 2 $V -j 0 corpus/broken.pgn

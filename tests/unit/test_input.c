@@ -94,6 +94,36 @@ static void test_detect(void **state)
     assert_int_equal(xq_detect_encoding(b, n), XQ_ENC_UTF8);
     free(b);
     assert_int_equal(xq_detect_encoding((const unsigned char *)"1. h2e2", 7), XQ_ENC_UTF8);
+    /* a stray NUL does not turn UTF-8 into a legacy encoding */
+    assert_int_equal(xq_detect_encoding((const unsigned char *)"炮\0二", 7), XQ_ENC_UTF8);
+}
+
+/* An ASCII start leaves the encoding open; the first non-ASCII line
+ * decides it from a sample starting there. */
+static void test_late_detection(void **state)
+{
+    (void)state;
+    size_t n;
+    unsigned char *gbk = slurp(DATA "gbk.pgn", &n);
+    size_t pad = 100000;
+    unsigned char *text = malloc(pad + n);
+    for (size_t i = 0; i < pad; i += 10) memcpy(text + i, "1. h2e2 *\n", 10);
+    memcpy(text + pad, gbk, n);
+    free(gbk);
+    char err[256];
+    xq_input *in = xq_input_open(tmp_file(text, pad + n), XQ_ENC_AUTO, err, sizeof err);
+    free(text);
+    assert_non_null(in);
+    unlink(xq_input_path(in));
+    xq_raw_line l;
+    for (int i = 0; i < 10000; i++) assert_int_equal(xq_input_line(in, &l), 1);
+    assert_int_equal(xq_input_encoding(in), XQ_ENC_UTF8);   /* ASCII so far */
+    assert_int_equal(xq_input_line(in, &l), 1);              /* [Game ...] */
+    assert_int_equal(xq_input_line(in, &l), 1);
+    assert_int_equal(xq_input_encoding(in), XQ_ENC_GBK);
+    assert_int_equal(l.offset, pad + 24);
+    assert_string_equal(decoded(in, &l), "[Event \"象棋 淺\"]");
+    xq_input_close(in);
 }
 
 static void test_sniff(void **state)
@@ -366,6 +396,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_encoding_names),
         cmocka_unit_test(test_utf8_valid),
         cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_late_detection),
         cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_lines_offsets),
         cmocka_unit_test(test_gzip_same_as_plain),

@@ -133,6 +133,7 @@ static void chinese_resolved_by_legality(void **state)
     assert_int_equal(r.notation, XQ_NOTATION_CHINESE);
     read_fen(&p, "2baka1r1/9/n2cb1n2/p1p1p3p/9/PR5r1/2P1P3P/N3BC3/3R5/2BAKAC2 b - - 0 1");
     expect_read(&p, "車８平２", XQ_NOTATION_AUTO, 0, XQ_NOTE_RESOLVED, "h4b4");
+    expect_read(&p, "車８平２", XQ_NOTATION_AUTO, XQ_READ_UNCHECKED, XQ_NOTE_RESOLVED, "h4b4");
     expect_read(&p, "R8.2", XQ_NOTATION_AUTO, 0, XQ_NOTE_RESOLVED, "h4b4");
     /* both cannons can make the plain move: ambiguous, candidates listed */
     read_fen(&p, "3k5/9/9/9/9/9/4C4/9/4C4/4K4 w");
@@ -423,7 +424,8 @@ static void errors(void **state)
     assert_non_null(strstr(msg, "cannon"));
     expect_read(&p, "前炮平五", XQ_NOTATION_AUTO, 0, XQ_NOTE_NO_PIECE, NULL);
     expect_read(&p, "C3.5", XQ_NOTATION_AUTO, 0, XQ_NOTE_NO_PIECE, NULL);
-    expect_read(&p, "Hd2", XQ_NOTATION_AUTO, 0, XQ_NOTE_ILLEGAL, NULL);
+    expect_read(&p, "Hd2", XQ_NOTATION_AUTO, 0, XQ_NOTE_NO_PIECE, NULL);
+    r = expect_read(&p, "Hxh7", XQ_NOTATION_AUTO, 0, XQ_NOTE_ILLEGAL, "h9h7");
     /* action impossible for the piece */
     xq_move_read(&p, "馬二平三", strlen("馬二平三"), XQ_NOTATION_AUTO, 0, &r, msg, sizeof msg);
     assert_int_equal(r.status, XQ_NOTE_BAD_ACTION);
@@ -441,6 +443,8 @@ static void errors(void **state)
     assert_int_equal(r.move, mv("h0g2"));
     assert_int_equal(r.why, XQ_ILL_HORSE_LEG);
     assert_non_null(strstr(msg, xq_illegal_str(XQ_ILL_HORSE_LEG)));
+    /* XQ_READ_UNCHECKED: one from/to pair is returned without the core */
+    expect_read(&p, "馬二進三", XQ_NOTATION_AUTO, XQ_READ_UNCHECKED, XQ_NOTE_OK, "h0g2");
     read_fen(&p, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C4NC1/9/RNBAKAB1R w");
     r = expect_read(&p, "炮二平五", XQ_NOTATION_AUTO, 0, XQ_NOTE_ILLEGAL, "h2e2");
     assert_int_equal(r.why, xq_move_legality(&p, mv("h2e2")));

@@ -1,0 +1,56 @@
+/* pipeline.h - process the games of a file on several cores, in input order.
+ *
+ * Games are read one at a time by the calling thread, processed in
+ * parallel by worker threads, and handed back in input order, so a tool's
+ * output is byte-identical whatever the number of threads (issue: speed
+ * and scale, "-j N").  Each game sits in a slot with its own output
+ * buffers: the worker's `process` writes what the game produces to
+ * slot->out and slot->err (memory streams); the calling thread then writes
+ * them to stdout/stderr in order and calls `account` for totals.
+ *
+ * Memory: at most 4 * threads games in flight, each in a reused slot, so it
+ * does not grow with the input.
+ */
+#ifndef XQ_PIPELINE_H
+#define XQ_PIPELINE_H
+
+#include <stdio.h>
+
+#include "game.h"
+#include "pgn_read.h"
+#include "replay.h"
+
+/* One game in flight.  Owned by the pipeline; valid during the callbacks. */
+typedef struct {
+    xq_game game;
+    xq_replay replay;
+    FILE *out, *err;         /* memory streams the worker writes into */
+    void *user;              /* per-slot scratch of the tool (see user_size) */
+    /* private */
+    char *out_buf, *err_buf;
+    size_t out_len, err_len;
+    int done;
+} xq_slot;
+
+typedef struct {
+    int threads;             /* worker threads; 1 = everything in the calling thread */
+    size_t user_size;        /* bytes of zeroed per-slot scratch (slot->user), may be 0 */
+    void *ctx;               /* passed to the callbacks */
+    /* In a worker: process slot->game (replay into slot->replay, write
+     * output to slot->out / slot->err).  Must not touch shared state
+     * except read-only ctx. */
+    void (*process)(void *ctx, xq_slot *slot);
+    /* In the calling thread, in input order, after the slot's output was
+     * written: add the game to the tool's totals. */
+    void (*account)(void *ctx, xq_slot *slot);
+} xq_pipeline_options;
+
+/* Read every game of rd through the pipeline.  Returns 0 at the end of the
+ * file, -1 when the reader failed (xq_reader_error says why) or memory or
+ * threads could not be had (then *err_msg is set to a static message). */
+int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **err_msg);
+
+/* Number of online CPUs (at least 1), the default of -j. */
+int xq_cpu_count(void);
+
+#endif
