@@ -17,6 +17,9 @@ static const int DIAG[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 static const int KNIGHT[8][2] = {{1, 2}, {-1, 2}, {1, -2}, {-1, -2},
                                  {2, 1}, {2, -1}, {-2, 1}, {-2, -1}};
 
+/* Square-index steps of the four rays: north, south, east, west. */
+static const int RAY_STEP[4] = {9, -9, 1, -1};
+
 static inline bool on_board(int f, int r) { return (unsigned)f < 9 && (unsigned)r < 10; }
 static inline int sgn(int x) { return (x > 0) - (x < 0); }
 
@@ -33,20 +36,20 @@ bool xq_in_check(const xq_position *pos, xq_color c)
     xq_piece egeneral = XQ_PIECE(XQ_GENERAL, e), ehorse = XQ_PIECE(XQ_HORSE, e);
     xq_piece esoldier = XQ_PIECE(XQ_SOLDIER, e);
 
+    /* rays by square index: north, south (vertical: the flying general
+     * counts), east, west; no bounds test inside the walk */
+    const int len[4] = {9 - gr, gr, 8 - gf, gf};
     for (int d = 0; d < 4; d++) {
-        int df = ORTH[d][0], dr = ORTH[d][1];
-        int f = gf + df, r = gr + dr, seen = 0;
-        for (; on_board(f, r); f += df, r += dr) {
-            xq_piece p = b[XQ_SQ(f, r)];
-            if (!p) continue;
-            if (seen == 0) {
-                if (p == echariot || (p == egeneral && df == 0)) return true;
-                seen = 1;
-            } else {
-                if (p == ecannon) return true;
+        int step = RAY_STEP[d], n = len[d], sq = g;
+        while (n > 0 && !b[sq += step]) n--;
+        if (n == 0) continue;
+        xq_piece p = b[sq];
+        if (p == echariot || (p == egeneral && d < 2)) return true;
+        for (n--; n > 0; n--)
+            if (b[sq += step]) {
+                if (b[sq] == ecannon) return true;
                 break;
             }
-        }
     }
     for (int k = 0; k < 8; k++) {
         int f = gf + KNIGHT[k][0], r = gr + KNIGHT[k][1];

@@ -326,10 +326,10 @@ static xq_note_status resolved(xqn_ctx *c, xq_move m)
     return c->res->status;
 }
 
-/* Choose among candidate moves (already geometric).  warn: the text was
- * under-specified (plain file with several pieces on it); then even a
- * unique answer is XQ_NOTE_RESOLVED.  what/where describe the piece for
- * messages. */
+/* Choose among candidate moves whose targets are on the board: first by
+ * the rules that need no other piece, then by legality.  warn: the text was
+ * under-specified (plain file with several pieces on it), so even a unique
+ * answer is XQ_NOTE_RESOLVED, explained by warn_msg. */
 static xq_note_status choose(xqn_ctx *c, cand_set *cs, bool warn, const char *warn_msg)
 {
     const xq_position *pos = c->pos;

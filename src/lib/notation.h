@@ -12,12 +12,17 @@
  *                    file, or (when no legal move goes to that file) the
  *                    steps of 進/退: the full form without its action
  *                    character, implied by the legal moves (CXA1999 §7.5)
- *   CHINESE_3DIGIT   一字三碼 馬325: piece, from-file, to-file, to-rank
+ *   CHINESE_3DIGIT   一字三碼 馬325: piece, from-file, to-file, to-rank,
+ *                    Arabic digits, files 1..9 from the player's left (位標
+ *                    as the notes define it; XQ_*_3DIGIT_FROM_RIGHT for the
+ *                    usual right-to-left count), ranks 1..10 from the
+ *                    player with 10 written 0; 車進20 / 車退20 when two
+ *                    pieces on one file reach the point
  *                    (xiangqi-basics-notes.zh-Hant.txt §9)
  *   WXF              C2.5, H8+7, R+.3, +P+1, 33.4, Ｃ２＝５ ... (§1b)
  *   ICCS             H2-E2 (§1c)
  *   UCCI             h2e2 (§1c)
- *   SAN              XBoard algebraic: Che2, Rxa9, e4, ef5, exd5 (§1c)
+ *   SAN              XBoard algebraic: Che2, Rxa9+, e4, ef5, exd5 (§1c)
  *
  * A Chinese reader accepts every Chinese form (full, abbreviated, 3-digit:
  * the shapes differ) and the ICCS and UCCI readers accept both coordinate
@@ -44,14 +49,18 @@ typedef enum {
 } xq_notation;
 
 /* Outcome of reading a move.  XQ_NOTE_OK and XQ_NOTE_RESOLVED give a legal
- * move; every other status is an error. */
+ * move (under XQ_READ_UNCHECKED: the decoded one); every other status is an
+ * error. */
 typedef enum {
     XQ_NOTE_OK = 0,
-    XQ_NOTE_RESOLVED,     /* warning: the text names a file holding several
-                             pieces of that kind without 前/後 (or a 3-digit
-                             move without 進/退), and legality picked the only
-                             one that can move (formats.md §1a "Real-world
-                             deviations").  An error under XQ_READ_STRICT. */
+    XQ_NOTE_RESOLVED,     /* warning: the text under-specifies the piece and
+                             legality (or the piece's own geometry) picked the
+                             only one that can move: a plain file holding
+                             several pieces of that kind without 前/後
+                             (formats.md §1a "Real-world deviations"), a
+                             一字三碼 from-file where 進/退 was due, or a
+                             tandem marker that fits soldiers on several
+                             files.  An error under XQ_READ_STRICT. */
     XQ_NOTE_EMPTY,        /* empty token */
     XQ_NOTE_BAD_CHAR,     /* a character no notation uses; see column */
     XQ_NOTE_SYNTAX,       /* known characters in an impossible arrangement */
@@ -140,7 +149,8 @@ xq_note_status xq_move_read(const xq_position *pos, const char *text, size_t len
 /* Write legal move m of the side to move in notation (not AUTO) into buf
  * (size bytes; XQ_NOTATION_MAX always suffices) as NUL-terminated UTF-8.
  * Output is unambiguous in pos: Chinese uses 前/後 exactly when another
- * piece of that kind shares the file (never for advisors and elephants),
+ * piece of that kind shares the file (for advisors and elephants only when
+ * the action would not tell them apart, which legal positions never need),
  * and XQBase pooled numbering (一二三四五) for 4-5 tandem soldiers or
  * soldiers on several files unless XQ_WRITE_PAWNS_* asks otherwise; WXF
  * follows the official tandem rules (P+.4, P3.4, ++.4, 3+.4); abbreviated

@@ -2,7 +2,8 @@
  * R+.3, C--1, +P+1, ++.4, P3.4, 33.4, and the variants in the wild: '=' or
  * nothing for sideways (C2=5, C25), f/r prefixes (fC+2), ElephantEye
  * letters B/N and digits 1-7 for pieces (62.5), '.' and 'a'..'e' tandem
- * markers; full-width forms arrive here folded to ASCII. */
+ * markers, vschess's +7/-7 for the front/rear soldier of file 7; full-width
+ * forms arrive here folded to ASCII. */
 #include <ctype.h>
 #include <string.h>
 
@@ -96,6 +97,11 @@ xq_note_status xqn_read_wxf(xqn_ctx *c, const char *s, int n)
         return xqn_resolve(c, &d);
     } else if ((c0 == '+' || c0 == '-') && c1 == c0) {
         d.kind = XQ_SOLDIER;                           /* ++.4 / --.4 */
+        d.marker = c0 == '+' ? XQN_M_FRONT : XQN_M_REAR;
+        return xqn_resolve(c, &d);
+    } else if ((c0 == '+' || c0 == '-') && digit19(c1)) {
+        d.kind = XQ_SOLDIER;                           /* vschess/DhtmlXQ +7.6 = 前七平六 */
+        d.file = xqn_file_x(side, c1 - '0');
         d.marker = c0 == '+' ? XQN_M_FRONT : XQN_M_REAR;
         return xqn_resolve(c, &d);
     } else {

@@ -112,8 +112,9 @@ static void chinese_worked_examples(void **state)
         "一兵平四", "g6f6", "二兵平四", "g5f5", "三兵平六", "c6d6", "四兵平六", "c5d5",
         "前兵三平四", "g6f6", "前三平四", "g6f6",
         "3+.4", "g6f6", "3-.4", "g5f5", "7+.6", "c6d6", "7-.6", "c5d5",
+        "+3.4", "g6f6", "-7.6", "c5d5",                                  /* vschess */
     };
-    ok_each("3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w", two_two, 10);
+    ok_each("3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w", two_two, 12);
     static const char *advisors[] = { "仕六进五", "d0e1", "仕六退五", "d2e1" };
     ok_each("3k5/9/9/9/9/9/9/3A5/9/3AK4 w", advisors, 2);
 }
@@ -425,7 +426,6 @@ static void errors(void **state)
     expect_read(&p, "前炮平五", XQ_NOTATION_AUTO, 0, XQ_NOTE_NO_PIECE, NULL);
     expect_read(&p, "C3.5", XQ_NOTATION_AUTO, 0, XQ_NOTE_NO_PIECE, NULL);
     expect_read(&p, "Hd2", XQ_NOTATION_AUTO, 0, XQ_NOTE_NO_PIECE, NULL);
-    r = expect_read(&p, "Hxh7", XQ_NOTATION_AUTO, 0, XQ_NOTE_ILLEGAL, "h9h7");
     /* action impossible for the piece */
     xq_move_read(&p, "馬二平三", strlen("馬二平三"), XQ_NOTATION_AUTO, 0, &r, msg, sizeof msg);
     assert_int_equal(r.status, XQ_NOTE_BAD_ACTION);
@@ -443,6 +443,12 @@ static void errors(void **state)
     assert_int_equal(r.move, mv("h0g2"));
     assert_int_equal(r.why, XQ_ILL_HORSE_LEG);
     assert_non_null(strstr(msg, xq_illegal_str(XQ_ILL_HORSE_LEG)));
+    r = expect_read(&p, "H2+3", XQ_NOTATION_AUTO, 0, XQ_NOTE_ILLEGAL, "h0g2");
+    assert_int_equal(r.why, XQ_ILL_HORSE_LEG);
+    r = expect_read(&p, "Hg2", XQ_NOTATION_AUTO, 0, XQ_NOTE_ILLEGAL, "h0g2");
+    assert_int_equal(r.why, XQ_ILL_HORSE_LEG);
+    r = expect_read(&p, "h0g2", XQ_NOTATION_AUTO, 0, XQ_NOTE_ILLEGAL, "h0g2");
+    assert_int_equal(r.why, XQ_ILL_HORSE_LEG);
     /* XQ_READ_UNCHECKED: one from/to pair is returned without the core */
     expect_read(&p, "馬二進三", XQ_NOTATION_AUTO, XQ_READ_UNCHECKED, XQ_NOTE_OK, "h0g2");
     read_fen(&p, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C4NC1/9/RNBAKAB1R w");

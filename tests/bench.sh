@@ -1,0 +1,104 @@
+#!/bin/sh
+# make bench: speed of each tool's main path on the public master games,
+# with the floors (zcat, cat) and the anchor (pgn-extract on chess games)
+# measured in the same run, so the figures mean something on a noisy
+# machine.  Prints medians of RUNS runs; the 10x input runs once.
+#
+#   SHARED  path of ../shared (default ../shared)
+#   BIN     where the optimised tools are (make bench builds build-bench/bin)
+#   RUNS    runs per figure on the 1x input (default 3)
+#   SCALE   copies of masters.pgn for the large input (default 10; 0 skips it)
+set -u
+SHARED=${SHARED:-../shared}
+BIN=${BIN:-bin}
+RUNS=${RUNS:-3}
+SCALE=${SCALE:-10}
+GZ=$SHARED/corpus/ccpd/masters.pgn.gz
+CHESS=$SHARED/bench/chess-15842.pgn.gz
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+if [ ! -f "$GZ" ]; then echo "bench: $GZ not found (set SHARED)"; exit 2; fi
+
+zcat "$GZ" > "$TMP/masters.pgn"
+BYTES=$(wc -c < "$TMP/masters.pgn")
+GAMES=53685
+PLIES=$("$BIN/xq-validate" -q -j1 --report json "$GZ" 2>/dev/null | sed 's/.*"plies":\([0-9]*\).*/\1/' | awk '{s+=$1} END {print s}')
+
+# run_one CMD... : prints "seconds peak_kib" of one run (output discarded)
+run_one() {
+  /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" >/dev/null 2>&1
+  cat "$TMP/time"
+}
+
+# median N CMD... : median wall seconds and max peak RSS over N runs
+median() {
+  n=$1; shift
+  i=0; : > "$TMP/runs"
+  while [ $i -lt "$n" ]; do run_one "$@" >> "$TMP/runs"; i=$((i + 1)); done
+  sort -n "$TMP/runs" | awk '{t[NR]=$1; if ($2>m) m=$2} END {print t[int((NR+1)/2)], m}'
+}
+
+# report LABEL SECONDS PEAK_KIB GAMES PLIES BYTES FLOOR_SECONDS
+report() {
+  awk -v l="$1" -v s="$2" -v m="$3" -v g="$4" -v p="$5" -v b="$6" -v f="$7" 'BEGIN {
+    if (s <= 0) s = 0.01;
+    printf "%-34s %7.2f s %9.0f games/s %6.2f M plies/s %7.1f MB/s %6.0f MiB  %5.1fx floor\n",
+      l, s, g / s, p / s / 1e6, b / s / 1e6, m / 1024, (f > 0 ? s / f : 0) }'
+}
+
+echo "input: masters.pgn.gz, $GAMES games, $PLIES plies, $BYTES bytes uncompressed (Big5)"
+echo "machine: $(nproc) CPUs; medians of $RUNS runs"
+echo
+set -- $(median "$RUNS" sh -c "zcat '$GZ'")
+ZCAT=$1
+report "floor: zcat masters.pgn.gz" "$1" "$2" $GAMES "$PLIES" "$BYTES" 0
+set -- $(median "$RUNS" cat "$TMP/masters.pgn")
+CAT=$1
+report "floor: cat masters.pgn" "$1" "$2" $GAMES "$PLIES" "$BYTES" 0
+
+bench_tool() {   # LABEL FLOOR CMD...
+  label=$1 floor=$2; shift 2
+  if [ ! -x "$1" ]; then echo "$label: $1 not built, skipped"; return; fi
+  set -- $(median "$RUNS" "$@")
+  report "$label" "$1" "$2" $GAMES "$PLIES" "$BYTES" "$floor"
+}
+for j in 1 2; do
+  bench_tool "xq-validate -j$j (gz)" "$ZCAT" "$BIN/xq-validate" -q -j$j "$GZ"
+  bench_tool "xq-validate -j$j (Big5 file)" "$CAT" "$BIN/xq-validate" -q -j$j "$TMP/masters.pgn"
+done
+bench_tool "xq-parse (Big5 file)" "$CAT" "$BIN/xq-parse" -q "$TMP/masters.pgn"
+bench_tool "xq-convert --to xml -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to xml "$TMP/masters.pgn"
+bench_tool "xq-convert --to pgn iccs -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to pgn --notation iccs "$TMP/masters.pgn"
+bench_tool "xq-stats -j2" "$CAT" "$BIN/xq-stats" -j2 "$TMP/masters.pgn"
+
+if [ "$SCALE" -gt 0 ]; then
+  echo
+  i=0; : > "$TMP/big.pgn"
+  while [ $i -lt "$SCALE" ]; do cat "$TMP/masters.pgn" >> "$TMP/big.pgn"; i=$((i + 1)); done
+  set -- $(median 1 cat "$TMP/big.pgn")
+  BIGCAT=$1
+  report "floor: cat ${SCALE}x" "$1" "$2" $((GAMES * SCALE)) $((PLIES * SCALE)) $((BYTES * SCALE)) 0
+  set -- $(median 1 "$BIN/xq-validate" -q -j2 "$TMP/big.pgn")
+  report "xq-validate -j2 ${SCALE}x (Big5 file)" "$1" "$2" $((GAMES * SCALE)) $((PLIES * SCALE)) $((BYTES * SCALE)) "$BIGCAT"
+  echo "(peak memory of the ${SCALE}x input against the 1x input shows whether memory stays flat)"
+fi
+
+echo
+set -- $(median 1 "$BIN/xq-validate" --perft 5)
+awk -v s="$1" 'BEGIN { printf "perft 5 from the start position: 133312995 nodes in %.2f s = %.1f M nodes/s (one core)\n", s, 133312995 / s / 1e6 }'
+
+echo
+if ! command -v pgn-extract >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  (apt-get install -y -qq pgn-extract || (apt-get update -qq && apt-get install -y -qq pgn-extract)) >/dev/null 2>&1
+fi
+if command -v pgn-extract >/dev/null 2>&1 && [ -f "$CHESS" ]; then
+  zcat "$CHESS" > "$TMP/chess.pgn"
+  CP=1326381 CB=$(wc -c < "$TMP/chess.pgn")
+  set -- $(median "$RUNS" pgn-extract -s --quiet -o /dev/null "$TMP/chess.pgn")
+  report "anchor: pgn-extract validate+write" "$1" "$2" 15842 $CP "$CB" 0
+  set -- $(median "$RUNS" pgn-extract -r -s --quiet "$TMP/chess.pgn")
+  report "anchor: pgn-extract -r (validate)" "$1" "$2" 15842 $CP "$CB" 0
+else
+  echo "anchor: pgn-extract or $CHESS not available, skipped"
+fi
