@@ -200,14 +200,22 @@ static int gen_piece(const xq_position *pos, int from, xq_move *moves, int n)
     return n;
 }
 
-/* Would playing pseudo-legal m leave the mover's general safe? */
+/* Would playing pseudo-legal m leave the mover's general safe?  Moves
+ * the piece on the board only (no key, no counters: nothing else is
+ * looked at by the test) and puts it back. */
 static bool keeps_general_safe(xq_position *pos, xq_move m)
 {
-    xq_undo u;
+    int from = XQ_FROM(m), to = XQ_TO(m);
     xq_color me = pos->side;
-    xq_make(pos, m, &u);
+    xq_piece p = pos->board[from], cap = pos->board[to];
+    uint8_t g = pos->general[me];
+    pos->board[to] = p;
+    pos->board[from] = XQ_NONE;
+    if (XQ_KIND(p) == XQ_GENERAL) pos->general[me] = (uint8_t)to;
     bool ok = !xq_in_check(pos, me);
-    xq_unmake(pos, m, &u);
+    pos->board[from] = p;
+    pos->board[to] = cap;
+    pos->general[me] = g;
     return ok;
 }
 
@@ -350,11 +358,13 @@ xq_illegal xq_move_legality(const xq_position *pos, xq_move m)
     xq_illegal why = geometry(pos, from, to);
     if (why != XQ_LEGAL) return why;
     xq_position tmp = *pos;
-    xq_undo u;
-    xq_make(&tmp, m, &u);
-    if (generals_face(&tmp)) return XQ_ILL_GENERALS_FACE;
-    if (xq_in_check(&tmp, pos->side)) return XQ_ILL_LEAVES_CHECK;
-    return XQ_LEGAL;
+    if (keeps_general_safe(&tmp, m)) return XQ_LEGAL;
+    /* which of the two: facing generals (§4.1.2) or an attacked general (§3.1) */
+    xq_piece p = tmp.board[from];
+    tmp.board[to] = p;
+    tmp.board[from] = XQ_NONE;
+    if (XQ_KIND(p) == XQ_GENERAL) tmp.general[pos->side] = (uint8_t)to;
+    return generals_face(&tmp) ? XQ_ILL_GENERALS_FACE : XQ_ILL_LEAVES_CHECK;
 }
 
 static uint64_t perft_rec(xq_position *pos, int depth)

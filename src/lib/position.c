@@ -6,15 +6,22 @@
 const char XQ_START_FEN[] =
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/* Zobrist key of piece p on sq, computed rather than tabled so that the
- * library holds no mutable global state (splitmix64 finaliser). */
-static inline uint64_t zobrist(xq_piece p, int sq)
+/* Zobrist keys, a constant table (zobrist.inc says how it was made). */
+static const uint64_t ZOBRIST[16][XQ_SQUARES] = {
+#include "zobrist.inc"
+};
+
+static inline uint64_t zobrist(xq_piece p, int sq) { return ZOBRIST[p & 15][sq]; }
+
+uint64_t xq_zobrist_formula(xq_piece p, int sq)
 {
     uint64_t z = (uint64_t)(p * XQ_SQUARES + sq + 1) * 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+uint64_t xq_zobrist(xq_piece p, int sq) { return zobrist(p, sq); }
 
 /* Toggled into the key when Black is to move. */
 static const uint64_t ZOBRIST_BLACK = 0x6A09E667F3BCC909ull;

@@ -95,6 +95,11 @@ void xq_position_clear(xq_position *pos);
 /* Put piece p (or XQ_NONE) on square sq, updating key and general squares. */
 void xq_position_put(xq_position *pos, int sq, xq_piece p);
 
+/* Zobrist key of piece p on square sq (a table lookup), and the formula
+ * the table was generated from (for its test). */
+uint64_t xq_zobrist(xq_piece p, int sq);
+uint64_t xq_zobrist_formula(xq_piece p, int sq);
+
 /* Set the side to move, updating the key. */
 void xq_position_set_side(xq_position *pos, xq_color side);
 

@@ -245,6 +245,13 @@ static void make_unmake_keys(void **state)
     assert_memory_equal(&p, &q, sizeof p);
 }
 
+static void zobrist_table(void **state)
+{
+    (void)state;
+    for (int p = 1; p < 16; p++)
+        for (int sq = 0; sq < XQ_SQUARES; sq++) assert_int_equal(xq_zobrist(p, sq), xq_zobrist_formula(p, sq));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +263,7 @@ int main(void)
         cmocka_unit_test(fen_variants_and_errors),
         cmocka_unit_test(impossible_positions),
         cmocka_unit_test(make_unmake_keys),
+        cmocka_unit_test(zobrist_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
