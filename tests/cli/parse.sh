@@ -1,0 +1,36 @@
+#!/bin/sh
+# xq-parse: syntax and decoding diagnostics, --tags TSV, --json, counts.
+. tests/cli/lib.sh
+P=$BIN/xq-parse
+
+expect_status "broken.pgn exits 1" 1 $P corpus/broken.pgn
+expect_eq "broken.pgn diagnostics" "corpus/broken.pgn:12:4: error: game 2: 馬二進四: horse leg blocked
+corpus/broken.pgn:28:9: error: game 4: 將５平６: game already over: black is checkmated
+corpus/broken.pgn:31:1: error: game 5: bad FEN tag: FEN board: more than 10 ranks (column 60)
+corpus/broken.pgn:42:17: error: game 6: 象棋很好: unknown character '棋' (U+68CB) at column 2
+corpus/broken.pgn:49:14: error: game 7: b9c7: wrong side to move: it is red's turn
+corpus/broken.pgn:55:9: error: game 8: comment '{' not closed at end of input
+8 games, 13 plies decoded: 6 errors in 6 games, 0 warnings" "$(cat $TMP/err)"
+
+expect_status "edge cases parse clean" 0 $P corpus/edge-cases.pgn
+expect_eq "edge cases summary" "8 games, 24 plies decoded: 0 errors in 0 games, 1 warnings" "$(cat $TMP/err)"
+expect_eq "--tags TSV" "corpus/edge-cases.pgn	1	*
+corpus/edge-cases.pgn	2	*
+corpus/edge-cases.pgn	3	1-0
+corpus/edge-cases.pgn	4	*
+corpus/edge-cases.pgn	5	*
+corpus/edge-cases.pgn	6	*
+corpus/edge-cases.pgn	7	*
+corpus/edge-cases.pgn	8	" "$($P -q --tags Result corpus/edge-cases.pgn)"
+expect_eq "--json: decoded ICCS of the tandem move" '"moves":[{"text":"車８平２","iccs":"h4b4"}]' \
+  "$($P -q --json corpus/edge-cases.pgn | sed -n 2p | grep -o '"moves":\[[^]]*\]')"
+expect_eq "--json: one line per game" 8 "$($P -q --json corpus/edge-cases.pgn | wc -l)"
+expect_status "unknown option" 2 $P --bogus
+expect_status "--help" 0 $P --help
+
+if have_shared corpus/ccpd/masters.pgn.gz; then
+  $P -q --tags Red,Black,Result ../shared/corpus/ccpd/masters.pgn.gz > $TMP/tags 2>/dev/null
+  expect_eq "masters: one TSV line per record" 53685 "$(wc -l < $TMP/tags)"
+  $P ../shared/corpus/ccpd/masters.pgn.gz > /dev/null 2> $TMP/err
+  expect_eq "masters: summary" "53685 games, 4683603 plies decoded: 1 errors in 1 games, 32870 warnings" "$(tail -1 $TMP/err)"
+fi
