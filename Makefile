@@ -15,6 +15,10 @@ BIN     ?= bin
 OPT     ?= -O2 -g
 PKGS     = libxml-2.0 zlib
 DEBPKGS  = libxml2-dev zlib1g-dev libcmocka-dev pkg-config
+# Only for tests, installed when possible: an independent rules engine for
+# the differential test and GNU parallel for the map-reduce recipe test
+# (tests that need them skip with a message without them).
+TESTPKGS = fairy-stockfish parallel
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -59,7 +63,15 @@ deps:
 	    echo "missing Debian packages:$$missing"; \
 	    echo "run as root:  apt-get install$$missing"; exit 2; \
 	  fi; \
-	fi
+	fi; \
+	for p in $(TESTPKGS); do \
+	  if ! dpkg -s $$p >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "installing (tests only): $$p"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p >/dev/null 2>&1 || \
+	      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p) >/dev/null 2>&1 || \
+	      echo "could not install $$p; its tests will be skipped"; \
+	  fi; \
+	done
 
 $(BUILD)/libxq.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -94,6 +106,20 @@ asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
+# libFuzzer targets tests/fuzz/fuzz_*.c, built with clang into build-fuzz/,
+# each run for FUZZ_SECONDS after its saved crashers (tests/fuzz/run.sh).
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_FLAGS)" $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(BUILD)/libxq.a | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(BUILD)/libxq.a $(LDLIBS) -o $@
+
 bench:
 	$(MAKE) BUILD=build-bench BIN=build-bench/bin OPT="-O3 -march=native -DNDEBUG" all
 	@SHARED=$(SHARED) BIN=build-bench/bin sh tests/bench.sh
@@ -105,6 +131,6 @@ install: all
 	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 
 clean:
-	rm -rf build build-asan build-bench bin
+	rm -rf build build-asan build-bench build-fuzz bin
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_HOBJ:.o=.d) $(TOOL_SRC:src/tools/%.c=$(BUILD)/tools/%.d)

@@ -19,7 +19,7 @@ static size_t skip_blanks(const char *raw, size_t len, size_t i)
 
 bool xq_write_raw_with_result(FILE *out, const xq_game *g, const char *result)
 {
-    const char *raw = g->raw;
+    const char *raw = g->raw ? g->raw : "";   /* NULL for records without raw bytes (XML) */
     size_t len = g->raw_len, after_tags = 0;
     bool saw_tag = false;
     for (size_t i = 0; i < len; i = line_end(raw, len, i)) {

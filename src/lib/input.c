@@ -384,10 +384,30 @@ static long score_as(xq_encoding enc, const unsigned char *s, size_t n,
     return score;
 }
 
+/* Mostly valid UTF-8: at least 4 well-formed multi-byte sequences per
+ * ill-formed one.  A UTF-8 file with a few damaged bytes stays UTF-8 (its
+ * damage is then reported where it is) instead of turning into GBK
+ * mojibake; GBK and Big5 text, read as UTF-8, has far more ill-formed
+ * sequences than well-formed ones (about 9 to 1). */
+static bool mostly_utf8(const unsigned char *s, size_t n)
+{
+    size_t i = 0, good = 0, bad = 0, blen;
+    while (i < n) {
+        if (s[i] < 0x80) { i++; continue; }
+        int k = utf8_seq(s + i, n - i, &blen);
+        if (k < 0) break;               /* cut by the end of the sample */
+        if (k > 0) { good++; i += (size_t)k; continue; }
+        bad++;
+        i += blen;
+    }
+    return good > 0 && good >= 4 * bad;
+}
+
 xq_encoding xq_detect_encoding(const unsigned char *sample, size_t n)
 {
     if (n >= 3 && memcmp(sample, "\xEF\xBB\xBF", 3) == 0) return XQ_ENC_UTF8;
     if (utf8_valid(sample, n, true, true)) return XQ_ENC_UTF8;
+    if (mostly_utf8(sample, n)) return XQ_ENC_UTF8;
     uint32_t markers[64];
     size_t nm = 0, i = 0, blen;
     const unsigned char *m = (const unsigned char *)MARKERS;
@@ -454,6 +474,7 @@ struct xq_input {
     uint64_t buf_off;       /* stream offset of buf[0] */
     uint64_t lineno;        /* lines returned so far */
     bool eof, failed, unread, gz_checked, gzipped;
+    bool skip_rest;         /* the last line was cut at XQ_MAX_LINE: skip to its '\n' */
     xq_raw_line last;
     xq_encoding enc;        /* AUTO while undecided */
     iconv_t cd;
@@ -530,6 +551,15 @@ void xq_input_close(xq_input *in)
     free(in);
 }
 
+/* zlib's message for the last error, without the "<fd:N>: " that gzdopen
+ * puts in front (the caller names the file). */
+static const char *gz_message(gzFile gz, int *zerr)
+{
+    const char *msg = gzerror(gz, zerr);
+    const char *colon = msg[0] == '<' ? strstr(msg, ">: ") : NULL;
+    return colon ? colon + 3 : msg;
+}
+
 /* Ensure end - pos >= need unless at end of input; reads as much as fits.
  * Returns false on a read error (message in in->err). */
 static bool fill(xq_input *in, size_t need)
@@ -566,7 +596,7 @@ static bool fill(xq_input *in, size_t need)
         }
         if (r < 0) {
             int zerr;
-            const char *msg = gzerror(in->gz, &zerr);
+            const char *msg = gz_message(in->gz, &zerr);
             set_err(in->err, sizeof in->err, in->path,
                     zerr == Z_ERRNO ? strerror(errno) : msg);
             in->failed = in->eof = true;
@@ -574,7 +604,7 @@ static bool fill(xq_input *in, size_t need)
         }
         if (r == 0) {
             int zerr;
-            const char *msg = gzerror(in->gz, &zerr);
+            const char *msg = gz_message(in->gz, &zerr);
             if (zerr != Z_OK) {
                 /* e.g. Z_BUF_ERROR: truncated gzip stream */
                 set_err(in->err, sizeof in->err, in->path, msg);
@@ -625,15 +655,37 @@ int xq_input_line(xq_input *in, xq_raw_line *line)
         *line = in->last;
         return 1;
     }
+    while (in->skip_rest) {   /* the rest of a cut line, read and dropped */
+        const unsigned char *e = memchr(in->buf + in->pos, '\n', in->end - in->pos);
+        if (e) {
+            in->pos = (size_t)(e + 1 - in->buf);
+            in->skip_rest = false;
+        } else {
+            in->pos = in->end;
+            if (in->eof) in->skip_rest = false;
+            else fill(in, 1);
+        }
+    }
     size_t scanned = 0;
     const unsigned char *nl;
+    bool cut = false;
     for (;;) {
         nl = memchr(in->buf + in->pos + scanned, '\n', in->end - in->pos - scanned);
         if (nl || in->eof) break;
         scanned = in->end - in->pos;
+        if (scanned > XQ_MAX_LINE) {   /* bounded memory whatever the input */
+            cut = true;
+            break;
+        }
         fill(in, scanned + 1);   /* on error: eof, then -1 below */
     }
     size_t len = nl ? (size_t)(nl - (in->buf + in->pos)) : in->end - in->pos;
+    if (cut || len > XQ_MAX_LINE) {
+        cut = true;
+        nl = NULL;
+        len = XQ_MAX_LINE;
+        in->skip_rest = true;
+    }
     size_t raw_len = nl ? len + 1 : len;
     if (raw_len == 0) return in->failed ? -1 : 0;
     if (in->enc == XQ_ENC_AUTO && !detect_here(in, len)) return -1;
@@ -644,6 +696,7 @@ int xq_input_line(xq_input *in, xq_raw_line *line)
     line->len = (len && s[len - 1] == '\r') ? len - 1 : len;
     line->offset = in->buf_off + in->pos;
     line->number = ++in->lineno;
+    line->cut = cut;
     in->pos += raw_len;
     in->last = *line;
     return 1;

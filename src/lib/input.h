@@ -44,7 +44,9 @@ bool xq_encoding_parse(const char *name, xq_encoding *out);
 
 /* Detect the encoding of a sample (e.g. the first 64 KiB of a file):
  * a UTF-8 BOM or valid UTF-8 (a multi-byte sequence cut by the end of the
- * sample and NUL bytes are allowed) gives XQ_ENC_UTF8; otherwise the sample is decoded as
+ * sample and NUL bytes are allowed) gives XQ_ENC_UTF8, and so does mostly
+ * valid UTF-8 (at least 4 well-formed multi-byte sequences per ill-formed
+ * one: a UTF-8 file with a few damaged bytes); otherwise the sample is decoded as
  * Big5 and as GB18030 and each decoding scores +1 per common Xiangqi
  * record character (車马進退平兵卒帥將仕士相象前後..., full-width digits,
  * Chinese numerals) and -1 per invalid sequence; Big5 wins with a strictly
@@ -88,6 +90,13 @@ bool xq_buf_reserve(xq_buf *b, size_t extra);
 bool xq_buf_append(xq_buf *b, const void *data, size_t n);
 void xq_buf_free(xq_buf *b);
 
+/* Longest line returned whole (bytes).  A longer line is cut: its first
+ * XQ_MAX_LINE bytes come back with `cut` set and the rest of it, up to and
+ * including its '\n', is read and dropped, so that memory stays bounded
+ * whatever the input (a gzip bomb, /dev/zero); offsets and line numbers
+ * stay exact. */
+enum { XQ_MAX_LINE = 16 * 1024 * 1024 };
+
 /* One line of raw input.  The pointer is valid until the next call to
  * xq_input_line or xq_input_close on the same input. */
 typedef struct {
@@ -96,6 +105,7 @@ typedef struct {
     size_t raw_len;             /* content + terminator ("\n", "\r\n" or none) */
     uint64_t offset;            /* byte offset of bytes[0] in the stream */
     uint64_t number;            /* 1-based line number */
+    bool cut;                   /* longer than XQ_MAX_LINE: the rest was dropped */
 } xq_raw_line;
 
 /* A bad byte sequence met while decoding: the sequence is replaced by

@@ -1,6 +1,8 @@
 /* pgn_read.c - the record reader: format dispatch and the PGN-style text
  * tokenizer and record builder (formats.md §1e).  See pgn_read.h. */
 #include "pgn_read.h"
+#include "xml_read.h"
+#include "binread.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,6 +40,8 @@ struct xq_reader {
     xq_input *in;
     xq_format format;
     int (*next)(xq_reader *, xq_game *);
+    xq_xml_reader *xml;       /* XQ_FMT_XML: xml_read.c does the reading */
+    xq_sub_reader *sub;       /* XQF, CBR/CBL, DhtmlXQ: binread.h readers */
     uint64_t index;           /* records returned */
     char err[512];
 
@@ -55,6 +59,11 @@ struct xq_reader {
     bool blank_in_tags;
     bool junk_warned, depth_warned;
     uint32_t pending_number;
+    bool failed;              /* a read error ended the last record: next returns -1 */
+    size_t moves;             /* move nodes in the record, all lines of play */
+    bool moves_warned;
+    uint32_t end_line, end_col;  /* just after the last line taken (for that error) */
+    uint64_t end_off;
 
     /* line-of-play stack: frames[0..depth] */
     frame *frames;
@@ -474,6 +483,14 @@ static void add_nag(xq_reader *r, xq_game *g, uint16_t nag, uint32_t col)
 static void add_move(xq_reader *r, xq_game *g, const char *t, const char *end, uint32_t col)
 {
     if (r->skip) return;
+    if (r->moves >= XQ_MAX_RECORD_MOVES) {   /* bounded memory */
+        if (!r->moves_warned)
+            diag(r, g, XQ_SEV_ERROR, col, "more than %d moves in one record; the rest are skipped",
+                 (int)XQ_MAX_RECORD_MOVES);
+        r->moves_warned = true;
+        return;
+    }
+    r->moves++;
     /* a glued suffix annotation: "炮二平五!?" */
     uint16_t nag = 0;
     if (end[-1] == '!' || end[-1] == '?')
@@ -737,6 +754,8 @@ static void record_begin(xq_reader *r, xq_game *g)
     xq_game_reset(g);
     r->ph = PH_START;
     r->any_line = r->blank_in_tags = r->junk_warned = r->depth_warned = false;
+    r->moves = 0;
+    r->moves_warned = false;
     r->pending_number = 0;
     r->depth = 0;
     r->frames[0].count = 0;
@@ -809,15 +828,32 @@ static void take_line(xq_reader *r, xq_game *g)
 {
     if (g->raw_len == 0) g->offset = r->line.offset;
     xq_game_append_raw(g, r->line.bytes, r->line.raw_len);
-    colpos cp = {r->text.s, 1};
-    for (size_t i = 0; i < r->nbad && i < MAX_LINE_BAD; i++) {
-        uint32_t col = col_of(&cp, r->text.s + r->bad[i].pos);
-        xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number, col, r->bad[i].offset,
-                     "%s replaced by U+FFFD", r->bad[i].why);
+    /* bad bytes: one diagnostic per line, at the first (a file in the
+     * wrong encoding would otherwise bury everything else) */
+    if (r->nbad) {
+        colpos cp = {r->text.s, 1};
+        uint32_t col = col_of(&cp, r->text.s + r->bad[0].pos);
+        if (r->nbad == 1)
+            xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number, col, r->bad[0].offset,
+                         "%s replaced by U+FFFD", r->bad[0].why);
+        else
+            xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number, col, r->bad[0].offset,
+                         "%s replaced by U+FFFD, and %zu more bad byte sequence%s on this line",
+                         r->bad[0].why, r->nbad - 1, r->nbad > 2 ? "s" : "");
     }
-    if (r->nbad > MAX_LINE_BAD)
-        xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number, 0, r->line.offset,
-                     "%zu more bad byte sequences on this line", r->nbad - MAX_LINE_BAD);
+    if (r->line.cut)
+        xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number,
+                     nchars(r->text.s, r->text.s + r->text.len) + 1, r->line.offset + r->line.len,
+                     "line longer than %d bytes: cut here, the rest of the line is skipped",
+                     (int)XQ_MAX_LINE);
+    r->end_off = r->line.offset + r->line.raw_len;
+    if (r->line.raw_len && r->line.bytes[r->line.raw_len - 1] == '\n') {
+        r->end_line = (uint32_t)r->line.number + 1;
+        r->end_col = 1;
+    } else {   /* the last line, without '\n' */
+        r->end_line = (uint32_t)r->line.number;
+        r->end_col = nchars(r->text.s, r->text.s + r->text.len) + 1;
+    }
 
     const char *s = r->text.s, *end = s + r->text.len;
     if (r->in_comment) {
@@ -845,12 +881,23 @@ static void take_line(xq_reader *r, xq_game *g)
 
 static int pgn_next(xq_reader *r, xq_game *g)
 {
+    if (r->failed) return -1;
     record_begin(r, g);
     for (;;) {
         int rc = xq_input_line(r->in, &r->line);
         if (rc < 0) {
             snprintf(r->err, sizeof r->err, "%s", xq_input_error(r->in));
-            return -1;
+            if (!r->any_line) return -1;
+            /* never lose the record read so far: return it, cut, with the
+             * reason where the data ends; the next call returns -1 */
+            const char *why = r->err, *path = xq_input_path(r->in);
+            size_t pl = strlen(path);
+            if (!strncmp(why, path, pl) && !strncmp(why + pl, ": ", 2)) why += pl + 2;
+            r->failed = true;
+            xq_game_diag(g, XQ_SEV_ERROR, r->end_line, r->end_col, r->end_off,
+                         "input ends early (%s); the record is cut here", why);
+            record_end(r, g, 0);
+            return 1;
         }
         if (rc == 0) {
             if (!r->any_line) return 0;
@@ -870,8 +917,26 @@ static int pgn_next(xq_reader *r, xq_game *g)
             record_end(r, g, r->line.number);
             return 1;
         }
+        if (g->raw_len >= XQ_MAX_RECORD_BYTES) {   /* bounded memory */
+            xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number, 1, r->line.offset,
+                         "record longer than %d bytes: it ends before this line, which starts "
+                         "the next record", (int)XQ_MAX_RECORD_BYTES);
+            xq_input_unread(r->in);
+            record_end(r, g, r->line.number);
+            return 1;
+        }
         take_line(r, g);
     }
+}
+
+static int xml_next(xq_reader *r, xq_game *g)
+{
+    return xq_xml_reader_next(r->xml, g, r->err, sizeof r->err);
+}
+
+static int sub_next(xq_reader *r, xq_game *g)
+{
+    return r->sub->next(r->sub, g);
 }
 
 /* ---- the reader ------------------------------------------------------- */
@@ -892,8 +957,13 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
             return NULL;
         }
         fmt = xq_sniff_format(p, n);
+        if (fmt == XQ_FMT_PGN || fmt == XQ_FMT_XML) {   /* DhtmlXQ deeper in a page, DHJHtmlXQ */
+            n = xq_input_peek(in, XQ_DHTMLXQ_SNIFF, &p);
+            if (xq_dhtmlxq_sniff(p, n)) fmt = XQ_FMT_DHTMLXQ;
+        }
     }
-    if (fmt != XQ_FMT_PGN) {
+    if (fmt != XQ_FMT_PGN && fmt != XQ_FMT_XML && fmt != XQ_FMT_XQF && fmt != XQ_FMT_CBR &&
+        fmt != XQ_FMT_CBL && fmt != XQ_FMT_DHTMLXQ) {
         if (errsz)
             snprintf(err, errsz, "%s: %s format is not supported yet",
                      strcmp(path, "-") ? path : "(stdin)", xq_format_name(fmt));
@@ -912,6 +982,22 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
     r->in = in;
     r->format = fmt;
     r->next = pgn_next;
+    if (fmt == XQ_FMT_XML) {
+        if (!(r->xml = xq_xml_reader_open(in, err, errsz))) {
+            xq_reader_close(r);
+            return NULL;
+        }
+        r->next = xml_next;
+    } else if (fmt != XQ_FMT_PGN) {
+        r->sub = fmt == XQ_FMT_XQF       ? xq_xqf_reader_open(in, err, errsz)
+                 : fmt == XQ_FMT_DHTMLXQ ? xq_dhtmlxq_reader_open(in, o.encoding, err, errsz)
+                                         : xq_cbr_reader_open(in, err, errsz);
+        if (!r->sub) {
+            xq_reader_close(r);
+            return NULL;
+        }
+        r->next = sub_next;
+    }
     return r;
 }
 
@@ -923,6 +1009,8 @@ int xq_reader_next(xq_reader *r, xq_game *g)
 void xq_reader_close(xq_reader *r)
 {
     if (!r) return;
+    xq_xml_reader_close(r->xml);
+    if (r->sub) r->sub->close(r->sub);
     xq_input_close(r->in);
     for (size_t i = 0; i < r->frame_cap; i++) {
         free(r->frames[i].nodes);

@@ -2,9 +2,10 @@
  *
  * xq_reader_open sniffs the format of the (decompressed) file and picks a
  * record reader; xq_reader_next fills a caller-owned xq_game with the next
- * record.  Only PGN-style text is read so far (formats.md §1e); other
- * sniffed formats (XQF, CBR/CBL, XML, DhtmlXQ) are refused at open with a
- * message, until their readers are plugged in behind the same API.
+ * record.  Formats, detected by content (magic bytes, markers), never by
+ * name: PGN-style text (formats.md §1e, below), our XML (xml_read.c),
+ * XQF, CBR and CBL libraries, DhtmlXQ blocks in any text or HTML
+ * (formats.md §1f; xqf_read.c, cbr_read.c, dhtmlxq_read.c).
  *
  * PGN-style text, as accepted (formats.md §1e and the project issue):
  *  - tags `[Name "value"]`, any case, `\"` and `\\` escapes; several tags
@@ -36,7 +37,12 @@
  *
  * Limits: variations nest at most XQ_MAX_VARIATION_DEPTH deep; deeper ones
  * are skipped with one error (parsing is iterative, any depth is safe).
- * Lines and values of any length are read (memory permitting).
+ * So that memory stays bounded whatever the input (a gzip bomb), each with
+ * one error: a line longer than XQ_MAX_LINE (input.h, 16 MiB) is cut and
+ * the rest of it skipped; moves beyond XQ_MAX_RECORD_MOVES in one record
+ * are skipped; a record that reaches XQ_MAX_RECORD_BYTES ends before its
+ * next line, which starts the next record.  The bytes skipped are missing
+ * from the record's raw bytes.
  */
 #ifndef XQ_PGN_READ_H
 #define XQ_PGN_READ_H
@@ -48,7 +54,11 @@
 #include "game.h"
 #include "input.h"
 
-enum { XQ_MAX_VARIATION_DEPTH = 256 };
+enum {
+    XQ_MAX_VARIATION_DEPTH = 256,
+    XQ_MAX_RECORD_MOVES = 1 << 20,           /* move nodes, all lines of play */
+    XQ_MAX_RECORD_BYTES = 32 * 1024 * 1024
+};
 
 /* Reading options; a zeroed struct (or NULL) means all defaults. */
 typedef struct {
@@ -68,8 +78,11 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt,
 /* Read the next record into *g (reset first; g must have been passed to
  * xq_game_init once).  Returns 1 when a record was read, 0 at the end of
  * the file, -1 on an I/O or decompression error (xq_reader_error says
- * why; the partial record is dropped).  Problems in the text never make it
- * fail: they become diagnostics in g->diags. */
+ * why).  For PGN-style text the record being read when the error happens
+ * is returned first, cut, with an error diagnostic "input ends early
+ * (REASON); the record is cut here" where the data ends; the next call
+ * returns -1.  Problems in the text never make it fail: they become
+ * diagnostics in g->diags. */
 int xq_reader_next(xq_reader *r, xq_game *g);
 
 /* Close and free (NULL is fine).  Games read earlier stay valid. */

@@ -38,7 +38,7 @@ static void emit(const xq_pipeline_options *opt, xq_slot *s)
 {
     fflush(s->out);
     fflush(s->err);
-    if (s->out_len) fwrite(s->out_buf, 1, s->out_len, stdout);
+    if (s->out_len) fwrite(s->out_buf, 1, s->out_len, opt->out ? opt->out : stdout);
     if (s->err_len) fwrite(s->err_buf, 1, s->err_len, stderr);
     if (opt->account) opt->account(opt->ctx, s);
     rewind(s->out);

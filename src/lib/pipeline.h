@@ -6,7 +6,8 @@
  * and scale, "-j N").  Each game sits in a slot with its own output
  * buffers: the worker's `process` writes what the game produces to
  * slot->out and slot->err (memory streams); the calling thread then writes
- * them to stdout/stderr in order and calls `account` for totals.
+ * them to the output (stdout by default) and stderr in order and calls
+ * `account` for totals.
  *
  * Memory: at most 4 * threads games in flight, each in a reused slot, so it
  * does not grow with the input.
@@ -34,6 +35,7 @@ typedef struct {
 
 typedef struct {
     int threads;             /* worker threads; 1 = everything in the calling thread */
+    FILE *out;               /* where slot->out goes, in order; NULL = stdout */
     size_t user_size;        /* bytes of zeroed per-slot scratch (slot->user), may be 0 */
     void *ctx;               /* passed to the callbacks */
     /* In a worker: process slot->game (replay into slot->replay, write

@@ -40,8 +40,13 @@ typedef uint16_t xq_move;
 #define XQ_FROM(m) ((int)((m) & 127))
 #define XQ_TO(m)   ((int)((m) >> 7))
 
-/* Upper bound of legal moves in any position (the known maximum is far lower). */
-enum { XQ_MAX_MOVES = 128 };
+/* Upper bound of the moves xq_legal_moves can return for any board the FEN
+ * reader accepts, however impossible (nine chariots give 153): a piece has
+ * at most 17 moves, and a square can be reached from at most 24 squares
+ * (per direction a first piece and a cannon behind its screen, 4 advisor,
+ * 4 elephant and 8 horse points), so p pieces of the mover have at most
+ * min(17 p, 24 (90 - p)) <= 888 moves.  Legal positions stay far lower. */
+enum { XQ_MAX_MOVES = 1024 };
 
 /* A position.  Plain value: copy it freely.  `key` is the Zobrist hash of
  * board and side to move, kept incrementally by xq_make. */

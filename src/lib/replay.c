@@ -47,6 +47,7 @@ void xq_replay_options_default(xq_replay_options *opt)
     opt->move_limit = 60;    /* CXA1999 §4.2.4 */
     opt->check_cap = 0;      /* the CXA text counts every ply; AXF caps checks at 10 */
     opt->repetitions = 3;    /* CXA1999 §23.2 */
+    opt->rules = XQ_RULES_CXA1999;
     opt->strict = false;
 }
 
@@ -132,25 +133,51 @@ static xq_notation notation_of(const xq_game *g)
     return XQ_NOTATION_AUTO;
 }
 
-/* Repetition tracking: keys of positions since the last capture. */
+/* Repetition tracking: the positions since the last capture, as their
+ * keys, and the moves between them so that the judge (repetition.h) can
+ * replay the stretch from its first position when a key repeats. */
 typedef struct {
     uint64_t *keys;
+    xq_move *moves;          /* moves[i] leads from the position of keys[i] to keys[i+1] */
     size_t n, cap;
+    xq_position base;        /* the position of keys[0] */
+    int base_ply;            /* the ply after which it stood (0: the start) */
     uint64_t local[256];
+    xq_move mlocal[256];
 } key_history;
 
-static void history_push(key_history *h, uint64_t key)
+/* Append the key of the position that move m led to (m is ignored for
+ * the first position of a stretch). */
+static void history_push(key_history *h, uint64_t key, xq_move m)
 {
     if (h->n == h->cap) {
         size_t cap = h->cap * 2;
         uint64_t *k = malloc(cap * sizeof *k);
-        if (!k) return;   /* out of memory: repetition detection degrades, replay goes on */
+        xq_move *mv = malloc(cap * sizeof *mv);
+        if (!k || !mv) {   /* out of memory: repetition detection degrades, replay goes on */
+            free(k);
+            free(mv);
+            return;
+        }
         memcpy(k, h->keys, h->n * sizeof *k);
-        if (h->keys != h->local) free(h->keys);
+        memcpy(mv, h->moves, h->n * sizeof *mv);
+        if (h->keys != h->local) {
+            free(h->keys);
+            free(h->moves);
+        }
         h->keys = k;
+        h->moves = mv;
         h->cap = cap;
     }
+    if (h->n) h->moves[h->n - 1] = m;
     h->keys[h->n++] = key;
+}
+
+/* Judge the repetition ending at the newest position (CXA1999 §24, §26 or
+ * AXF, per opt->rules); false on a Zobrist collision. */
+static bool history_judge(const key_history *h, const xq_replay_options *opt, xq_rep_verdict *v)
+{
+    return xq_repetition_judge(&h->base, h->base_ply, h->moves, (int)h->n - 1, opt->repetitions, opt->rules, v);
 }
 
 /* Occurrences of the newest key among the positions since the last
@@ -173,7 +200,14 @@ static void record_bad_move(xq_replay *out, const xq_position *pos, const xq_nod
 {
     out->status = XQ_STATUS_ILLEGAL;
     out->bad_ply = ply;
-    snprintf(out->bad_move, sizeof out->bad_move, "%s", node->text ? node->text : "");
+    const char *text = node->text ? node->text : "";
+    size_t n = strlen(text);
+    if (n >= sizeof out->bad_move) {   /* cut to fit, on a UTF-8 character boundary */
+        n = sizeof out->bad_move - 1;
+        while (n && ((unsigned char)text[n] & 0xC0) == 0x80) n--;
+    }
+    memcpy(out->bad_move, text, n);
+    out->bad_move[n] = '\0';
     out->bad_number = (int)(pos->fullmove);
     out->bad_side = pos->side;
     out->bad_line = node->line;
@@ -251,9 +285,10 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
     out->start = pos;
 
     xq_notation notation = notation_of(g);
-    key_history hist = {.keys = NULL, .n = 0, .cap = 256};
+    key_history hist = {.keys = NULL, .n = 0, .cap = 256, .base = pos, .base_ply = 0};
     hist.keys = hist.local;
-    history_push(&hist, pos.key);
+    hist.moves = hist.mlocal;
+    history_push(&hist, pos.key, XQ_MOVE_NONE);
     int checks[2] = {0, 0};          /* checks per side since the last capture */
     int limit_plies = 2 * opt->move_limit;
     bool limit_reached = false, dead = dead_position(&pos), after_end_told = false;
@@ -297,6 +332,12 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         if (r.status == XQ_NOTE_RESOLVED)
             add_finding(out, XQ_FIND_TANDEM_PLAIN_FILE, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply,
                         node, "%s", msg);
+        if (repetition_ply && !after_end_told) {
+            after_end_told = true;
+            add_finding(out, XQ_FIND_AFTER_END, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply, node,
+                        "move recorded after the repetition at ply %d was judged: %s, %s (%s)", repetition_ply,
+                        out->repetition.kind, xq_result_str(out->repetition.result), out->repetition.clause);
+        }
         if ((limit_reached || dead) && !after_end_told) {
             after_end_told = true;
             add_finding(out, XQ_FIND_AFTER_END, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply, node,
@@ -312,13 +353,17 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
 
         if (u.captured) {
             hist.n = 0;
+            hist.base = pos;
+            hist.base_ply = ply;
             checks[0] = checks[1] = 0;
             if (!dead && dead_position(&pos)) dead = true;
         } else if (opt->check_cap > 0 && xq_in_check(&pos, pos.side)) {
             checks[mover]++;   /* only counted when the move limit caps checks */
         }
-        history_push(&hist, pos.key);
-        if (!repetition_ply && hist.n >= 5 && history_count(&hist) >= opt->repetitions) repetition_ply = ply;
+        history_push(&hist, pos.key, r.move);
+        if (!repetition_ply && hist.n >= 5 && history_count(&hist) >= opt->repetitions &&
+            history_judge(&hist, opt, &out->repetition))
+            repetition_ply = ply;
 
         if (!limit_reached && opt->move_limit > 0) {
             int excess = 0;
@@ -328,7 +373,21 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
             if (pos.halfmove - 2 * excess >= limit_plies) limit_reached = true;
         }
     }
-    if (hist.keys != hist.local) free(hist.keys);
+    /* the record went on after a repetition and ends on another one: that
+     * last one is how the game ended */
+    if (repetition_ply && repetition_ply < out->plies && out->status == XQ_STATUS_VALID && hist.n >= 5 &&
+        history_count(&hist) >= opt->repetitions) {
+        xq_rep_verdict last;
+        if (history_judge(&hist, opt, &last)) {
+            out->repetition = last;
+            repetition_ply = out->plies;
+        }
+    }
+    out->repeated = repetition_ply > 0;
+    if (hist.keys != hist.local) {
+        free(hist.keys);
+        free(hist.moves);
+    }
 
     if (out->status == XQ_STATUS_VALID) {
         if (!xq_has_legal_move(&pos)) {
@@ -341,23 +400,33 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
             out->termination = XQ_TERM_MOVE_LIMIT;
             out->result_board = XQ_RESULT_DRAW;
         } else if (repetition_ply) {
-            out->termination = XQ_TERM_REPETITION;   /* verdict: repetition rules, not yet */
+            /* CXA1999 §24, §26 (or AXF): a draw, or the forbidden side loses */
+            out->termination = XQ_TERM_REPETITION;
+            out->result_board = out->repetition.result;
         }
     }
     out->final = pos;
 
     /* the recorded result against the board */
     if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) {
-        const char *how = xq_termination_str(out->termination);
+        char how[160];
+        if (out->termination == XQ_TERM_REPETITION)   /* name the verdict */
+            snprintf(how, sizeof how, "repetition: %.100s, %.40s", out->repetition.kind, out->repetition.clause);
+        else
+            snprintf(how, sizeof how, "%s", xq_termination_str(out->termination));
+        /* a repetition is judged only when a player asks (CXA1999 §24):
+         * the record may be unfinished, or the players agreed otherwise,
+         * so what it says against the verdict is a warning (--strict: error) */
+        xq_severity rep_sev = out->termination == XQ_TERM_REPETITION && !opt->strict ? XQ_SEV_WARNING
+                                                                                      : XQ_SEV_ERROR;
         if (out->result_tag == XQ_RESULT_NONE || out->result_tag == XQ_RESULT_UNKNOWN) {
-            add_finding(out, XQ_FIND_RESULT_MISSING, XQ_SEV_ERROR, 0, NULL,
+            add_finding(out, XQ_FIND_RESULT_MISSING, rep_sev, 0, NULL,
                         "no result recorded, but the board gives %s (%s)",
                         xq_result_str(out->result_board), how);
         } else if (out->result_tag != out->result_board) {
             /* the move limit only draws when claimed (§23.3): a decisive
              * result may stand, so that disagreement is a warning */
-            xq_severity sev = out->termination == XQ_TERM_MOVE_LIMIT && !opt->strict ? XQ_SEV_WARNING
-                                                                                     : XQ_SEV_ERROR;
+            xq_severity sev = out->termination == XQ_TERM_MOVE_LIMIT && !opt->strict ? XQ_SEV_WARNING : rep_sev;
             add_finding(out, XQ_FIND_RESULT_MISMATCH, sev, 0, NULL,
                         "Result %s contradicts the board: %s (%s)", xq_result_str(out->result_tag),
                         xq_result_str(out->result_board), how);

@@ -9,6 +9,7 @@
 
 #include "game.h"
 #include "position.h"
+#include "repetition.h"
 
 /* Parse a result as written in a Result tag: the PGN tokens (game.h
  * xq_result), also "1:0"-style, full-width digits, and the words 紅勝/红胜,
@@ -21,7 +22,8 @@ typedef enum {
     XQ_TERM_NONE = 0,        /* the record simply stops (resignation, agreement, unknown) */
     XQ_TERM_CHECKMATE,       /* CXA1999 §3.1 */
     XQ_TERM_STALEMATE,       /* CXA1999 §3.2: no legal move, a loss */
-    XQ_TERM_REPETITION,      /* a position occurred `repetitions` times (§23.2) */
+    XQ_TERM_REPETITION,      /* a position occurred `repetitions` times (§23.2); the verdict
+                                (§24, §26) is in xq_replay.repetition */
     XQ_TERM_MOVE_LIMIT,      /* natural move limit reached (§4.2.4) */
     XQ_TERM_DEAD_POSITION,   /* neither side has an attacking piece (§4.2.1) */
     XQ_TERM_ILLEGAL_MOVE     /* an illegal move loses (§4.1.6) */
@@ -73,6 +75,7 @@ typedef struct {
     int move_limit;      /* rounds without capture for the natural limit (§4.2.4), default 60 */
     int check_cap;       /* checks per side counted by the move limit, 0 = all (CXA1999 text); AXF: 10 */
     int repetitions;     /* occurrences of a position that end the game, default 3 */
+    xq_rules rules;      /* repetition rules (棋例): XQ_RULES_CXA1999 (default) or XQ_RULES_AXF */
     bool strict;         /* warnings that --strict makes errors */
 } xq_replay_options;
 
@@ -99,6 +102,12 @@ typedef struct {
     int nfindings;               /* findings kept (first XQ_REPLAY_MAX_FINDINGS) */
     xq_finding findings[XQ_REPLAY_MAX_FINDINGS];
     xq_position start, final;
+    /* The first position that occurred `repetitions` times, judged under
+     * opt->rules (repetition.h); when the record goes on past it and ends
+     * on another such position, that last one.  repeated is false when no
+     * position repeated so often; then repetition is all zero. */
+    bool repeated;
+    xq_rep_verdict repetition;
 } xq_replay;
 
 /* Replay the main line of g from its FEN tag (or the start position),

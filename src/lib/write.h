@@ -1,7 +1,8 @@
 /* write.h - writers of the game model: every output format reads an
  * xq_game (as filled by a reader) plus its xq_replay (decoded main line,
  * status, board result).  One file per format: write_pgn.c, write_json.c,
- * write_xml.c, write_xboard.c; shared helpers in write_common.c. */
+ * write_xml.c, write_xboard.c, write_xqf.c, write_dhtmlxq.c; shared helpers
+ * in write_common.c. */
 #ifndef XQ_WRITE_H
 #define XQ_WRITE_H
 
@@ -19,10 +20,13 @@ typedef enum {
     XQ_OUT_XML,       /* our XML format, RELAX NG schema src/xq-game.rng */
     XQ_OUT_XBOARD,    /* PGN as GNU XBoard writes Xiangqi: White/Black, Variant, SAN */
     XQ_OUT_UCCI,      /* "position fen FEN moves h2e2 ..." one line per game */
+    XQ_OUT_XQF,       /* XQF version 10, unencrypted binary (XQStudio); one game per file */
+    XQ_OUT_DHTMLXQ,   /* [DhtmlXQ] blocks (dpxq.com web board), one per game */
     XQ_OUT_COUNT
 } xq_out_format;
 
-/* Name ("pgn", "jsonl", "xml", "xboard", "ucci") of a format; static. */
+/* Name ("pgn", "jsonl", "xml", "xboard", "ucci", "xqf", "dhtmlxq") of a
+ * format; static. */
 const char *xq_out_format_name(xq_out_format f);
 /* Parse such a name (also "json"); false for an unknown name. */
 bool xq_out_format_parse(const char *name, xq_out_format *out);
@@ -74,8 +78,9 @@ bool xq_write_end(FILE *out, const xq_write_options *opt);
  * g), to out in opt->format.  Variations are decoded from their branch
  * position.  Moves after the first illegal or undecodable one of a line
  * cannot be translated: XML and JSON keep them as move text without
- * coordinates, PGN and XBoard in a comment "{untranslated: ...}" after the
- * last good move, UCCI drops them.  Returns true when every move was
+ * coordinates, PGN and XBoard as text in the last good move's comment
+ * ("{... untranslated: 12... 馬2進3 13. 車九平八}", so that the output
+ * reads back to the same record), UCCI drops them.  Returns true when every move was
  * translated and every character encoded; otherwise false with the details
  * in *rep (rep may be NULL).  Write errors show in ferror(out). */
 bool xq_write_game(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,

@@ -13,7 +13,7 @@
 
 static const char *const FORMAT_NAMES[XQ_OUT_COUNT] = {
     [XQ_OUT_PGN] = "pgn", [XQ_OUT_JSONL] = "jsonl", [XQ_OUT_XML] = "xml",
-    [XQ_OUT_XBOARD] = "xboard", [XQ_OUT_UCCI] = "ucci",
+    [XQ_OUT_XBOARD] = "xboard", [XQ_OUT_UCCI] = "ucci", [XQ_OUT_XQF] = "xqf", [XQ_OUT_DHTMLXQ] = "dhtmlxq",
 };
 
 const char *xq_out_format_name(xq_out_format f)
@@ -31,6 +31,7 @@ bool xq_out_format_parse(const char *name, xq_out_format *out)
 
 unsigned xq_out_format_holds(xq_out_format f)
 {
+    if (f == XQ_OUT_XQF || f == XQ_OUT_DHTMLXQ) return XQ_HOLDS_TAGS | XQ_HOLDS_COMMENTS | XQ_HOLDS_VARIATIONS;
     return f == XQ_OUT_UCCI ? 0u : XQ_HOLDS_TAGS | XQ_HOLDS_COMMENTS | XQ_HOLDS_NAGS | XQ_HOLDS_VARIATIONS;
 }
 
@@ -86,44 +87,74 @@ static void fail(walk *w, const xq_node *n, const char *what, int ply, const cha
     w->rep->col = n->col;
 }
 
-/* Walk line b from start (NULL: no position, everything untranslated);
- * ply0 is the 1-based ply of its first node counted from the game start. */
-static void walk_branch(walk *w, const xq_branch *b, const xq_position *start, int depth, int ply0)
+/* How many leading moves of line b decode from start (NULL: none), their
+ * moves in moves[] (variations only: the main line was decoded by the
+ * replay, up to r->plies); the first failure goes to the report. */
+static size_t decode_line(walk *w, const xq_branch *b, const xq_position *start, int depth, int ply0,
+                          xq_move *moves)
 {
-    xq_position pos;
-    bool ok = start != NULL;
-    if (ok) pos = *start;
+    if (!b->count) return 0;
+    if (depth == 0) {
+        size_t n = start ? (size_t)w->r->plies : 0;
+        if (n > b->count) n = b->count;
+        if (n < b->count)
+            fail(w, &b->nodes[n], "", ply0 + (int)n, w->r->reason[0] ? w->r->reason : "move not decoded");
+        return n;
+    }
+    if (!start) return 0;
+    xq_position pos = *start;
     for (size_t i = 0; i < b->count; i++) {
         const xq_node *n = &b->nodes[i];
-        int ply = ply0 + (int)i;
-        xq_move mv = XQ_MOVE_NONE;
-        if (ok && depth == 0) {
-            mv = n->move;   /* decoded by xq_replay_game */
-            if (!mv) fail(w, n, "", ply, w->r->reason[0] ? w->r->reason : "move not decoded");
-        } else if (ok) {
-            char msg[192];
-            xq_note_result res;
-            xq_move_read(&pos, n->text, strlen(n->text), w->notation, 0, &res, msg, sizeof msg);
-            if (res.status == XQ_NOTE_OK || res.status == XQ_NOTE_RESOLVED) mv = res.move;
-            else fail(w, n, "variation at ", ply, msg);
+        char msg[192];
+        xq_note_result res;
+        xq_move_read(&pos, n->text, strlen(n->text), w->notation, 0, &res, msg, sizeof msg);
+        if (res.status != XQ_NOTE_OK && res.status != XQ_NOTE_RESOLVED) {
+            fail(w, n, "variation at ", ply0 + (int)i, msg);
+            return i;
         }
+        xq_undo u;
+        xq_make(&pos, res.move, &u);
+        moves[i] = res.move;
+    }
+    return b->count;
+}
+
+/* Walk line b from start (NULL: no position, everything untranslated);
+ * ply0 is the 1-based ply of its first node counted from the game start,
+ * number/side those of its first ply, vindex its index among the
+ * variations of its node. */
+static void walk_branch(walk *w, const xq_branch *b, const xq_position *start, int depth, size_t vindex,
+                        int ply0, int number, xq_color side)
+{
+    xq_move local[128], *moves = local;
+    if (depth > 0 && b->count > 128 && !(moves = malloc(b->count * sizeof *moves))) {
+        moves = local;
+        start = NULL;   /* out of memory: keep the line as text */
+    }
+    size_t translated = decode_line(w, b, start, depth, ply0, moves);
+    xq_walk_line line = {b, depth, vindex, translated, number, side};
+    if (w->ops->line_begin) w->ops->line_begin(w->ctx, &line);
+    xq_position pos;
+    if (start) pos = *start;
+    for (size_t i = 0; i < b->count; i++, number += side == XQ_BLACK, side = (xq_color)!side) {
+        const xq_node *n = &b->nodes[i];
+        xq_move mv = i >= translated ? XQ_MOVE_NONE : depth == 0 ? n->move : moves[i];
         if (!mv) w->rep->untranslated++;
-        xq_walk_move m = {.node = n, .pos = mv ? &pos : NULL, .move = mv, .depth = depth, .index = i};
+        xq_walk_move m = {.line = &line, .node = n, .pos = mv ? &pos : NULL, .move = mv, .depth = depth,
+                          .index = i, .number = number, .side = side,
+                          .last_translated = i + 1 == translated && translated < b->count};
         if (w->ops->move_begin) w->ops->move_begin(w->ctx, &m);
-        for (uint32_t v = 0; w->variations && v < n->variation_count; v++) {
-            const xq_branch *vb = &n->variations[v];
-            if (w->ops->variation_begin) w->ops->variation_begin(w->ctx, vb, depth + 1, v);
-            walk_branch(w, vb, ok ? &pos : NULL, depth + 1, ply);
-            if (w->ops->variation_end) w->ops->variation_end(w->ctx, vb, depth + 1);
-        }
+        for (uint32_t v = 0; w->variations && v < n->variation_count; v++)
+            walk_branch(w, &n->variations[v], i <= translated && start ? &pos : NULL, depth + 1, v,
+                        ply0 + (int)i, number, side);
         if (w->ops->move_end) w->ops->move_end(w->ctx, &m);
         if (mv) {
             xq_undo u;
             xq_make(&pos, mv, &u);
-        } else {
-            ok = false;
         }
     }
+    if (w->ops->line_end) w->ops->line_end(w->ctx, &line);
+    if (moves != local) free(moves);
 }
 
 void xq_walk_game(const xq_game *g, const xq_replay *r, bool variations, const xq_walk_ops *ops,
@@ -131,7 +162,8 @@ void xq_walk_game(const xq_game *g, const xq_replay *r, bool variations, const x
 {
     walk w = {g, r, ops, ctx, variations, source_notation(g), rep};
     bool readable = r->status != XQ_STATUS_UNREADABLE;
-    walk_branch(&w, &g->main, readable ? &r->start : NULL, 0, 1);
+    walk_branch(&w, &g->main, readable ? &r->start : NULL, 0, 0, 1, readable ? r->start.fullmove : 1,
+                readable ? r->start.side : XQ_RED);
 }
 
 /* ---- tags ------------------------------------------------------------------- */
@@ -261,7 +293,8 @@ static void put_encoded(FILE *out, const char *s, size_t n, xq_encoding enc, xq_
 static bool encodes(const xq_write_options *opt)
 {
     return (opt->encoding == XQ_ENC_GBK || opt->encoding == XQ_ENC_BIG5) &&
-           (opt->format == XQ_OUT_PGN || opt->format == XQ_OUT_XBOARD || opt->format == XQ_OUT_XML);
+           (opt->format == XQ_OUT_PGN || opt->format == XQ_OUT_XBOARD || opt->format == XQ_OUT_XML ||
+            opt->format == XQ_OUT_DHTMLXQ);
 }
 
 /* ---- the entry points --------------------------------------------------------- */
@@ -297,6 +330,8 @@ bool xq_write_game(FILE *out, const xq_game *g, const xq_replay *r, const xq_wri
     case XQ_OUT_XML: xq_write_xml(dst, g, r, opt, rep); break;
     case XQ_OUT_XBOARD: xq_write_xboard(dst, g, r, opt, rep); break;
     case XQ_OUT_UCCI: xq_write_ucci(dst, g, r, rep); break;
+    case XQ_OUT_XQF: xq_write_xqf(dst, g, r, opt, rep); break;
+    case XQ_OUT_DHTMLXQ: xq_write_dhtmlxq(dst, g, r, opt, rep); break;
     default: snprintf(rep->why, sizeof rep->why, "unknown output format"); break;
     }
     if (dst != out) {

@@ -11,34 +11,52 @@
 
 /* ---- the move walk ------------------------------------------------------ */
 
+typedef struct xq_walk_line xq_walk_line;
+
 /* One move met by the walk. */
 typedef struct {
+    const xq_walk_line *line;  /* the line it belongs to */
     const xq_node *node;       /* the record's node (text, comment, nags, variations) */
     const xq_position *pos;    /* position before the move; NULL when untranslated */
     xq_move move;              /* the decoded legal move; XQ_MOVE_NONE when the
                                   move cannot be translated (node->text is kept) */
     int depth;                 /* 0 main line, 1 a variation of it, ... */
     size_t index;              /* index of the node in its line */
+    int number;                /* move number of this ply ("12." / "12..."), counted
+                                  on from the last known position when untranslated */
+    xq_color side;             /* the side this ply belongs to, likewise */
+    bool last_translated;      /* translated, and the moves after it in its line are not */
 } xq_walk_move;
 
-/* Callbacks, in document order: for each node of a line move_begin, then
- * for each of its variations variation_begin, the variation's moves,
- * variation_end, then move_end.  Any may be NULL. */
+/* One line met by the walk: the main line (depth 0) or a variation. */
+struct xq_walk_line {
+    const xq_branch *branch;
+    int depth;                 /* 0 main line, 1 a variation of it, ... */
+    size_t index;              /* index among its node's variations (0 for the main line) */
+    size_t translated;         /* its leading moves that decode; the rest are untranslated */
+    int number;                /* move number and side of its first ply */
+    xq_color side;
+};
+
+/* Callbacks, in document order: line_begin of the main line; for each
+ * node move_begin, then for each of its variations line_begin, the
+ * variation's moves, line_end, then move_end; line_end of the main line.
+ * Any may be NULL. */
 typedef struct {
     void (*move_begin)(void *ctx, const xq_walk_move *m);
     void (*move_end)(void *ctx, const xq_walk_move *m);
-    void (*variation_begin)(void *ctx, const xq_branch *b, int depth, size_t index);
-    void (*variation_end)(void *ctx, const xq_branch *b, int depth);
+    void (*line_begin)(void *ctx, const xq_walk_line *l);
+    void (*line_end)(void *ctx, const xq_walk_line *l);
 } xq_walk_ops;
 
 /* Walk the main line of g (moves as decoded by xq_replay_game into
- * node->move, from r->start) and, unless !variations, every variation,
- * decoded with the notation of g's Format tag from the position before
- * the node it branches from.  In each line, the first move that cannot be
- * decoded and every move after it (with their variations) are passed as
- * untranslated.  The first failure is described in rep (why, line, col);
- * rep->untranslated counts the untranslated moves.  Recursion depth is
- * the variation depth (bounded by the readers). */
+ * node->move, from r->start, up to r->plies) and, unless !variations,
+ * every variation, decoded with the notation of g's Format tag from the
+ * position before the node it branches from.  In each line, the first
+ * move that cannot be decoded and every move after it (with their
+ * variations) are passed as untranslated.  The first failure is described
+ * in rep (why, line, col); rep->untranslated counts the untranslated
+ * moves.  Recursion depth is the variation depth (bounded by the readers). */
 void xq_walk_game(const xq_game *g, const xq_replay *r, bool variations, const xq_walk_ops *ops,
                   void *ctx, xq_write_report *rep);
 
@@ -86,6 +104,11 @@ void xq_write_xml(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
                   xq_write_report *rep);
 void xq_write_xml_begin(FILE *out, xq_encoding enc);
 void xq_write_xml_end(FILE *out);
+/* write_xqf.c: XQF 10, binary; write_dhtmlxq.c: a [DhtmlXQ] block. */
+void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                  xq_write_report *rep);
+void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                      xq_write_report *rep);
 void xq_write_jsonl(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                     xq_write_report *rep);
 

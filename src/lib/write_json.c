@@ -44,12 +44,14 @@ static void move_end(void *ctx, const xq_walk_move *m)
     putc('}', j->out);
 }
 
-static void variation_begin(void *ctx, const xq_branch *b, int depth, size_t index)
+static void line_begin(void *ctx, const xq_walk_line *l)
 {
     jsonw *j = ctx;
+    const xq_branch *b = l->branch;
+    if (l->depth == 0) return;   /* the main line is "moves" */
     /* a variation is an array of moves; its leading comment, if any, is
      * the first element, {"comment": ...} */
-    fputs(index ? ",[" : "[", j->out);
+    fputs(l->index ? ",[" : "[", j->out);
     if (b->comment && !j->opt->no_comments) {
         fputs("{\"comment\":", j->out);
         xq_json_string(j->out, b->comment);
@@ -57,10 +59,10 @@ static void variation_begin(void *ctx, const xq_branch *b, int depth, size_t ind
     }
 }
 
-static void variation_end(void *ctx, const xq_branch *b, int depth)
+static void line_end(void *ctx, const xq_walk_line *l)
 {
     jsonw *j = ctx;
-    putc(']', j->out);
+    if (l->depth > 0) putc(']', j->out);
 }
 
 void xq_write_jsonl(FILE *o, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
@@ -94,7 +96,7 @@ void xq_write_jsonl(FILE *o, const xq_game *g, const xq_replay *r, const xq_writ
     }
     xq_json_key(o, "moves", &first);
     putc('[', o);
-    static const xq_walk_ops ops = {move_begin, move_end, variation_begin, variation_end};
+    static const xq_walk_ops ops = {move_begin, move_end, line_begin, line_end};
     xq_walk_game(g, r, !opt->no_variations, &ops, &j, rep);
     putc(']', o);
     xq_json_key(o, "result", &first);

@@ -27,7 +27,8 @@ typedef struct {
     unsigned flags;
     bool space;          /* a separator is due before the next token */
     bool need_number;    /* the next Black move needs "N..." */
-    int untranslated;    /* depth of the open "{untranslated:" comment, -1 if none */
+    int skip;            /* depth of the line whose untranslated rest was written
+                            already (events there and below are skipped), -1 none */
 } pgn;
 
 static void token_start(pgn *p)
@@ -36,12 +37,45 @@ static void token_start(pgn *p)
     p->space = true;
 }
 
-static void put_comment(pgn *p, const char *c)
+static void put_text(pgn *p, const char *s)
 {
-    if (!c || p->opt->no_comments) return;
+    xq_put_clean(p->out, s, "}", "\xEF\xBD\x9D", true);   /* '}' as U+FF5D: PGN has no escape */
+}
+
+/* Untranslated moves as in the record, numbered from number/side, with
+ * their variations in parentheses: text inside a comment. */
+static void put_raw(pgn *p, const xq_node *nodes, size_t count, int number, xq_color side)
+{
+    bool numbered = false;
+    for (size_t i = 0; i < count; i++, number += side == XQ_BLACK, side = (xq_color)!side) {
+        if (i) putc(' ', p->out);
+        if (side == XQ_RED) fprintf(p->out, "%d. ", number);
+        else if (!numbered) fprintf(p->out, "%d... ", number);
+        numbered = true;
+        xq_put_clean(p->out, nodes[i].text, "{}", "?", false);
+        for (uint32_t v = 0; !p->opt->no_variations && v < nodes[i].variation_count; v++) {
+            fputs(" (", p->out);
+            put_raw(p, nodes[i].variations[v].nodes, nodes[i].variations[v].count, number, side);
+            putc(')', p->out);
+            numbered = false;
+        }
+    }
+}
+
+/* A comment {text}, followed inside the same braces by the untranslated
+ * moves rest[0..nrest) when nrest > 0 - as a reader joins adjacent comments,
+ * so that the record reads back the same. */
+static void put_comment(pgn *p, const char *text, const xq_node *rest, size_t nrest, int number, xq_color side)
+{
+    if (p->opt->no_comments) text = NULL;
+    if (!text && !nrest) return;
     token_start(p);
     putc('{', p->out);
-    xq_put_clean(p->out, c, "}", "\xEF\xBD\x9D", true);   /* '}' as U+FF5D: PGN has no escape */
+    if (text) put_text(p, text);
+    if (nrest) {
+        fputs(text ? "\nuntranslated: " : "untranslated: ", p->out);
+        put_raw(p, rest, nrest, number, side);
+    }
     putc('}', p->out);
     p->need_number = true;
 }
@@ -50,20 +84,17 @@ static void move_begin(void *ctx, const xq_walk_move *m)
 {
     pgn *p = ctx;
     const xq_node *n = m->node;
-    if (p->untranslated < 0 && !m->move) {
-        token_start(p);
-        fputs("{untranslated:", p->out);
-        p->untranslated = m->depth;
-    }
-    if (p->untranslated >= 0) {
-        putc(' ', p->out);
-        if (n->number) fprintf(p->out, "%u.", (unsigned)n->number);
-        xq_put_clean(p->out, n->text, "{}", "?", false);
+    if (p->skip >= 0 || !m->move) {
+        if (p->skip < 0) p->skip = m->depth;
         return;
     }
+    if (m->depth == 0 && m->side == XQ_RED && m->index > 0) {
+        putc('\n', p->out);   /* one move pair per line */
+        p->space = false;
+    }
     token_start(p);
-    if (m->pos->side == XQ_RED) fprintf(p->out, "%d. ", m->pos->fullmove);
-    else if (p->need_number) fprintf(p->out, "%d... ", m->pos->fullmove);
+    if (m->side == XQ_RED) fprintf(p->out, "%d. ", m->number);
+    else if (p->need_number) fprintf(p->out, "%d... ", m->number);
     p->need_number = false;
     char buf[XQ_NOTATION_MAX];
     if (!xq_move_write(m->pos, m->move, p->notation, p->flags, buf, sizeof buf))
@@ -73,54 +104,43 @@ static void move_begin(void *ctx, const xq_walk_move *m)
         token_start(p);
         fprintf(p->out, "$%u", (unsigned)n->nags[i]);
     }
-    put_comment(p, n->comment);
+    size_t nrest = m->last_translated ? m->line->branch->count - m->index - 1 : 0;
+    put_comment(p, n->comment, n + 1, nrest, m->number + (m->side == XQ_BLACK), (xq_color)!m->side);
 }
 
-static void move_end(void *ctx, const xq_walk_move *m)
+static void line_begin(void *ctx, const xq_walk_line *l)
 {
     pgn *p = ctx;
-    if (p->untranslated >= 0 || m->depth > 0 || m->pos->side != XQ_BLACK) return;
-    putc('\n', p->out);   /* one move pair per line */
-    p->space = false;
-}
-
-static void variation_begin(void *ctx, const xq_branch *b, int depth, size_t index)
-{
-    pgn *p = ctx;
-    if (p->untranslated >= 0) {
-        fputs(" (", p->out);
-        return;
+    if (p->skip >= 0) return;
+    if (l->depth > 0) {
+        token_start(p);
+        putc('(', p->out);
+        p->space = false;
     }
-    token_start(p);
-    putc('(', p->out);
-    p->space = false;
-    put_comment(p, b->comment);
+    const xq_branch *b = l->branch;
+    put_comment(p, b->comment, b->nodes, l->translated ? 0 : b->count, l->number, l->side);
     p->need_number = true;
+    if (l->depth == 0 && p->space && l->translated) {
+        putc('\n', p->out);   /* the game comment on its own line */
+        p->space = false;
+    }
 }
 
-static void variation_end(void *ctx, const xq_branch *b, int depth)
+static void line_end(void *ctx, const xq_walk_line *l)
 {
     pgn *p = ctx;
-    if (p->untranslated == depth) {
-        putc('}', p->out);
-        p->untranslated = -1;
-    }
-    putc(')', p->out);
-    if (p->untranslated < 0) p->need_number = true;
+    if (p->skip >= 0 && p->skip < l->depth) return;
+    p->skip = -1;
+    if (l->depth > 0) putc(')', p->out);
+    p->need_number = true;
 }
 
 void xq_pgn_movetext(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                      xq_notation notation, unsigned flags, xq_write_report *rep)
 {
     pgn p = {out, opt, notation, flags, false, true, -1};
-    static const xq_walk_ops ops = {move_begin, move_end, variation_begin, variation_end};
-    put_comment(&p, g->main.comment);
-    if (p.space) {
-        putc('\n', out);
-        p.space = false;
-    }
+    static const xq_walk_ops ops = {move_begin, NULL, line_begin, line_end};
     xq_walk_game(g, r, !opt->no_variations, &ops, &p, rep);
-    if (p.untranslated >= 0) putc('}', out);
     token_start(&p);
     fprintf(out, "%s\n\n", xq_write_result_token(g));
 }

@@ -25,7 +25,8 @@
 #include "xml_read.h"
 
 /* Write s as XML character data (attr: inside "..."): markup escaped,
- * characters XML 1.0 forbids and bytes that are not UTF-8 as U+FFFD. */
+ * C0 control characters (XML 1.0 forbids them) as spaces like the PGN
+ * writer does, U+FFFE/U+FFFF and bytes that are not UTF-8 as U+FFFD. */
 static void xml_put(FILE *out, const char *s, bool attr)
 {
     if (!s) return;
@@ -66,7 +67,7 @@ static void xml_put(FILE *out, const char *s, bool attr)
             if ((unsigned char)p[1] == 0xBF && ((unsigned char)p[2] & 0xFE) == 0xBE) rep = "\xEF\xBF\xBD", skip = 3;
             break;
         default:
-            if (c < 0x20 || c == 0x7F) rep = c == 0x7F ? "&#127;" : "\xEF\xBF\xBD";
+            if (c < 0x20) rep = " ";   /* XML 1.0 has no C0 controls; as the PGN writer */
         }
         if (!rep) continue;
         fwrite(run, 1, (size_t)(p - run), out);
@@ -80,7 +81,12 @@ static void xml_put(FILE *out, const char *s, bool attr)
 
 static void indent(FILE *out, int depth)
 {
-    fprintf(out, "%*s", 2 + 4 * depth, "");
+    static const char spaces[] = "                                                                ";
+    for (size_t n = 2 + 4 * (size_t)depth; n;) {
+        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        fwrite(spaces, 1, k, out);
+        n -= k;
+    }
 }
 
 static void element(FILE *out, int depth, const char *name, const char *text)
@@ -110,7 +116,9 @@ static void move_begin(void *ctx, const xq_walk_move *m)
     indent(x->out, 2 * m->depth);
     fputs("<move", x->out);
     if (m->move && xq_move_write(m->pos, m->move, XQ_NOTATION_UCCI, 0, iccs, sizeof iccs)) {
-        fprintf(x->out, " iccs=\"%s\" text=\"", iccs);
+        fputs(" iccs=\"", x->out);
+        fputs(iccs, x->out);
+        fputs("\" text=\"", x->out);
         if (!xq_move_write(m->pos, m->move, x->notation, x->opt->notation_flags, text, sizeof text))
             snprintf(text, sizeof text, "%s", iccs);
         xml_put(x->out, text, true);
@@ -137,18 +145,22 @@ static void move_end(void *ctx, const xq_walk_move *m)
     fputs("</move>\n", x->out);
 }
 
-static void variation_begin(void *ctx, const xq_branch *b, int depth, size_t index)
+static void line_begin(void *ctx, const xq_walk_line *l)
 {
     xmlw *x = ctx;
-    indent(x->out, 2 * depth - 1);
-    fputs("<variation>\n", x->out);
-    if (b->comment && !x->opt->no_comments) element(x->out, 2 * depth, "comment", b->comment);
+    const xq_branch *b = l->branch;
+    if (l->depth > 0) {
+        indent(x->out, 2 * l->depth - 1);
+        fputs("<variation>\n", x->out);
+    }
+    if (b->comment && !x->opt->no_comments) element(x->out, 2 * l->depth, "comment", b->comment);
 }
 
-static void variation_end(void *ctx, const xq_branch *b, int depth)
+static void line_end(void *ctx, const xq_walk_line *l)
 {
     xmlw *x = ctx;
-    indent(x->out, 2 * depth - 1);
+    if (l->depth == 0) return;
+    indent(x->out, 2 * l->depth - 1);
     fputs("</variation>\n", x->out);
 }
 
@@ -186,8 +198,7 @@ void xq_write_xml(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     char fenbuf[XQ_FEN_MAX];
     const char *fen = xq_write_fen(g, r, fenbuf);
     if (fen) element(out, 0, "fen", fen);
-    if (g->main.comment && !opt->no_comments) element(out, 0, "comment", g->main.comment);
-    static const xq_walk_ops ops = {move_begin, move_end, variation_begin, variation_end};
+    static const xq_walk_ops ops = {move_begin, move_end, line_begin, line_end};
     xq_walk_game(g, r, !opt->no_variations, &ops, &x, rep);
     fputs("</game>\n", out);
 }

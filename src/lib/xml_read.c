@@ -47,6 +47,11 @@ static int read_cb(void *ctx, char *buf, int len)
                 return -1;
             }
             if (rc == 0) break;
+            if (x->line.cut) {   /* its rest is dropped: refuse, never parse a cut document */
+                snprintf(x->error, sizeof x->error, "%s:%llu: line longer than %d bytes", x->path,
+                         (unsigned long long)x->line.number, (int)XQ_MAX_LINE);
+                return -1;
+            }
             x->have_line = true;
             x->line_pos = 0;
         }
@@ -247,7 +252,7 @@ static void read_line(xq_game *g, const xmlNode *parent, xq_branch *out)
         else if (is_el(c, "comment") && out->count) out->nodes[out->count - 1].comment =
             join(g, out->nodes[out->count - 1].comment, content(g, c));
         else if (is_el(c, "comment")) out->comment = join(g, out->comment, content(g, c));
-        else if (c->type == XML_ELEMENT_NODE && parent->parent && is_el(parent, "variation")) unknown(g, c, "variation");
+        else if (c->type == XML_ELEMENT_NODE && is_el(parent, "variation")) unknown(g, c, "variation");
     }
 }
 

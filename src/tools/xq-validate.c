@@ -53,6 +53,8 @@ static void usage(FILE *to)
           "      --move-limit=N      natural move limit in rounds (default 60)\n"
           "      --check-cap=N       count at most N checks per side toward the move\n"
           "                          limit (default: all, as the CXA text; AXF: 10)\n"
+          "      --rules=SET         repetition rules (棋例): cxa1999 (default) or axf\n"
+          "                          (Asian rules; also sets --check-cap=10)\n"
           "      --repetitions=N     occurrences of a position that end the game\n"
           "                          (default 3)\n"
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
@@ -73,11 +75,18 @@ static void usage(FILE *to)
 static const char *tag_trimmed(const xq_game *g, const char *name, char *buf, size_t size)
 {
     const char *v = xq_game_tag(g, name);
-    if (!v) return "";
+    if (!v) {
+        buf[0] = '\0';   /* callers read buf, not only the return value */
+        return buf;
+    }
     while (*v == ' ' || *v == '\t') v++;
     size_t n = strlen(v);
     while (n && (v[n - 1] == ' ' || v[n - 1] == '\t')) n--;
-    snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), v);
+    if (n >= size) {   /* cut to fit, on a UTF-8 character boundary */
+        n = size - 1;
+        while (n && ((unsigned char)v[n] & 0xC0) == 0x80) n--;
+    }
+    snprintf(buf, size, "%.*s", (int)n, v);
     return buf;
 }
 
@@ -94,6 +103,88 @@ static void game_label(const xq_game *g, char *buf, size_t size)
                   *date ? "; " : "", date);
 }
 
+/* Is finding f the result check against a repetition verdict (so that
+ * its text should say why: who, what, the clause, the plies)? */
+static bool about_repetition(const xq_replay *r, const xq_finding *f)
+{
+    return r->repeated && r->termination == XQ_TERM_REPETITION &&
+           (f->kind == XQ_FIND_RESULT_MISMATCH || f->kind == XQ_FIND_RESULT_MISSING);
+}
+
+/* "h2e2": ICCS coordinates of a move. */
+static void iccs(xq_move m, char buf[5])
+{
+    buf[0] = (char)('a' + XQ_FILE(XQ_FROM(m)));
+    buf[1] = (char)('0' + XQ_RANK(XQ_FROM(m)));
+    buf[2] = (char)('a' + XQ_FILE(XQ_TO(m)));
+    buf[3] = (char)('0' + XQ_RANK(XQ_TO(m)));
+    buf[4] = '\0';
+}
+
+static void json_square(FILE *o, int sq)
+{
+    if (sq < 0) fputs("null", o);
+    else fprintf(o, "\"%c%d\"", 'a' + XQ_FILE(sq), XQ_RANK(sq));
+}
+
+/* The "repetition" object of the JSON report: the verdict, each side's
+ * pattern, and the classified plies of the cycle (null when no position
+ * repeated --repetitions times). */
+static void print_json_repetition(FILE *o, const xq_game *g, const xq_replay *r)
+{
+    if (!r->repeated) {
+        fputs("null", o);
+        return;
+    }
+    const xq_rep_verdict *v = &r->repetition;
+    int first = 1;
+    putc('{', o);
+    xq_json_key(o, "rules", &first); xq_json_string(o, xq_rules_str(v->rules));
+    xq_json_key(o, "result", &first); xq_json_string(o, xq_result_str(v->result));
+    xq_json_key(o, "loser", &first); xq_json_string(o, v->loser < 0 ? NULL : v->loser == XQ_RED ? "red" : "black");
+    xq_json_key(o, "kind", &first); xq_json_string(o, v->kind);
+    xq_json_key(o, "clause", &first); xq_json_string(o, v->clause);
+    xq_json_key(o, "reason", &first); xq_json_string(o, v->reason);
+    xq_json_key(o, "first_ply", &first); fprintf(o, "%d", v->first_ply);
+    xq_json_key(o, "last_ply", &first); fprintf(o, "%d", v->last_ply);
+    xq_json_key(o, "occurrences", &first); fprintf(o, "%d", v->occurrences);
+    for (int c = 0; c < 2; c++) {
+        const xq_rep_side *sd = &v->side[c];
+        int f2 = 1;
+        xq_json_key(o, c == XQ_RED ? "red" : "black", &first);
+        putc('{', o);
+        xq_json_key(o, "pattern", &f2); xq_json_string(o, xq_rep_pattern_str(sd->pattern));
+        xq_json_key(o, "forbidden", &f2); fputs(sd->forbidden ? "true" : "false", o);
+        xq_json_key(o, "moves", &f2); fprintf(o, "%d", sd->moves);
+        xq_json_key(o, "checks", &f2); fprintf(o, "%d", sd->checks);
+        xq_json_key(o, "mate_threats", &f2); fprintf(o, "%d", sd->mate_threats);
+        xq_json_key(o, "chases", &f2); fprintf(o, "%d", sd->chases);
+        xq_json_key(o, "idles", &f2); fprintf(o, "%d", sd->idles);
+        xq_json_key(o, "victim", &f2); json_square(o, sd->victim_sq);
+        putc('}', o);
+    }
+    xq_json_key(o, "plies", &first);
+    putc('[', o);
+    for (int i = 0; i < v->nplies; i++) {
+        const xq_rep_ply *p = &v->plies[i];
+        int f2 = 1;
+        char mv[5];
+        iccs(p->move, mv);
+        if (i) putc(',', o);
+        putc('{', o);
+        xq_json_key(o, "ply", &f2); fprintf(o, "%d", p->ply);
+        xq_json_key(o, "move", &f2);
+        xq_json_string(o, p->ply >= 1 && (size_t)p->ply <= g->main.count ? g->main.nodes[p->ply - 1].text : NULL);
+        xq_json_key(o, "iccs", &f2); xq_json_string(o, mv);
+        xq_json_key(o, "act", &f2); xq_json_string(o, xq_act_str((xq_act)p->act));
+        xq_json_key(o, "idle", &f2);
+        xq_json_string(o, p->act == XQ_ACT_IDLE ? xq_idle_str((xq_idle_kind)p->idle) : NULL);
+        xq_json_key(o, "victim", &f2); json_square(o, p->victim);
+        putc('}', o);
+    }
+    fputs("]}", o);
+}
+
 static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const xq_finding *f)
 {
     char label[512];
@@ -106,9 +197,11 @@ static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const 
         fprintf(to, ", ply %d (%d.%s %s): %s; FEN before: %s\n", f->ply, r->bad_number,
                 r->bad_side == XQ_BLACK ? ".." : "", r->bad_move, f->message, r->fen_before);
     } else if (f->ply) {
-        fprintf(to, ", ply %d: %s\n", f->ply, f->message);
+        fprintf(to, ", ply %d: %s%s%s\n", f->ply, f->message, about_repetition(r, f) ? "; " : "",
+                about_repetition(r, f) ? r->repetition.reason : "");
     } else {
-        fprintf(to, ": %s\n", f->message);
+        fprintf(to, ": %s%s%s\n", f->message, about_repetition(r, f) ? "; " : "",
+                about_repetition(r, f) ? r->repetition.reason : "");
     }
 }
 
@@ -137,6 +230,7 @@ static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
     xq_json_key(o, "result_tag", &first); xq_json_string(o, xq_result_str(r->result_tag == XQ_RESULT_NONE ? XQ_RESULT_UNKNOWN : r->result_tag));
     xq_json_key(o, "result_board", &first); xq_json_string(o, xq_result_str(r->result_board));
     xq_json_key(o, "termination", &first); xq_json_string(o, xq_termination_str(r->termination));
+    xq_json_key(o, "repetition", &first); print_json_repetition(o, g, r);
     xq_json_key(o, "errors", &first); fprintf(o, "%d", r->error_count);
     xq_json_key(o, "warnings", &first); fprintf(o, "%d", r->warning_count);
     xq_json_key(o, "findings", &first);
@@ -236,7 +330,7 @@ static int run_perft(const char *depth_text, const char *fen)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_FIX = 256, OPT_MOVE_LIMIT, OPT_CHECK_CAP, OPT_REPS, OPT_PERFT, OPT_FEN };
+    enum { OPT_FIX = 256, OPT_MOVE_LIMIT, OPT_CHECK_CAP, OPT_REPS, OPT_PERFT, OPT_FEN, OPT_RULES };
     static const struct option longopts[] = {
         {"report", required_argument, NULL, 'r'},
         {"keep", required_argument, NULL, 'k'},
@@ -246,6 +340,7 @@ int main(int argc, char **argv)
         {"move-limit", required_argument, NULL, OPT_MOVE_LIMIT},
         {"check-cap", required_argument, NULL, OPT_CHECK_CAP},
         {"repetitions", required_argument, NULL, OPT_REPS},
+        {"rules", required_argument, NULL, OPT_RULES},
         {"encoding", required_argument, NULL, 'e'},
         {"quiet", no_argument, NULL, 'q'},
         {"jobs", required_argument, NULL, 'j'},
@@ -260,6 +355,7 @@ int main(int argc, char **argv)
     xq_replay_options_default(&opt.rules);
     opt.threads = xq_cpu_count();
     const char *perft = NULL, *fen = NULL;
+    bool check_cap_given = false;
     int c;
     while ((c = getopt_long(argc, argv, "r:k:sWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
@@ -281,6 +377,13 @@ int main(int argc, char **argv)
             break;
         case OPT_CHECK_CAP:
             if (!xq_cli_int(PROG, "check-cap", optarg, 100000, &opt.rules.check_cap)) return XQ_EXIT_USAGE;
+            check_cap_given = true;
+            break;
+        case OPT_RULES:
+            if (!xq_rules_parse(optarg, &opt.rules.rules)) {
+                xq_cli_error(PROG, "unknown rule set '%s' (cxa1999 or axf)", optarg);
+                return XQ_EXIT_USAGE;
+            }
             break;
         case OPT_REPS:
             if (!xq_cli_int(PROG, "repetitions", optarg, 100, &opt.rules.repetitions)) return XQ_EXIT_USAGE;
@@ -305,6 +408,8 @@ int main(int argc, char **argv)
             return XQ_EXIT_USAGE;
         }
     }
+    /* the Asian rules count at most 10 checks per side toward the move limit */
+    if (opt.rules.rules == XQ_RULES_AXF && !check_cap_given) opt.rules.check_cap = 10;
     if (perft) return run_perft(perft, fen);
     if (fen) { xq_cli_error(PROG, "--fen goes with --perft"); return XQ_EXIT_USAGE; }
     if (opt.fix_results && opt.keep == KEEP_NONE) { xq_cli_error(PROG, "--fix-results goes with --keep"); return XQ_EXIT_USAGE; }

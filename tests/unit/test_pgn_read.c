@@ -657,12 +657,23 @@ static void test_open_errors(void **state)
     int fd = mkstemp(path);
     assert_int_equal(write(fd, "XQ\x12\x00\x00", 5), 5);
     close(fd);
-    assert_null(xq_reader_open(path, NULL, err, sizeof err));
-    assert_non_null(strstr(err, "xqf format is not supported yet"));
+    /* sniffed as XQF by its magic bytes: one game with a precise error */
+    xq_reader *r = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(xq_reader_format(r), XQ_FMT_XQF);
+    xq_game g0;
+    xq_game_init(&g0);
+    assert_int_equal(xq_reader_next(r, &g0), 1);
+    assert_true(g0.diag_count >= 1);
+    assert_string_equal(g0.diags[0].msg, "XQF file is 5 bytes, shorter than its 1024-byte header: nothing to read");
+    assert_int_equal(xq_reader_next(r, &g0), 0);
+    xq_game_free(&g0);
+    xq_reader_close(r);
     /* forced PGN reads it as text */
     xq_read_options opt = {.format = XQ_FMT_PGN};
-    xq_reader *r = xq_reader_open(path, &opt, err, sizeof err);
+    r = xq_reader_open(path, &opt, err, sizeof err);
     assert_non_null(r);
+    assert_int_equal(xq_reader_format(r), XQ_FMT_PGN);
     xq_reader_close(r);
     unlink(path);
 

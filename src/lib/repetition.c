@@ -1,0 +1,407 @@
+/* repetition.c - the cycle of a repeated position and the verdict on it
+ * (CXA1999 §24-§26 and chapter 7; AXF rules 6-12, 32).  The moves are
+ * classified by repetition_classify.c. */
+#include "repetition.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* snprintf that may cut the text short: reasons are one line for people. */
+static void say(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+}
+
+const char *xq_rules_str(xq_rules r) { return r == XQ_RULES_AXF ? "axf" : "cxa1999"; }
+
+bool xq_rules_parse(const char *text, xq_rules *out)
+{
+    if (!text) return false;
+    if (!strcasecmp(text, "cxa1999") || !strcasecmp(text, "cxa") || !strcasecmp(text, "cxa-1999")) {
+        *out = XQ_RULES_CXA1999;
+        return true;
+    }
+    if (!strcasecmp(text, "axf") || !strcasecmp(text, "asian")) {
+        *out = XQ_RULES_AXF;
+        return true;
+    }
+    return false;
+}
+
+const char *xq_rep_pattern_str(xq_rep_pattern p)
+{
+    static const char *const names[XQ_PAT_COUNT] = {
+        [XQ_PAT_IDLE] = "idle",
+        [XQ_PAT_ATTACKS_WITH_IDLE] = "attacks with idle moves",
+        [XQ_PAT_PERPETUAL_CHECK] = "perpetual check",
+        [XQ_PAT_PERPETUAL_MATE_THREAT] = "perpetual mate threat",
+        [XQ_PAT_PERPETUAL_CHASE] = "perpetual chase",
+        [XQ_PAT_CHECK_MATE_THREAT] = "one check one mate threat",
+        [XQ_PAT_CHECK_CHASE] = "one check one chase",
+        [XQ_PAT_MATE_THREAT_CHASE] = "one mate threat one chase",
+        [XQ_PAT_CHECK_MATE_THREAT_CHASE] = "checks, mate threats and chases",
+    };
+    return (unsigned)p < XQ_PAT_COUNT ? names[p] : "idle";
+}
+
+/* The rule book's name of a pattern (CXA1999 §25.2, §28.10-28.12). */
+static const char *pattern_zh(xq_rep_pattern p)
+{
+    static const char *const names[XQ_PAT_COUNT] = {
+        [XQ_PAT_IDLE] = "閑",
+        [XQ_PAT_ATTACKS_WITH_IDLE] = "數打一閑",
+        [XQ_PAT_PERPETUAL_CHECK] = "長將",
+        [XQ_PAT_PERPETUAL_MATE_THREAT] = "長殺",
+        [XQ_PAT_PERPETUAL_CHASE] = "長捉",
+        [XQ_PAT_CHECK_MATE_THREAT] = "一將一殺",
+        [XQ_PAT_CHECK_CHASE] = "一將一捉",
+        [XQ_PAT_MATE_THREAT_CHASE] = "一殺一捉",
+        [XQ_PAT_CHECK_MATE_THREAT_CHASE] = "將殺捉",
+    };
+    return (unsigned)p < XQ_PAT_COUNT ? names[p] : "閑";
+}
+
+static const char *color_name(int c) { return c == XQ_RED ? "red" : "black"; }
+
+static const char *kind_name(xq_kind k)
+{
+    static const char *const names[] = {"piece", "general", "advisor", "elephant",
+                                        "horse", "chariot", "cannon", "soldier"};
+    return (unsigned)k < 8 ? names[k] : "piece";
+}
+
+/* "the black horse on e5" */
+static void piece_phrase(char *buf, size_t size, xq_piece p, int sq)
+{
+    say(buf, size, "the %s %s on %c%d", color_name(XQ_COLOR(p)), kind_name(XQ_KIND(p)),
+             'a' + XQ_FILE(sq), XQ_RANK(sq));
+}
+
+static bool same_position(const xq_position *a, const xq_position *b)
+{
+    return a->side == b->side && !memcmp(a->board, b->board, sizeof a->board);
+}
+
+/* The pattern of a side from its counts (§25.2): forbidden when no move is idle. */
+static xq_rep_pattern pattern_of(int checks, int mates, int chases, int idles)
+{
+    if (idles) return checks + mates + chases ? XQ_PAT_ATTACKS_WITH_IDLE : XQ_PAT_IDLE;
+    int bits = (checks > 0) | (mates > 0) << 1 | (chases > 0) << 2;
+    switch (bits) {
+    case 1: return XQ_PAT_PERPETUAL_CHECK;
+    case 2: return XQ_PAT_PERPETUAL_MATE_THREAT;
+    case 4: return XQ_PAT_PERPETUAL_CHASE;
+    case 3: return XQ_PAT_CHECK_MATE_THREAT;
+    case 5: return XQ_PAT_CHECK_CHASE;
+    case 6: return XQ_PAT_MATE_THREAT_CHASE;
+    case 7: return XQ_PAT_CHECK_MATE_THREAT_CHASE;
+    default: return XQ_PAT_IDLE;
+    }
+}
+
+/* Per side, while walking the cycle. */
+typedef struct {
+    int moves, checks, mates, chases, idles;
+    int soldier_attacks;      /* moves that attack counting soldier chases (§27.2) */
+    uint64_t every;           /* pieces (ids) newly chased by every move (AXF rule 32) */
+    uint64_t every_chase;     /* pieces chased by every chasing move */
+    int first_sq[64];         /* square of each piece id when first chased, -1 */
+    uint64_t chasers[64];     /* for each piece id, the ids of the pieces that chased it */
+} side_acc;
+
+/* One side's description, e.g. "perpetual chase (長捉) of the black horse on e5". */
+static void describe_side(char *buf, size_t size, const xq_rep_side *s, bool axf_alternate, xq_rules rules)
+{
+    char victim[64] = "";
+    bool chasing = s->pattern == XQ_PAT_PERPETUAL_CHASE || s->pattern == XQ_PAT_CHECK_CHASE ||
+                   s->pattern == XQ_PAT_MATE_THREAT_CHASE || s->pattern == XQ_PAT_CHECK_MATE_THREAT_CHASE;
+    if (chasing && s->victim_sq >= 0) {
+        char p[48];
+        piece_phrase(p, sizeof p, s->victim, s->victim_sq);
+        say(victim, sizeof victim, " of %s", p);
+    } else if (chasing) {
+        say(victim, sizeof victim, " of different pieces in turn");
+    }
+    if (axf_alternate)
+        say(buf, size, "chases of different pieces in turn (allowed, AXF rule 32)");
+    else if (s->pattern == XQ_PAT_IDLE)
+        say(buf, size, "idle moves (閑)");
+    else if (s->pattern == XQ_PAT_ATTACKS_WITH_IDLE)
+        say(buf, size, "%d check%s, %d mate threat%s, %d chase%s and %d idle move%s (數打一閑)", s->checks,
+                 s->checks == 1 ? "" : "s", s->mate_threats, s->mate_threats == 1 ? "" : "s", s->chases,
+                 s->chases == 1 ? "" : "s", s->idles, s->idles == 1 ? "" : "s");
+    else if (rules == XQ_RULES_AXF && !s->forbidden)
+        say(buf, size, "%s (%s)%s, allowed under AXF rule %s", xq_rep_pattern_str(s->pattern),
+            pattern_zh(s->pattern), victim,
+            s->pattern == XQ_PAT_CHECK_CHASE ? "12" : s->pattern == XQ_PAT_PERPETUAL_MATE_THREAT ||
+                                                      s->pattern == XQ_PAT_CHECK_MATE_THREAT ? "9" : "9, 12");
+    else
+        say(buf, size, "%s (%s)%s", xq_rep_pattern_str(s->pattern), pattern_zh(s->pattern), victim);
+}
+
+/* Fill pattern, victim and (under `rules`) forbidden for one side. */
+static void finish_side(xq_rep_side *s, const side_acc *a, xq_rules rules, bool *axf_alternate)
+{
+    s->moves = a->moves;
+    s->checks = a->checks;
+    s->mate_threats = a->mates;
+    s->chases = a->chases;
+    s->idles = a->idles;
+    s->pattern = pattern_of(a->checks, a->mates, a->chases, a->idles);
+    s->victim_sq = -1;
+    s->victim = XQ_NONE;
+    *axf_alternate = false;
+    if (a->chases && a->every_chase) s->victim_sq = a->first_sq[__builtin_ctzll(a->every_chase)];
+    if (rules == XQ_RULES_CXA1999) {
+        /* §25.2: every move an attack (check, mate threat or chase) */
+        s->forbidden = a->idles == 0;
+    } else {
+        /* AXF: perpetual check (rule 6), or a chase of one same piece by
+         * every move; mate threats and one check one chase are allowed
+         * (rules 9, 12), and so is chasing two or more pieces in turn
+         * (rule 32) */
+        bool check = a->moves > 0 && a->checks == a->moves;
+        bool chase = a->moves > 0 && !check && a->every != 0;
+        s->forbidden = check || chase;
+        if (chase) {
+            s->pattern = XQ_PAT_PERPETUAL_CHASE;
+            s->victim_sq = a->first_sq[__builtin_ctzll(a->every)];
+        } else if (!check && a->chases && a->idles == 0 && a->checks + a->mates == 0) {
+            *axf_alternate = true;
+        }
+    }
+}
+
+bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *moves, int n,
+                         int occurrences, xq_rules rules, xq_rep_verdict *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n <= 0 || occurrences < 2) return false;
+    xq_position *pos = malloc(((size_t)n + 1) * sizeof *pos);
+    if (!pos) return false;
+    pos[0] = *base;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        pos[i + 1] = pos[i];
+        xq_make(&pos[i + 1], moves[i], &u);
+    }
+
+    /* the occurrences of the last position, compared in full */
+    int count = 0, first = n;
+    for (int j = n; j >= 0 && count < occurrences; j -= 2) {
+        if (pos[j].key == pos[n].key && same_position(&pos[j], &pos[n])) {
+            count++;
+            first = j;
+        }
+    }
+    if (count < occurrences) {
+        free(pos);
+        return false;
+    }
+
+    out->rules = rules;
+    out->occurrences = count;
+    out->first_ply = base_ply + first;
+    out->last_ply = base_ply + n;
+
+    /* piece identities across the cycle, for "the same piece" (ids < 64) */
+    int8_t id[XQ_SQUARES];
+    int nid = 0;
+    for (int sq = 0; sq < XQ_SQUARES; sq++) id[sq] = (int8_t)(pos[first].board[sq] && nid < 64 ? nid++ : -1);
+    xq_piece id_piece[64];
+    for (int sq = 0; sq < XQ_SQUARES; sq++)
+        if (id[sq] >= 0) id_piece[id[sq]] = pos[first].board[sq];
+
+    side_acc acc[2];
+    memset(acc, 0, sizeof acc);
+    for (int c = 0; c < 2; c++) {
+        acc[c].every = acc[c].every_chase = ~(uint64_t)0;
+        for (int k = 0; k < 64; k++) acc[c].first_sq[k] = -1;
+    }
+    bool any_chase[2] = {false, false};
+
+    /* the cycle is played `occurrences`-1 times: classify each distinct
+     * (position, move) once */
+    xq_move_class *seen = malloc(((size_t)n - (size_t)first) * sizeof *seen);
+    if (!seen) {
+        free(pos);
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    for (int i = first; i < n; i++) {
+        xq_move_class mc;
+        int j = first;
+        for (; j < i; j++)
+            if (moves[j] == moves[i] && pos[j].key == pos[i].key && same_position(&pos[j], &pos[i])) break;
+        if (j < i) mc = seen[j - first];
+        else xq_classify_move(&pos[i], moves[i], rules, &mc);
+        seen[i - first] = mc;
+        if (rules == XQ_RULES_CXA1999) {
+            /* CXA 1999 has no exception for a piece held by its victim */
+            for (int k = 0; k < mc.npinner_victims && mc.nvictims < XQ_MAX_VICTIMS; k++) {
+                mc.chasers[mc.nvictims] = mc.pinner_victims[k];   /* (chasers serve AXF only) */
+                mc.victims[mc.nvictims++] = mc.pinner_victims[k];
+            }
+        } else if (mc.act == XQ_ACT_CHASE && !mc.nvictims) {
+            mc.act = XQ_ACT_IDLE;   /* AXF rule 19: a chariot held by a horse does not chase it */
+        }
+        side_acc *a = &acc[mc.side];
+        a->moves++;
+        switch (mc.act) {
+        case XQ_ACT_CHECK: a->checks++; break;
+        case XQ_ACT_MATE_THREAT: a->mates++; break;
+        case XQ_ACT_CHASE: a->chases++; break;
+        default: a->idles++; break;
+        }
+        if (mc.act != XQ_ACT_IDLE || mc.nsoldier_victims) a->soldier_attacks++;
+        uint64_t ids = 0;
+        for (int k = 0; k < mc.nvictims; k++) {
+            int v = id[mc.victims[k]];
+            if (v < 0) continue;
+            ids |= (uint64_t)1 << v;
+            if (a->first_sq[v] < 0) a->first_sq[v] = mc.victims[k];
+            /* the chaser stands on its square after the move */
+            int ch = mc.chasers[k] == XQ_TO(moves[i]) ? id[XQ_FROM(moves[i])] : id[mc.chasers[k]];
+            if (ch >= 0) a->chasers[v] |= (uint64_t)1 << ch;
+        }
+        a->every &= ids;
+        if (mc.act == XQ_ACT_CHASE) {
+            a->every_chase &= ids;
+            any_chase[mc.side] = true;
+        }
+        if (out->nplies < XQ_REP_MAX_PLIES) {
+            xq_rep_ply *p = &out->plies[out->nplies++];
+            p->ply = base_ply + i + 1;
+            p->move = moves[i];
+            p->act = (uint8_t)mc.act;
+            p->idle = (uint8_t)mc.idle;
+            p->victim = (int8_t)(mc.nvictims ? mc.victims[0] : -1);
+        }
+        /* follow the pieces */
+        int from = XQ_FROM(moves[i]), to = XQ_TO(moves[i]);
+        id[to] = id[from];
+        id[from] = -1;
+    }
+    free(seen);
+    free(pos);
+    for (int c = 0; c < 2; c++)
+        if (!any_chase[c]) acc[c].every_chase = 0;
+
+    bool alternate[2];
+    for (int c = 0; c < 2; c++) {
+        finish_side(&out->side[c], &acc[c], rules, &alternate[c]);
+        if (out->side[c].victim_sq >= 0) {
+            /* the piece as it stood when first chased */
+            uint64_t ids = rules == XQ_RULES_AXF && out->side[c].forbidden && acc[c].every ? acc[c].every
+                                                                                            : acc[c].every_chase;
+            out->side[c].victim = ids ? id_piece[__builtin_ctzll(ids)] : XQ_NONE;
+        }
+    }
+
+    /* CXA1999 §27.2, ch.7 item 11: in a mutual perpetual attack a
+     * soldier's attacks count as chases */
+    bool soldier_note = false;
+    if (rules == XQ_RULES_CXA1999) {
+        for (int c = 0; c < 2; c++) {
+            xq_rep_side *me = &out->side[c], *other = &out->side[c ^ 1];
+            if (!me->forbidden && other->forbidden && acc[c].soldier_attacks == acc[c].moves) {
+                me->forbidden = true;
+                int soldier_chases = acc[c].moves - acc[c].checks - acc[c].mates;
+                me->pattern = pattern_of(acc[c].checks, acc[c].mates, soldier_chases, 0);
+                soldier_note = true;
+            }
+        }
+    }
+
+    /* the verdict: CXA1999 §24, §26 (ch.7 items 1, 8); AXF rules 6-8 */
+    bool axf = rules == XQ_RULES_AXF;
+    /* AXF rule 15: in a mutual perpetual chase, the side chasing a chariot
+     * loses when the other side does not chase back the chasing piece
+     * itself (a mutual attack of two pieces stays a draw) */
+    bool rule15[2] = {false, false};
+    if (axf && out->side[0].forbidden && out->side[1].forbidden) {
+        for (int c = 0; c < 2; c++) {
+            uint64_t mine = acc[c].every, theirs = acc[c ^ 1].every;
+            if (!mine || !theirs || XQ_KIND(out->side[c].victim) != XQ_CHARIOT) continue;
+            int v = __builtin_ctzll(mine);
+            rule15[c] = (acc[c].chasers[v] & theirs) == 0;
+        }
+    }
+    bool pc[2] = {out->side[0].pattern == XQ_PAT_PERPETUAL_CHECK, out->side[1].pattern == XQ_PAT_PERPETUAL_CHECK};
+    char d[2][128];
+    for (int c = 0; c < 2; c++) describe_side(d[c], sizeof d[c], &out->side[c], alternate[c], rules);
+    char cycle[80];
+    say(cycle, sizeof cycle, "plies %d-%d, the position occurring %d times", out->first_ply + 1,
+             out->last_ply, out->occurrences);
+
+    if (pc[0] != pc[1]) {
+        int loser = pc[0] ? XQ_RED : XQ_BLACK;
+        out->loser = loser;
+        say(out->kind, sizeof out->kind, "perpetual check");
+        say(out->clause, sizeof out->clause, "%s", axf ? "AXF rules 6, 8" : "CXA1999 §26.1, §24.1");
+        say(out->reason, sizeof out->reason,
+                 "%s gives perpetual check (長將), %s does not (%s): a one-sided perpetual check loses (%s; %s)",
+                 color_name(loser), color_name(loser ^ 1), d[loser ^ 1], out->clause, cycle);
+    } else if (pc[0]) {
+        out->loser = -1;
+        say(out->kind, sizeof out->kind, "mutual perpetual check");
+        say(out->clause, sizeof out->clause, "%s", axf ? "AXF rule 7" : "CXA1999 §26.3");
+        say(out->reason, sizeof out->reason, "both sides give perpetual check (長將): draw (%s; %s)",
+                 out->clause, cycle);
+    } else if (axf && rule15[0] != rule15[1]) {
+        /* AXF rule 15: cannons or horses may not perpetually chase a
+         * chariot, even when the chariot's replies chase in turn */
+        int loser = rule15[0] ? XQ_RED : XQ_BLACK;
+        out->loser = loser;
+        char p[48];
+        piece_phrase(p, sizeof p, out->side[loser].victim, out->side[loser].victim_sq);
+        say(out->kind, sizeof out->kind, "perpetual chase of %s", p);
+        say(out->clause, sizeof out->clause, "AXF rule 15");
+        say(out->reason, sizeof out->reason,
+                 "%s: %s; %s: %s; a chariot may not be chased perpetually even when its side chases back: "
+                 "%s loses (%s; %s)",
+                 color_name(loser), d[loser], color_name(loser ^ 1), d[loser ^ 1], color_name(loser), out->clause,
+                 cycle);
+    } else if (out->side[0].forbidden == out->side[1].forbidden) {
+        out->loser = -1;
+        bool both = out->side[0].forbidden;
+        say(out->kind, sizeof out->kind, "%s", both ? "both sides forbidden" : "both sides allowed");
+        if (axf)
+            say(out->clause, sizeof out->clause, "%s", both ? "AXF: mutual perpetual chase" : "AXF: no violation");
+        else
+            say(out->clause, sizeof out->clause, "%s", both ? "CXA1999 §26.3, §24.2" : "CXA1999 §26.2, §24.2");
+        say(out->reason, sizeof out->reason, "red: %s; black: %s; %s: draw (%s; %s)", d[0], d[1],
+                 both ? "both sides' moves are forbidden" : "both sides' moves are allowed", out->clause, cycle);
+    } else {
+        int loser = out->side[0].forbidden ? XQ_RED : XQ_BLACK;
+        const xq_rep_side *ls = &out->side[loser];
+        out->loser = loser;
+        char victim[64] = "";
+        bool chasing = ls->pattern == XQ_PAT_PERPETUAL_CHASE || ls->pattern == XQ_PAT_CHECK_CHASE ||
+                       ls->pattern == XQ_PAT_MATE_THREAT_CHASE || ls->pattern == XQ_PAT_CHECK_MATE_THREAT_CHASE;
+        if (chasing && ls->victim_sq >= 0) {
+            char p[48];
+            piece_phrase(p, sizeof p, ls->victim, ls->victim_sq);
+            say(victim, sizeof victim, " of %s", p);
+        } else if (chasing) {
+            say(victim, sizeof victim, " of different pieces in turn");
+        }
+        say(out->kind, sizeof out->kind, "%s%s", xq_rep_pattern_str(ls->pattern), victim);
+        if (axf)
+            say(out->clause, sizeof out->clause, "AXF: perpetual chase forbidden");
+        else
+            say(out->clause, sizeof out->clause, "CXA1999 §26.4, §24.3%s", soldier_note ? ", §27.2" : "");
+        say(out->reason, sizeof out->reason,
+                 "%s: %s, forbidden; %s: %s, allowed; the forbidden side must vary and loses (%s; %s)",
+                 color_name(loser), d[loser], color_name(loser ^ 1), d[loser ^ 1], out->clause, cycle);
+    }
+    out->result = out->loser < 0 ? XQ_RESULT_DRAW : out->loser == XQ_RED ? XQ_RESULT_BLACK : XQ_RESULT_RED;
+    return true;
+}

@@ -1,0 +1,213 @@
+/* repetition.h - the repetition rules (棋例): find the cycle of a repeated
+ * position, classify every move in it, and say who, if anyone, loses.
+ *
+ * Rule sets: CXA 1999 (中國象棋競賽規則 1999, chapters 6-7; the default) and
+ * the Asian Xiangqi Federation rules (AXF 2003, as described in
+ * ../shared/rules/engines-survey.md §2.2 and the AXF book's diagrams).
+ * Both classify the moves by the same facts (check, mate threat, chase,
+ * idle), with two differences in what a chase is (xq_classify_move), and
+ * differ in which patterns are forbidden:
+ *
+ *   pattern of one side            CXA 1999            AXF
+ *   perpetual check 長將           forbidden, loses    forbidden, loses
+ *   perpetual mate threat 長殺     forbidden (§25.2)   allowed (rule 9)
+ *   perpetual chase 長捉           forbidden           forbidden, if one
+ *                                                      piece is chased by
+ *                                                      every move (rule 32)
+ *   one check one chase 一將一捉   forbidden (§25.2)   allowed (rule 12)
+ *   one check one mate threat      forbidden           allowed
+ *   one mate threat one chase      forbidden           allowed unless the
+ *                                                      same piece is chased
+ *   with an idle move (數將一閑)   allowed             allowed
+ *
+ * Verdicts (CXA1999 §24, §26; AXF rules 6-8): perpetual check by one side
+ * alone loses; both sides allowed, or both forbidden, is a draw; one side
+ * forbidden and the other allowed: the forbidden side loses.  AXF only:
+ * in a mutual perpetual chase, the side chasing a chariot with lesser
+ * pieces loses unless the chariot's side chases the chaser itself (rule 15).
+ *
+ * CXA 1999 counts pawn chases in a mutual perpetual attack (§27.2, ch.7
+ * item 11); AXF lets generals and soldiers chase (rule 28).  Not modelled:
+ * §27.3 (occupying a defensive key point that makes a simple draw), and
+ * mate threats longer than 7 plies (4 checks).
+ *
+ * Everything here runs only when a position repeats; nothing is global,
+ * every function is reentrant.
+ */
+#ifndef XQ_REPETITION_H
+#define XQ_REPETITION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "position.h"
+
+/* The rule set that judges repetitions. */
+typedef enum { XQ_RULES_CXA1999 = 0, XQ_RULES_AXF = 1 } xq_rules;
+
+/* "cxa1999" or "axf" (static storage). */
+const char *xq_rules_str(xq_rules r);
+
+/* Parse "cxa1999" / "cxa" / "axf" / "asian" (case-insensitive).  Returns
+ * false and leaves *out unchanged when text names no rule set. */
+bool xq_rules_parse(const char *text, xq_rules *out);
+
+/* What one move does, heaviest first (CXA1999 §27.4: a move that does
+ * several things is named and judged by the heaviest). */
+typedef enum {
+    XQ_ACT_IDLE = 0,     /* 閑 (§28.9), including 兌 獻 攔 跟 */
+    XQ_ACT_CHASE,        /* 捉 (§28.3, §29) */
+    XQ_ACT_MATE_THREAT,  /* 殺 (§28.2) */
+    XQ_ACT_CHECK         /* 將 (§28.1) */
+} xq_act;
+
+/* Why an idle move is idle, or what kind of idle move it is (evidence
+ * only: every idle move is allowed). */
+typedef enum {
+    XQ_IDLE_PLAIN = 0,       /* nothing in particular */
+    XQ_IDLE_EXCHANGE,        /* 兌: offers an exchange of equal pieces (§28.5) */
+    XQ_IDLE_OFFER,           /* 獻: puts a piece en prise (§28.6) */
+    XQ_IDLE_BLOCK,           /* 攔: hinders the other side's pieces (§28.7) */
+    XQ_IDLE_FOLLOW,          /* 跟: attacks a protected piece without gain (§28.8) */
+    XQ_IDLE_GENERAL_CHASE,   /* the general alone attacks a piece (§27.1) */
+    XQ_IDLE_SOLDIER_CHASE,   /* a soldier alone attacks a piece (§27.2) */
+    XQ_IDLE_CHASE_KEPT,      /* the attack existed before the move (§29.2, ch.7 item 6) */
+    XQ_IDLE_CAPTURE_MATED,   /* the capture would get the mover mated (§29.4, ch.7 item 7) */
+    XQ_IDLE_KIND_COUNT
+} xq_idle_kind;
+
+/* "idle", "chase", "mate threat", "check" (static storage). */
+const char *xq_act_str(xq_act a);
+/* "idle", "exchange offer", "offer", "block", "follow", "general chase",
+ * "soldier chase", "chase kept", "capture would be mated". */
+const char *xq_idle_str(xq_idle_kind k);
+
+enum { XQ_MAX_VICTIMS = 16 };
+
+/* The facts about one move, as xq_classify_move finds them. */
+typedef struct {
+    xq_move move;
+    xq_color side;                  /* the mover */
+    xq_act act;                     /* the heaviest of what the move does (§27.4) */
+    xq_idle_kind idle;              /* when act is XQ_ACT_IDLE */
+    bool check;                     /* gives check (§28.1) */
+    bool mate_threat;               /* threatens mate by checks (§28.2) */
+    int nvictims;                   /* pieces newly chased (§28.3, §29) */
+    uint8_t victims[XQ_MAX_VICTIMS];/* their squares */
+    uint8_t chasers[XQ_MAX_VICTIMS];/* for each, the square of a piece chasing it (after m) */
+    int nsoldier_victims;           /* newly attacked by a soldier alone (§27.2) */
+    uint8_t soldier_victims[XQ_MAX_VICTIMS];
+    int npinner_victims;            /* horses newly attacked only by a chariot that cannot
+                                       move but to take them (AXF rule 19: no chase there) */
+    uint8_t pinner_victims[XQ_MAX_VICTIMS];
+} xq_move_class;
+
+/* Classify move m (legal for the side to move in *before) into *out
+ * (caller-owned, overwritten).  Never fails; reads nothing global.
+ *
+ * check: after m the other general is attacked (§28.1).  mate_threat: not
+ * a check, and if the other side passed, the mover would mate by
+ * consecutive checks within 7 plies, which it could not do before m
+ * (§28.2).  Victims: pieces of value (§25.3: not the general, not an
+ * uncrossed soldier) that after m, with the mover to move again, the mover
+ * could take with a legal capture (pins and the flying general respected,
+ * so a false root is no root, §28.16) that wins material, without then
+ * being mated at once (§29.4, ch.7 item 7), where that same attacker could
+ * not make that capture so before m (§29.2, ch.7 items 2 and 6: new
+ * attacks only, discovered ones included; from chase to chase is idle).
+ * "Wins material": under CXA 1999 the complete exchange on the square
+ * gains value (§29.1, ch.7 item 3: a lesser piece chases a protected
+ * greater one, an insufficient root is no root); under AXF the victim
+ * cannot be taken back at all, or the attacker is the lesser piece (AXF
+ * rules 15, 17), and an attack that existed before but would have got the
+ * mover mated is not new.  A check on the board is treated as answered by
+ * a pass when captures are weighed (the fictional null move of a check in
+ * a chase cycle).  Captures by the general alone do not count (§27.1);
+ * captures by a soldier alone are kept apart (soldier_victims, §27.2); a
+ * chariot that cannot move but to take the horse holding it is kept apart
+ * (pinner_victims: a chase under CXA 1999, not under AXF rule 19); two
+ * pieces of equal value that may take each other offer an exchange, not a
+ * chase (§28.5).  act is the heaviest of check, mate threat, chase and
+ * idle (§27.4); for an idle move, idle says which kind. */
+void xq_classify_move(const xq_position *before, xq_move m, xq_rules rules, xq_move_class *out);
+
+/* Patterns of one side's moves in a cycle (§25.2, §28.10-28.15). */
+typedef enum {
+    XQ_PAT_IDLE = 0,              /* idle moves only (閑) */
+    XQ_PAT_ATTACKS_WITH_IDLE,     /* checks, threats or chases with an idle move (數將一閑 ...) */
+    XQ_PAT_PERPETUAL_CHECK,       /* 長將 */
+    XQ_PAT_PERPETUAL_MATE_THREAT, /* 長殺 */
+    XQ_PAT_PERPETUAL_CHASE,       /* 長捉 */
+    XQ_PAT_CHECK_MATE_THREAT,     /* 一將一殺 */
+    XQ_PAT_CHECK_CHASE,           /* 一將一捉 */
+    XQ_PAT_MATE_THREAT_CHASE,     /* 一殺一捉 */
+    XQ_PAT_CHECK_MATE_THREAT_CHASE,
+    XQ_PAT_COUNT
+} xq_rep_pattern;
+
+/* "idle", "attacks with idle moves", "perpetual check", "perpetual mate
+ * threat", "perpetual chase", "one check one mate threat", "one check one
+ * chase", "one mate threat one chase", "checks, mate threats and chases". */
+const char *xq_rep_pattern_str(xq_rep_pattern p);
+
+/* What one side did in the cycle. */
+typedef struct {
+    xq_rep_pattern pattern;
+    bool forbidden;             /* under the rule set of the verdict */
+    int moves, checks, mate_threats, chases, idles;
+    int victim_sq;              /* a piece chased by every chasing move: its square when
+                                   first chased in the cycle, else -1 */
+    xq_piece victim;            /* that piece, or XQ_NONE */
+} xq_rep_side;
+
+/* One classified ply of the cycle, as evidence. */
+typedef struct {
+    int ply;                    /* game ply (1-based) */
+    xq_move move;
+    uint8_t act;                /* xq_act */
+    uint8_t idle;               /* xq_idle_kind */
+    int8_t victim;              /* square of one newly chased piece, -1 if none */
+} xq_rep_ply;
+
+enum { XQ_REP_MAX_PLIES = 64 };
+
+/* The verdict on a repetition.  Plain value, no pointers. */
+typedef struct {
+    xq_rules rules;
+    xq_result result;            /* XQ_RESULT_RED, XQ_RESULT_BLACK or XQ_RESULT_DRAW */
+    int loser;                   /* XQ_RED or XQ_BLACK, -1 for a draw */
+    int occurrences;             /* of the repeated position */
+    int first_ply, last_ply;     /* the position stood after first_ply and again after
+                                    last_ply (0 = the start); the cycle is the plies
+                                    first_ply+1 .. last_ply */
+    xq_rep_side side[2];         /* indexed by xq_color */
+    char kind[112];              /* what decided, e.g. "perpetual check", "perpetual chase
+                                    of the black horse on e5", "one check one chase", or
+                                    "both sides idle" */
+    char clause[48];             /* e.g. "CXA1999 §26.1" */
+    char reason[448];            /* one sentence: who, what, the verdict, the clause */
+    int nplies;                  /* evidence kept: the first XQ_REP_MAX_PLIES plies */
+    xq_rep_ply plies[XQ_REP_MAX_PLIES];
+} xq_rep_verdict;
+
+/* Judge the repetition that ends a stretch of moves.
+ *
+ * base is the position before moves[0] and stands after game ply base_ply
+ * (0 = the start position); moves[0..n-1] are legal moves played from it
+ * (the replay passes the stretch since the last capture).  The position
+ * after the last move is compared in full (board and side to move, not only
+ * the Zobrist key) with every earlier one of the same side to move; when it
+ * occurs at least `occurrences` (>= 2) times, the cycle runs from its
+ * occurrence `occurrences`-1 times back to the last move, every move in it
+ * is classified (xq_classify_move; a position and move met again in the
+ * cycle is classified once) and *out (caller-owned) gets the verdict under
+ * `rules` (CXA1999 §24, §26, ch.7 items 1, 8, 11; AXF rules 6-9, 12, 15,
+ * 19, 32) and true is returned.  Otherwise (a Zobrist collision, too few
+ * occurrences, n <= 0, occurrences < 2, or an allocation failure) returns
+ * false and *out is zeroed.  Memory: temporary arrays of n+1 positions and
+ * of the cycle's classifications, freed before returning. */
+bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *moves, int n,
+                         int occurrences, xq_rules rules, xq_rep_verdict *out);
+
+#endif

@@ -1,0 +1,86 @@
+/* stats_internal.h - the accumulator's layout, shared by stats.c (adding,
+ * merging), stats_json.c (JSON in and out) and stats_report.c (text and
+ * CSV reports, standings).  Not part of the public API. */
+#ifndef XQ_STATS_INTERNAL_H
+#define XQ_STATS_INTERNAL_H
+
+#include "ecco.h"
+#include "stats.h"
+
+enum {
+    XQ_NRESULTS = 5,   /* xq_result: NONE, RED, BLACK, DRAW, UNKNOWN */
+    XQ_NTERMS = 7      /* xq_termination: NONE .. ILLEGAL_MOVE */
+};
+
+/* Per-player sums (players map) or per-event sums (events map: v[0] games). */
+enum { PL_GAMES, PL_WINS, PL_DRAWS, PL_LOSSES, PL_NVALUES };
+
+typedef struct {
+    char *key;                    /* owned; NULL = empty slot */
+    uint64_t v[PL_NVALUES];
+} smap_entry;
+
+/* Open-addressing map from strings to sums. */
+typedef struct {
+    smap_entry *slots;
+    size_t cap, count;            /* cap is 0 or a power of two */
+} smap;
+
+/* Open-addressing set of 64-bit hashes; 0 is stored as a flag. */
+typedef struct {
+    uint64_t *slots;
+    size_t cap, count;            /* count includes the zero flag */
+    bool has_zero;
+} hset;
+
+typedef struct {
+    char *red, *black;            /* owned; "" when absent */
+    int round;
+    xq_result result;
+} ev_game;
+
+struct xq_stats {
+    xq_stats_options opt;         /* opt.event owned (malloc'd), or NULL */
+
+    uint64_t records;
+    uint64_t from_start, from_fen, unreadable;      /* partition of records */
+    uint64_t valid, illegal;                        /* status (unreadable above) */
+    uint64_t with_errors;                           /* games with an error finding */
+    uint64_t plies_total;
+    uint64_t *ply_hist;                             /* [plies] -> games (readable games) */
+    size_t ply_len;
+    uint64_t kinds[XQ_FIND_KIND_COUNT];             /* games with a finding of the kind */
+    uint64_t outcome[XQ_NRESULTS][XQ_NTERMS][XQ_NRESULTS];  /* [tag][termination][board] */
+
+    uint64_t ecco_tagged[XQ_ECCO_CODES];            /* by ECCO tag */
+    uint64_t ecco_class[XQ_ECCO_CODES];             /* untagged start games, by classifier */
+    uint64_t ecco_bad_tag;                          /* ECCO tag that is not a code */
+    uint64_t ecco_unclassified;                     /* untagged, not classified (FEN, no moves, ...) */
+    uint64_t heldout_games, heldout_agree;          /* tagged start games with an odd move hash */
+
+    smap players, events;
+    hset moves, tagged;
+    ev_game *ev;
+    size_t nev, ev_cap;
+};
+
+/* stats.c */
+bool xq_smap_add(smap *m, const char *key, size_t keylen, const uint64_t v[PL_NVALUES]);
+smap_entry **xq_smap_sorted(const smap *m);            /* malloc'd, count entries, by strcmp */
+bool xq_hset_add(hset *h, uint64_t k);
+uint64_t *xq_hset_sorted(const hset *h);               /* malloc'd, count keys, ascending */
+bool xq_stats_hist_add(xq_stats *s, size_t plies, uint64_t n);
+bool xq_stats_event_add(xq_stats *s, const char *red, size_t red_len, const char *black,
+                        size_t black_len, int round, xq_result res);
+/* The event's games in canonical order (round, red, black, result), as a
+ * malloc'd array of s->nev views into s->ev (NULL when none or OOM). */
+xq_event_game *xq_stats_event_games(const xq_stats *s);
+
+/* Derived figures shared by the writers. */
+uint64_t xq_stats_games(const xq_stats *s);            /* readable games: records - unreadable */
+double xq_stats_median(const xq_stats *s);             /* of plies, 0 when no games */
+
+/* Result names in the JSON: "1-0", "0-1", "1/2-1/2", "*", and "" for NONE. */
+bool xq_stats_result_from_str(const char *text, xq_result *out);
+
+#endif

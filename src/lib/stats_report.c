@@ -1,0 +1,949 @@
+/* stats_report.c - text and CSV reports of an accumulator, and event
+ * standings with the CXA1999 §15.1 / §15.2 tie-breaks (see stats.h). */
+#include "stats_internal.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- standings --------------------------------------------------------- */
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static size_t name_index(const char **names, size_t n, const char *name)
+{
+    const char **p = bsearch(&name, names, n, sizeof *names, cmp_str_ptr);
+    return (size_t)(p - names);
+}
+
+/* A row to sort, with the player's index before sorting. */
+typedef struct {
+    const xq_standing *row;
+    xq_event_system system;
+    size_t index;
+} sort_item;
+
+static int cmp_standing(const void *a, const void *b)
+{
+    const xq_standing *x = ((const sort_item *)a)->row, *y = ((const sort_item *)b)->row;
+    if (x->score2 != y->score2) return x->score2 > y->score2 ? -1 : 1;
+    if (x->tb4 != y->tb4) return x->tb4 > y->tb4 ? -1 : 1;
+    if (x->wins != y->wins) return x->wins > y->wins ? -1 : 1;
+    if (x->direct2 != y->direct2) return x->direct2 > y->direct2 ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static bool tied(const xq_standing *x, const xq_standing *y, bool direct)
+{
+    return x->score2 == y->score2 && x->tb4 == y->tb4 && x->wins == y->wins &&
+           (!direct || x->direct2 == y->direct2);
+}
+
+void xq_standings_free(xq_standings *st)
+{
+    free(st->rows);
+    free(st->red_row);
+    free(st->black_row);
+    free(st->game);
+    memset(st, 0, sizeof *st);
+}
+
+static bool decisive_or_draw(xq_result r)
+{
+    return r == XQ_RESULT_RED || r == XQ_RESULT_BLACK || r == XQ_RESULT_DRAW;
+}
+
+/* points x 2 of the red player (CXA1999 §14.1: win 1, draw 0.5, loss 0) */
+static int red_points2(xq_result r)
+{
+    return r == XQ_RESULT_RED ? 2 : r == XQ_RESULT_DRAW ? 1 : 0;
+}
+
+bool xq_standings_compute(const xq_event_game *games, size_t n, xq_event_system system, xq_standings *st)
+{
+    memset(st, 0, sizeof *st);
+    const char **names = malloc((2 * n + 1) * sizeof *names);
+    size_t *pr = malloc((n + 1) * sizeof *pr), *pb = malloc((n + 1) * sizeof *pb);
+    sort_item *items = NULL;
+    size_t *row_of = NULL;
+    int *meet = NULL;
+    bool ok = false;
+    if (!names || !pr || !pb) goto done;
+    size_t nn = 0, ng = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!decisive_or_draw(games[i].result)) {
+            st->left_out++;
+            continue;
+        }
+        names[nn++] = games[i].red;
+        names[nn++] = games[i].black;
+    }
+    qsort(names, nn, sizeof *names, cmp_str_ptr);
+    size_t np = 0;
+    for (size_t i = 0; i < nn; i++)
+        if (!np || strcmp(names[np - 1], names[i])) names[np++] = names[i];
+
+    st->rows = calloc(np + 1, sizeof *st->rows);
+    st->game = malloc((n + 1) * sizeof *st->game);
+    if (!st->rows || !st->game) goto done;
+    st->nplayers = np;
+    for (size_t i = 0; i < np; i++) {
+        st->rows[i].name = names[i];
+        st->rows[i].direct2 = -1;
+    }
+    /* per player sums; pr/pb: player index of each counted game */
+    for (size_t i = 0; i < n; i++) {
+        if (!decisive_or_draw(games[i].result)) continue;
+        size_t r = name_index(names, np, games[i].red), b = name_index(names, np, games[i].black);
+        int p2 = red_points2(games[i].result);
+        xq_standing *R = &st->rows[r], *B = &st->rows[b];
+        R->games++;
+        B->games++;
+        R->score2 += p2;
+        B->score2 += 2 - p2;
+        if (p2 == 2) { R->wins++; B->losses++; }
+        else if (p2 == 0) { B->wins++; R->losses++; }
+        else { R->draws++; B->draws++; }
+        pr[ng] = r;
+        pb[ng] = b;
+        st->game[ng++] = &games[i];
+    }
+    st->ngames = ng;
+
+    /* round robin when every pair met equally often (at least once) */
+    if (system == XQ_SYSTEM_AUTO) {
+        system = XQ_SYSTEM_SWISS;
+        if (np >= 2 && np <= 4096) {
+            meet = calloc(np * np, sizeof *meet);
+            if (!meet) goto done;
+            for (size_t g = 0; g < ng; g++) {
+                meet[pr[g] * np + pb[g]]++;
+                meet[pb[g] * np + pr[g]]++;
+            }
+            int k = meet[1];
+            bool all = k > 0;
+            for (size_t i = 0; i < np && all; i++)
+                for (size_t j = i + 1; j < np && all; j++) all = meet[i * np + j] == k;
+            if (all) system = XQ_SYSTEM_ROUND_ROBIN;
+        }
+    }
+    st->system = system;
+
+    /* 小分 (Sonneborn-Berger) or 對手分 (opponents' scores), x 4 */
+    for (size_t g = 0; g < ng; g++) {
+        xq_standing *R = &st->rows[pr[g]], *B = &st->rows[pb[g]];
+        if (system == XQ_SYSTEM_ROUND_ROBIN) {
+            int p2 = red_points2(st->game[g]->result);
+            R->tb4 += p2 * B->score2;        /* win: 2 x opponent's score2 = 4 x score; draw: half */
+            B->tb4 += (2 - p2) * R->score2;
+        } else {
+            R->tb4 += 2 * B->score2;
+            B->tb4 += 2 * R->score2;
+        }
+    }
+
+    items = malloc((np + 1) * sizeof *items);
+    row_of = malloc((np + 1) * sizeof *row_of);
+    if (!items || !row_of) goto done;
+    for (size_t i = 0; i < np; i++) items[i] = (sort_item){&st->rows[i], system, i};
+    qsort(items, np, sizeof *items, cmp_standing);
+
+    /* direct encounter (直勝): points among the players tied on score, 小分 and wins */
+    if (system == XQ_SYSTEM_ROUND_ROBIN) {
+        size_t *group = calloc(np + 1, sizeof *group);   /* player -> 1 + first item of its tie group */
+        if (!group) goto done;
+        for (size_t i = 0; i < np;) {
+            size_t j = i + 1;
+            while (j < np && tied(items[i].row, items[j].row, false)) j++;
+            if (j - i >= 2)
+                for (size_t k = i; k < j; k++) {
+                    group[items[k].index] = i + 1;
+                    st->rows[items[k].index].direct2 = 0;
+                }
+            i = j;
+        }
+        for (size_t g = 0; g < ng; g++) {
+            size_t r = pr[g], b = pb[g];
+            if (!group[r] || group[r] != group[b]) continue;
+            int p2 = red_points2(st->game[g]->result);
+            st->rows[r].direct2 += p2;
+            st->rows[b].direct2 += 2 - p2;
+        }
+        free(group);
+        qsort(items, np, sizeof *items, cmp_standing);
+    }
+
+    /* the rows in rank order, shared ranks for what no tie-break separates */
+    xq_standing *sorted = malloc((np + 1) * sizeof *sorted);
+    if (!sorted) goto done;
+    for (size_t i = 0; i < np; i++) {
+        sorted[i] = *items[i].row;
+        row_of[items[i].index] = i;
+        sorted[i].rank = i && tied(&sorted[i - 1], &sorted[i], system == XQ_SYSTEM_ROUND_ROBIN)
+                             ? sorted[i - 1].rank : (int)i + 1;
+    }
+    free(st->rows);
+    st->rows = sorted;
+    st->red_row = malloc((ng + 1) * sizeof *st->red_row);
+    st->black_row = malloc((ng + 1) * sizeof *st->black_row);
+    if (!st->red_row || !st->black_row) goto done;
+    for (size_t g = 0; g < ng; g++) {
+        st->red_row[g] = row_of[pr[g]];
+        st->black_row[g] = row_of[pb[g]];
+    }
+    ok = true;
+done:
+    free(names);
+    free(pr);
+    free(pb);
+    free(items);
+    free(row_of);
+    free(meet);
+    if (!ok) xq_standings_free(st);
+    return ok;
+}
+
+/* ---- aligned text tables ----------------------------------------------- */
+
+/* Display columns of one code point (East Asian Wide and Fullwidth: 2). */
+static int cp_width(unsigned long c)
+{
+    if (c == 0) return 0;
+    if (c >= 0x300 && c <= 0x36F) return 0;   /* combining marks */
+    if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) || (c >= 0x3041 && c <= 0x33FF) ||
+        (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
+        (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
+        (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x20000 && c <= 0x3FFFD))
+        return 2;
+    return 1;
+}
+
+static int text_width(const char *s)
+{
+    int w = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned long c;
+        int len;
+        if (*p < 0x80) { c = *p; len = 1; }
+        else if ((*p & 0xE0) == 0xC0 && p[1]) { c = (*p & 0x1Fu) << 6 | (p[1] & 0x3Fu); len = 2; }
+        else if ((*p & 0xF0) == 0xE0 && p[1] && p[2]) {
+            c = (*p & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+            len = 3;
+        } else if ((*p & 0xF8) == 0xF0 && p[1] && p[2] && p[3]) {
+            c = (*p & 0x07u) << 18 | (p[1] & 0x3Fu) << 12 | (p[2] & 0x3Fu) << 6 | (p[3] & 0x3Fu);
+            len = 4;
+        } else { c = 0xFFFD; len = 1; }
+        w += cp_width(c);
+        p += len;
+    }
+    return w;
+}
+
+typedef struct {
+    char **cells;            /* rows x ncols, malloc'd strings */
+    size_t ncols, nrows, cap;
+    unsigned right;          /* bit c: column c right-aligned */
+    bool oom;
+} table;
+
+static void table_init(table *t, size_t ncols, unsigned right)
+{
+    memset(t, 0, sizeof *t);
+    t->ncols = ncols;
+    t->right = right;
+}
+
+/* Append one row of ncols printf-formatted cells: a format string per
+ * cell is not practical, so cells are given as already-formatted strings. */
+static void table_row(table *t, ...)
+{
+    if (t->oom) return;
+    if ((t->nrows + 1) * t->ncols > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16 * t->ncols;
+        char **c = realloc(t->cells, cap * sizeof *c);
+        if (!c) { t->oom = true; return; }
+        t->cells = c;
+        t->cap = cap;
+    }
+    va_list ap;
+    va_start(ap, t);
+    for (size_t i = 0; i < t->ncols; i++) {
+        const char *s = va_arg(ap, const char *);
+        char *d = strdup(s ? s : "");
+        if (!d) t->oom = true;
+        t->cells[t->nrows * t->ncols + i] = d;
+    }
+    va_end(ap);
+    t->nrows++;
+}
+
+/* Same, from an array of cells. */
+static void table_row_v(table *t, char *const *cells)
+{
+    if (t->oom) return;
+    if ((t->nrows + 1) * t->ncols > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16 * t->ncols;
+        while (cap < (t->nrows + 1) * t->ncols) cap *= 2;
+        char **c = realloc(t->cells, cap * sizeof *c);
+        if (!c) { t->oom = true; return; }
+        t->cells = c;
+        t->cap = cap;
+    }
+    for (size_t i = 0; i < t->ncols; i++) {
+        char *d = strdup(cells[i] ? cells[i] : "");
+        if (!d) t->oom = true;
+        t->cells[t->nrows * t->ncols + i] = d;
+    }
+    t->nrows++;
+}
+
+/* Print with two spaces between columns and `indent` spaces before;
+ * trailing blanks are not written.  Frees the table. */
+static void table_print(FILE *o, table *t, int indent)
+{
+    int *w = calloc(t->ncols ? t->ncols : 1, sizeof *w);
+    for (size_t r = 0; w && r < t->nrows; r++)
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *s = t->cells[r * t->ncols + c];
+            int x = s ? text_width(s) : 0;
+            if (x > w[c]) w[c] = x;
+        }
+    for (size_t r = 0; w && r < t->nrows; r++) {
+        /* last non-empty cell, so no trailing blanks */
+        size_t last = 0;
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *s = t->cells[r * t->ncols + c];
+            if (s && *s) last = c + 1;
+        }
+        fprintf(o, "%*s", indent, "");
+        for (size_t c = 0; c < last; c++) {
+            const char *s = t->cells[r * t->ncols + c];
+            if (!s) s = "";
+            int pad = w[c] - text_width(s);
+            if (c) fputs("  ", o);
+            if (t->right & (1u << c)) fprintf(o, "%*s%s", pad, "", s);
+            else if (c + 1 < last) fprintf(o, "%s%*s", s, pad, "");
+            else fputs(s, o);
+        }
+        putc('\n', o);
+    }
+    free(w);
+    for (size_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+/* Number formatting into rotating static-free buffers: each call site
+ * passes its own buffer. */
+static const char *u64s(char buf[24], uint64_t v)
+{
+    snprintf(buf, 24, "%" PRIu64, v);
+    return buf;
+}
+
+static const char *pct(char buf[24], uint64_t part, uint64_t whole)
+{
+    if (!whole) snprintf(buf, 24, "-");
+    else snprintf(buf, 24, "%.1f%%", 100.0 * (double)part / (double)whole);
+    return buf;
+}
+
+/* A score in halves as "2.5". */
+static const char *halves(char buf[24], int64_t v2)
+{
+    if (v2 % 2) snprintf(buf, 24, "%" PRId64 ".5", v2 / 2);
+    else snprintf(buf, 24, "%" PRId64, v2 / 2);
+    return buf;
+}
+
+/* A value in quarters as "2.75". */
+static const char *quarters(char buf[24], int64_t v4)
+{
+    snprintf(buf, 24, "%g", (double)v4 / 4.0);
+    return buf;
+}
+
+/* ---- the report's building blocks, shared by text and CSV --------------- */
+
+static const char *result_label(int r)
+{
+    return r == XQ_RESULT_NONE ? "none" : xq_result_str((xq_result)r);
+}
+
+static const char *const ENDING_NAMES[XQ_NTERMS] = {
+    [XQ_TERM_NONE] = "no ending on the board",
+    [XQ_TERM_CHECKMATE] = "checkmate",
+    [XQ_TERM_STALEMATE] = "stalemate",
+    [XQ_TERM_REPETITION] = "repetition",
+    [XQ_TERM_MOVE_LIMIT] = "move limit",
+    [XQ_TERM_DEAD_POSITION] = "dead position",
+    [XQ_TERM_ILLEGAL_MOVE] = "illegal move",
+};
+
+/* Games by Result tag. */
+static uint64_t by_tag(const xq_stats *s, int tag)
+{
+    uint64_t n = 0;
+    for (int t = 0; t < XQ_NTERMS; t++)
+        for (int b = 0; b < XQ_NRESULTS; b++) n += s->outcome[tag][t][b];
+    return n;
+}
+
+/* Games by ending and board result. */
+static uint64_t by_board(const xq_stats *s, int term, int board)
+{
+    uint64_t n = 0;
+    for (int a = 0; a < XQ_NRESULTS; a++) n += s->outcome[a][term][board];
+    return n;
+}
+
+/* Ordering for the top-N tables: by count desc, then key. */
+typedef struct {
+    const char *key;
+    uint64_t n;
+    int code;
+    const uint64_t *v;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->n != y->n) return x->n > y->n ? -1 : 1;
+    if (x->key && y->key) return strcmp(x->key, y->key);
+    return (x->code > y->code) - (x->code < y->code);
+}
+
+static ranked *rank_map(const smap *m)
+{
+    ranked *v = malloc((m->count + 1) * sizeof *v);
+    if (!v) return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].key) v[n++] = (ranked){m->slots[i].key, m->slots[i].v[PL_GAMES], 0, m->slots[i].v};
+    qsort(v, n, sizeof *v, cmp_ranked);
+    return v;
+}
+
+static size_t limit(size_t n, int top)
+{
+    return top > 0 && (size_t)top < n ? (size_t)top : n;
+}
+
+/* histogram bucket width: a multiple of 10 giving at most 25 buckets */
+static size_t bucket_width(const xq_stats *s)
+{
+    size_t max = 0;
+    for (size_t i = 0; i < s->ply_len; i++)
+        if (s->ply_hist[i]) max = i;
+    size_t w = 10;
+    while ((max / w) + 1 > 25) w += 10;
+    return w;
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+static void heading(FILE *o, const char *title)
+{
+    fprintf(o, "\n%s\n", title);
+}
+
+static void text_counts(FILE *o, const xq_stats *s)
+{
+    char a[24], b[24], c[24];
+    uint64_t games = xq_stats_games(s);
+    table t;
+    table_init(&t, 3, 6);
+    fputs("Counts\n", o);
+    table_row(&t, "records", u64s(a, s->records), "");
+    table_row(&t, "games from the start position", u64s(a, s->from_start), pct(b, s->from_start, s->records));
+    table_row(&t, "games from a FEN position", u64s(a, s->from_fen), pct(b, s->from_fen, s->records));
+    table_row(&t, "unreadable (no position)", u64s(a, s->unreadable), pct(b, s->unreadable, s->records));
+    table_row(&t, "valid (every move legal)", u64s(a, s->valid), pct(b, s->valid, s->records));
+    table_row(&t, "with an illegal or unreadable move", u64s(a, s->illegal), pct(b, s->illegal, s->records));
+    table_row(&t, "with errors (as xq-validate)", u64s(a, s->with_errors), pct(b, s->with_errors, s->records));
+    table_row(&t, "distinct games by moves", u64s(a, s->moves.count), pct(b, s->moves.count, s->records));
+    table_row(&t, "distinct games by moves and tags", u64s(a, s->tagged.count), pct(b, s->tagged.count, s->records));
+    table_print(o, &t, 2);
+
+    heading(o, "Plies (half-moves played legally, games with a position)");
+    table_init(&t, 2, 2);
+    table_row(&t, "total", u64s(a, s->plies_total));
+    snprintf(b, sizeof b, "%.2f", games ? (double)s->plies_total / (double)games : 0.0);
+    table_row(&t, "mean", b);
+    snprintf(c, sizeof c, "%.1f", xq_stats_median(s));
+    table_row(&t, "median", c);
+    table_print(o, &t, 2);
+
+    if (!games) return;
+    heading(o, "Game lengths");
+    size_t w = bucket_width(s);
+    uint64_t most = 0;
+    size_t nb = 0;
+    for (size_t i = 0; i < s->ply_len; i++)
+        if (s->ply_hist[i]) nb = i / w + 1;
+    uint64_t *bucket = calloc(nb + 1, sizeof *bucket);
+    if (!bucket) return;
+    for (size_t i = 0; i < s->ply_len; i++)
+        if (s->ply_hist[i]) bucket[i / w] += s->ply_hist[i];
+    for (size_t i = 0; i < nb; i++)
+        if (bucket[i] > most) most = bucket[i];
+    table_init(&t, 4, 2);
+    table_row(&t, "plies", "games", "", "");
+    for (size_t i = 0; i < nb; i++) {
+        char range[48], bar[64];
+        snprintf(range, sizeof range, "%zu-%zu", i * w, i * w + w - 1);
+        size_t len = most ? (size_t)((bucket[i] * 40 + most - 1) / most) : 0;
+        memset(bar, '#', len);
+        bar[len] = '\0';
+        table_row(&t, range, u64s(a, bucket[i]), pct(b, bucket[i], games), bar);
+    }
+    free(bucket);
+    table_print(o, &t, 2);
+}
+
+static void text_findings(FILE *o, const xq_stats *s)
+{
+    char a[24], b[24];
+    heading(o, "Games with findings, by kind (as xq-validate; warnings included)");
+    table t;
+    table_init(&t, 3, 6);
+    int rows = 0;
+    for (int k = 0; k < XQ_FIND_KIND_COUNT; k++) {
+        if (!s->kinds[k]) continue;
+        table_row(&t, xq_finding_kind_str((xq_finding_kind)k), u64s(a, s->kinds[k]), pct(b, s->kinds[k], s->records));
+        rows++;
+    }
+    if (!rows) table_row(&t, "none", "", "");
+    table_print(o, &t, 2);
+}
+
+static void text_results(FILE *o, const xq_stats *s)
+{
+    char a[24], b[24], c[24], d[24], e[24];
+    heading(o, "Results by the Result tag");
+    table t;
+    table_init(&t, 3, 6);
+    static const int order[] = {XQ_RESULT_RED, XQ_RESULT_BLACK, XQ_RESULT_DRAW, XQ_RESULT_UNKNOWN, XQ_RESULT_NONE};
+    for (int i = 0; i < 5; i++) {
+        uint64_t n = by_tag(s, order[i]);
+        table_row(&t, result_label(order[i]), u64s(a, n), pct(b, n, s->records));
+    }
+    table_print(o, &t, 2);
+
+    heading(o, "Results by the board (what the rules prove; CXA1999 §3, §4)");
+    table_init(&t, 6, 0x3E);
+    table_row(&t, "ending", "1-0", "0-1", "1/2-1/2", "undecided", "games");
+    for (int term = 1; term < XQ_NTERMS; term++) {
+        uint64_t tot = 0;
+        for (int r = 0; r < XQ_NRESULTS; r++) tot += by_board(s, term, r);
+        const char *name = term == XQ_TERM_REPETITION ? "repetition (verdict)" : ENDING_NAMES[term];
+        table_row(&t, name, u64s(a, by_board(s, term, XQ_RESULT_RED)), u64s(b, by_board(s, term, XQ_RESULT_BLACK)),
+                  u64s(c, by_board(s, term, XQ_RESULT_DRAW)), u64s(d, by_board(s, term, XQ_RESULT_UNKNOWN)),
+                  u64s(e, tot));
+    }
+    /* no ending on the board: the tag tells resignation, agreement, or nothing */
+    uint64_t red = 0, black = 0, draw = 0, unknown = 0;
+    for (int b2 = 0; b2 < XQ_NRESULTS; b2++) {
+        red += s->outcome[XQ_RESULT_RED][XQ_TERM_NONE][b2];
+        black += s->outcome[XQ_RESULT_BLACK][XQ_TERM_NONE][b2];
+        draw += s->outcome[XQ_RESULT_DRAW][XQ_TERM_NONE][b2];
+        unknown += s->outcome[XQ_RESULT_UNKNOWN][XQ_TERM_NONE][b2] + s->outcome[XQ_RESULT_NONE][XQ_TERM_NONE][b2];
+    }
+    table_row(&t, "resignation (by the tag)", u64s(a, red), u64s(b, black), "", "", u64s(e, red + black));
+    table_row(&t, "agreed draw (by the tag)", "", "", u64s(c, draw), "", u64s(e, draw));
+    table_row(&t, "unknown (no result)", "", "", "", u64s(d, unknown), u64s(e, unknown));
+    table_print(o, &t, 2);
+
+    heading(o, "Where the Result tag and the board disagree");
+    table_init(&t, 4, 8);
+    table_row(&t, "Result tag", "board", "ending", "games");
+    int rows = 0;
+    for (int tag = 0; tag < XQ_NRESULTS; tag++)
+        for (int term = 0; term < XQ_NTERMS; term++)
+            for (int board = 0; board < XQ_NRESULTS; board++) {
+                uint64_t n = s->outcome[tag][term][board];
+                if (!n || board == XQ_RESULT_UNKNOWN || board == tag) continue;
+                table_row(&t, result_label(tag), result_label(board), ENDING_NAMES[term], u64s(a, n));
+                rows++;
+            }
+    if (!rows) table_row(&t, "none", "", "", "");
+    table_print(o, &t, 2);
+}
+
+static ranked *rank_codes(const xq_stats *s, size_t *count)
+{
+    ranked *v = malloc(XQ_ECCO_CODES * sizeof *v);
+    size_t n = 0;
+    for (int c = 0; v && c < XQ_ECCO_CODES; c++) {
+        uint64_t tot = s->ecco_tagged[c] + s->ecco_class[c];
+        if (tot) v[n++] = (ranked){NULL, tot, c, NULL};
+    }
+    if (v) qsort(v, n, sizeof *v, cmp_ranked);
+    *count = n;
+    return v;
+}
+
+static void text_openings(FILE *o, const xq_stats *s, int top)
+{
+    char a[24], b[24], c[24], d[96];
+    size_t n;
+    ranked *v = rank_codes(s, &n);
+    if (!v) return;
+    uint64_t tagged = 0, classified = 0;
+    for (int i = 0; i < XQ_ECCO_CODES; i++) {
+        tagged += s->ecco_tagged[i];
+        classified += s->ecco_class[i];
+    }
+    char title[128];
+    if (limit(n, top) < n) snprintf(title, sizeof title, "Openings (ECCO; the %zu most frequent of %zu codes)", limit(n, top), n);
+    else snprintf(title, sizeof title, "Openings (ECCO; %zu codes)", n);
+    heading(o, title);
+    table t;
+    table_init(&t, 6, 0x38);
+    table_row(&t, "code", "opening", "", "tagged", "classified", "games");
+    for (size_t i = 0; i < limit(n, top); i++) {
+        int code = v[i].code;
+        char cs[4];
+        table_row(&t, xq_ecco_format(code, cs), xq_ecco_opening(code), xq_ecco_variation(code),
+                  u64s(a, s->ecco_tagged[code]), u64s(b, s->ecco_class[code]), u64s(c, v[i].n));
+    }
+    table_print(o, &t, 2);
+    free(v);
+    fputc('\n', o);
+    table_init(&t, 2, 2);
+    table_row(&t, "games with an ECCO tag", u64s(a, tagged));
+    table_row(&t, "ECCO tag that is not a code", u64s(a, s->ecco_bad_tag));
+    table_row(&t, "untagged, classified from the moves", u64s(a, classified));
+    table_row(&t, "untagged, not classified (FEN start, no moves)", u64s(a, s->ecco_unclassified));
+    snprintf(d, sizeof d, "%s of %s (%s)", u64s(a, s->heldout_agree), u64s(b, s->heldout_games),
+             pct(c, s->heldout_agree, s->heldout_games));
+    table_row(&t, "classifier = tag, on tagged games it did not learn", d);
+    table_print(o, &t, 2);
+}
+
+static void text_players(FILE *o, const xq_stats *s, int top)
+{
+    char a[24], b[24], c[24], d[24], e[24], f[24];
+    ranked *v = rank_map(&s->players);
+    if (!v) return;
+    size_t n = s->players.count;
+    char title[160];
+    snprintf(title, sizeof title, "Players (%s%zu of %zu, by games; score CXA1999 §14.1: win 1, draw 0.5, loss 0)",
+             limit(n, top) < n ? "the " : "", limit(n, top), n);
+    heading(o, title);
+    table t;
+    table_init(&t, 8, 0xFE);
+    table_row(&t, "player", "games", "wins", "draws", "losses", "no result", "score", "score %");
+    for (size_t i = 0; i < limit(n, top); i++) {
+        const uint64_t *pv = v[i].v;
+        uint64_t scored = pv[PL_WINS] + pv[PL_DRAWS] + pv[PL_LOSSES];
+        uint64_t score2 = 2 * pv[PL_WINS] + pv[PL_DRAWS];
+        char sp[24];
+        if (scored) snprintf(sp, sizeof sp, "%.1f%%", 50.0 * (double)score2 / (double)scored);
+        else snprintf(sp, sizeof sp, "-");
+        table_row(&t, v[i].key, u64s(a, pv[PL_GAMES]), u64s(b, pv[PL_WINS]), u64s(c, pv[PL_DRAWS]),
+                  u64s(d, pv[PL_LOSSES]), u64s(e, pv[PL_GAMES] - scored), halves(f, (int64_t)score2), sp);
+    }
+    table_print(o, &t, 2);
+    free(v);
+}
+
+static void text_events(FILE *o, const xq_stats *s, int top)
+{
+    char a[24];
+    ranked *v = rank_map(&s->events);
+    if (!v) return;
+    size_t n = s->events.count;
+    char title[128];
+    snprintf(title, sizeof title, "Events (%s%zu of %zu, by games)", limit(n, top) < n ? "the " : "", limit(n, top), n);
+    heading(o, title);
+    table t;
+    table_init(&t, 2, 2);
+    table_row(&t, "event", "games");
+    for (size_t i = 0; i < limit(n, top); i++) table_row(&t, v[i].key, u64s(a, v[i].n));
+    table_print(o, &t, 2);
+    free(v);
+}
+
+/* Result of a counted game for the player on row `me`: "1", "½", "0"
+ * (ascii: "1", "=", "0"). */
+static const char *result_for(const xq_standings *st, size_t g, size_t me, bool ascii)
+{
+    int p2 = red_points2(st->game[g]->result);
+    if (st->black_row[g] == me) p2 = 2 - p2;
+    return p2 == 2 ? "1" : p2 == 0 ? "0" : ascii ? "=" : "½";
+}
+
+/* Whether rounds can be the crosstable's columns: every game has a
+ * round and no player plays twice in one. */
+static int cmp_seat(const void *a, const void *b)
+{
+    const size_t *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static bool rounds_usable(const xq_standings *st, int *max_round)
+{
+    int max = 0;
+    for (size_t g = 0; g < st->ngames; g++) {
+        if (st->game[g]->round <= 0) return false;
+        if (st->game[g]->round > max) max = st->game[g]->round;
+    }
+    if (max > 1000) return false;
+    /* (row, round) of both players of every game: no pair twice */
+    size_t *seat = malloc((2 * st->ngames + 1) * 2 * sizeof *seat);
+    if (!seat) return false;
+    for (size_t g = 0; g < st->ngames; g++) {
+        seat[4 * g] = st->red_row[g];
+        seat[4 * g + 1] = (size_t)st->game[g]->round;
+        seat[4 * g + 2] = st->black_row[g];
+        seat[4 * g + 3] = (size_t)st->game[g]->round;
+    }
+    qsort(seat, 2 * st->ngames, 2 * sizeof *seat, cmp_seat);
+    bool ok = true;
+    for (size_t i = 1; i < 2 * st->ngames && ok; i++)
+        ok = seat[2 * i] != seat[2 * i - 2] || seat[2 * i + 1] != seat[2 * i - 1];
+    free(seat);
+    *max_round = max;
+    return ok;
+}
+
+static void text_event(FILE *o, const xq_stats *s, xq_event_system system)
+{
+    char a[24], b[24], c[24], d[24], e[24], f[24], g2[24];
+    xq_event_game *games = xq_stats_event_games(s);
+    xq_standings st;
+    if (!xq_standings_compute(games, s->nev, system, &st)) {
+        free(games);
+        return;
+    }
+    bool rr = st.system == XQ_SYSTEM_ROUND_ROBIN;
+    char title[512];
+    snprintf(title, sizeof title, "Event \"%s\": %zu players, %zu games", s->opt.event, st.nplayers, st.ngames);
+    heading(o, title);
+    if (st.left_out) fprintf(o, "  (%zu game%s without a result left out)\n", st.left_out, st.left_out == 1 ? "" : "s");
+    if (!st.ngames) {
+        fputs("  no game of this event has a result\n", o);
+        xq_standings_free(&st);
+        free(games);
+        return;
+    }
+    fprintf(o, "  ranked by score (CXA1999 §14.1: win 1, draw 0.5, loss 0), then %s\n",
+            rr ? "§15.1 (round robin): 小分 (Sonneborn-Berger), wins, direct encounter"
+               : "§15.2 (Swiss): 對手分 (opponents' scores), wins");
+    table t;
+    table_init(&t, rr ? 9 : 8, rr ? 0x1FDu : 0xFDu);
+    if (rr) table_row(&t, "rank", "player", "games", "wins", "draws", "losses", "score", "小分", "direct");
+    else table_row(&t, "rank", "player", "games", "wins", "draws", "losses", "score", "對手分");
+    for (size_t i = 0; i < st.nplayers; i++) {
+        const xq_standing *r = &st.rows[i];
+        char dir[24] = "";
+        if (rr && r->direct2 >= 0) halves(dir, r->direct2);
+        table_row(&t, u64s(a, (uint64_t)r->rank), r->name, u64s(b, (uint64_t)r->games), u64s(c, (uint64_t)r->wins),
+                  u64s(d, (uint64_t)r->draws), u64s(e, (uint64_t)r->losses), halves(f, r->score2),
+                  quarters(g2, r->tb4), rr ? dir : NULL);
+    }
+    table_print(o, &t, 2);
+    fputs("  (fouls, the last tie-break, are not in game records: a shared rank stays shared)\n", o);
+
+    /* crosstable */
+    heading(o, "Crosstable");
+    int max_round = 0;
+    bool by_round = !rr && rounds_usable(&st, &max_round);
+    size_t ncols = 0;
+    if (rr) ncols = st.nplayers;
+    else if (by_round) ncols = (size_t)max_round;
+    else
+        for (size_t i = 0; i < st.nplayers; i++)
+            if ((size_t)st.rows[i].games > ncols) ncols = (size_t)st.rows[i].games;
+    size_t width = ncols + 3;
+    char **cells = calloc(width * (st.nplayers + 1), sizeof *cells);
+    size_t *filled = calloc(st.nplayers + 1, sizeof *filled);
+    if (cells && filled) {
+        table_init(&t, width, ~0u & ~2u);
+        char **hdr = cells;
+        hdr[0] = strdup("#");
+        hdr[1] = strdup("player");
+        for (size_t c2 = 0; c2 < ncols; c2++) {
+            char x[24];
+            snprintf(x, sizeof x, rr ? "%zu" : by_round ? "R%zu" : "G%zu", c2 + 1);
+            hdr[2 + c2] = strdup(x);
+        }
+        hdr[2 + ncols] = strdup("score");
+        for (size_t i = 0; i < st.nplayers; i++) {
+            char **row = cells + (i + 1) * width;
+            char x[48];
+            snprintf(x, sizeof x, "%zu", i + 1);
+            row[0] = strdup(x);
+            row[1] = strdup(st.rows[i].name);
+            if (rr) row[2 + i] = strdup("x");
+            row[2 + ncols] = strdup(halves(x, st.rows[i].score2));
+        }
+        for (size_t g = 0; g < st.ngames; g++) {
+            for (int side = 0; side < 2; side++) {
+                size_t me = side ? st.black_row[g] : st.red_row[g];
+                size_t opp = side ? st.red_row[g] : st.black_row[g];
+                char **row = cells + (me + 1) * width;
+                size_t col;
+                char cell[64];
+                if (rr) {
+                    col = opp;
+                    snprintf(cell, sizeof cell, "%s%s", row[2 + col] ? row[2 + col] : "", result_for(&st, g, me, false));
+                } else {
+                    col = by_round ? (size_t)st.game[g]->round - 1 : filled[me]++;
+                    snprintf(cell, sizeof cell, "%zu%s%s", opp + 1, side ? "b" : "r", result_for(&st, g, me, false));
+                }
+                free(row[2 + col]);
+                row[2 + col] = strdup(cell);
+            }
+        }
+        for (size_t i = 0; i <= st.nplayers; i++) table_row_v(&t, cells + i * width);
+        table_print(o, &t, 2);
+        if (!rr) fputs("  (cell: opponent's number, r or b for the colour played, result)\n", o);
+        for (size_t i = 0; i < width * (st.nplayers + 1); i++) free(cells[i]);
+    }
+    free(cells);
+    free(filled);
+    xq_standings_free(&st);
+    free(games);
+}
+
+void xq_stats_write_text(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
+{
+    int top = opt ? opt->top : 20;
+    text_counts(o, s);
+    text_findings(o, s);
+    text_results(o, s);
+    text_openings(o, s, top);
+    text_players(o, s, top);
+    text_events(o, s, top);
+    if (s->opt.event) text_event(o, s, opt ? opt->system : XQ_SYSTEM_AUTO);
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+/* One CSV field (RFC 4180: quoted when it holds a comma, quote or line break). */
+static void csv_field(FILE *o, const char *s, bool first)
+{
+    if (!first) putc(',', o);
+    if (!s) return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, o);
+        return;
+    }
+    putc('"', o);
+    for (; *s; s++) {
+        if (*s == '"') putc('"', o);
+        putc(*s, o);
+    }
+    putc('"', o);
+}
+
+/* A row: table name, then the NULL-terminated fields. */
+static void csv_row(FILE *o, const char *table_name, ...)
+{
+    csv_field(o, table_name, true);
+    va_list ap;
+    va_start(ap, table_name);
+    for (const char *f; (f = va_arg(ap, const char *)) != NULL;) csv_field(o, f, false);
+    va_end(ap);
+    putc('\n', o);
+}
+
+void xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
+{
+    char a[24], b[24], c[24], d[24], e[24], f[24], g[24], h[24];
+    uint64_t games = xq_stats_games(s);
+    csv_row(o, "table", "name", "value", NULL);
+    csv_row(o, "counts", "records", u64s(a, s->records), NULL);
+    csv_row(o, "counts", "from_start", u64s(a, s->from_start), NULL);
+    csv_row(o, "counts", "from_fen", u64s(a, s->from_fen), NULL);
+    csv_row(o, "counts", "unreadable", u64s(a, s->unreadable), NULL);
+    csv_row(o, "counts", "valid", u64s(a, s->valid), NULL);
+    csv_row(o, "counts", "illegal", u64s(a, s->illegal), NULL);
+    csv_row(o, "counts", "with_errors", u64s(a, s->with_errors), NULL);
+    csv_row(o, "counts", "distinct_moves", u64s(a, s->moves.count), NULL);
+    csv_row(o, "counts", "distinct_moves_tags", u64s(a, s->tagged.count), NULL);
+    csv_row(o, "counts", "plies_total", u64s(a, s->plies_total), NULL);
+    snprintf(b, sizeof b, "%.2f", games ? (double)s->plies_total / (double)games : 0.0);
+    csv_row(o, "counts", "plies_mean", b, NULL);
+    snprintf(c, sizeof c, "%.1f", xq_stats_median(s));
+    csv_row(o, "counts", "plies_median", c, NULL);
+    csv_row(o, "counts", "heldout_games", u64s(a, s->heldout_games), NULL);
+    csv_row(o, "counts", "heldout_agree", u64s(a, s->heldout_agree), NULL);
+    csv_row(o, "counts", "ecco_bad_tag", u64s(a, s->ecco_bad_tag), NULL);
+    csv_row(o, "counts", "ecco_unclassified", u64s(a, s->ecco_unclassified), NULL);
+
+    csv_row(o, "table", "plies", "games", NULL);
+    for (size_t i = 0; i < s->ply_len; i++)
+        if (s->ply_hist[i]) csv_row(o, "lengths", u64s(a, i), u64s(b, s->ply_hist[i]), NULL);
+
+    csv_row(o, "table", "kind", "games", NULL);
+    for (int k = 0; k < XQ_FIND_KIND_COUNT; k++)
+        csv_row(o, "findings", xq_finding_kind_str((xq_finding_kind)k), u64s(a, s->kinds[k]), NULL);
+
+    csv_row(o, "table", "result_tag", "termination", "result_board", "games", NULL);
+    for (int tag = 0; tag < XQ_NRESULTS; tag++)
+        for (int term = 0; term < XQ_NTERMS; term++)
+            for (int board = 0; board < XQ_NRESULTS; board++)
+                if (s->outcome[tag][term][board])
+                    csv_row(o, "outcomes", result_label(tag), xq_termination_str((xq_termination)term),
+                            board == XQ_RESULT_UNKNOWN ? "*" : result_label(board), u64s(a, s->outcome[tag][term][board]),
+                            NULL);
+
+    csv_row(o, "table", "code", "opening", "tagged", "classified", NULL);
+    for (int code = 0; code < XQ_ECCO_CODES; code++) {
+        if (!s->ecco_tagged[code] && !s->ecco_class[code]) continue;
+        char cs[4];
+        csv_row(o, "openings", xq_ecco_format(code, cs), xq_ecco_opening(code), u64s(a, s->ecco_tagged[code]),
+                u64s(b, s->ecco_class[code]), NULL);
+    }
+
+    csv_row(o, "table", "player", "games", "wins", "draws", "losses", "score", NULL);
+    smap_entry **pl = xq_smap_sorted(&s->players);
+    for (size_t i = 0; pl && i < s->players.count; i++) {
+        const uint64_t *v = pl[i]->v;
+        csv_row(o, "players", pl[i]->key, u64s(a, v[PL_GAMES]), u64s(b, v[PL_WINS]), u64s(c, v[PL_DRAWS]),
+                u64s(d, v[PL_LOSSES]), halves(e, (int64_t)(2 * v[PL_WINS] + v[PL_DRAWS])), NULL);
+    }
+    free(pl);
+
+    csv_row(o, "table", "event", "games", NULL);
+    smap_entry **ev = xq_smap_sorted(&s->events);
+    for (size_t i = 0; ev && i < s->events.count; i++) csv_row(o, "events", ev[i]->key, u64s(a, ev[i]->v[PL_GAMES]), NULL);
+    free(ev);
+
+    if (!s->opt.event) return;
+    xq_event_game *gv = xq_stats_event_games(s);
+    xq_standings st;
+    if (xq_standings_compute(gv, s->nev, opt ? opt->system : XQ_SYSTEM_AUTO, &st)) {
+        bool rr = st.system == XQ_SYSTEM_ROUND_ROBIN;
+        csv_row(o, "table", "rank", "player", "games", "wins", "draws", "losses", "score",
+                rr ? "sonneborn_berger" : "opponents_score", "direct", NULL);
+        for (size_t i = 0; i < st.nplayers; i++) {
+            const xq_standing *r = &st.rows[i];
+            char dir[24] = "";
+            if (r->direct2 >= 0) halves(dir, r->direct2);
+            csv_row(o, "standings", u64s(a, (uint64_t)r->rank), r->name, u64s(b, (uint64_t)r->games),
+                    u64s(c, (uint64_t)r->wins), u64s(d, (uint64_t)r->draws), u64s(e, (uint64_t)r->losses),
+                    halves(f, r->score2), quarters(g, r->tb4), dir, NULL);
+        }
+        csv_row(o, "table", "number", "round", "opponent", "colour", "result", NULL);
+        for (size_t gi = 0; gi < st.ngames; gi++)
+            for (int side = 0; side < 2; side++) {
+                size_t me = side ? st.black_row[gi] : st.red_row[gi], opp = side ? st.red_row[gi] : st.black_row[gi];
+                int p2 = red_points2(st.game[gi]->result);
+                if (side) p2 = 2 - p2;
+                csv_row(o, "crosstable", u64s(a, me + 1), u64s(b, (uint64_t)st.game[gi]->round), u64s(c, opp + 1),
+                        side ? "black" : "red", halves(h, p2), NULL);
+            }
+        xq_standings_free(&st);
+    }
+    free(gv);
+}

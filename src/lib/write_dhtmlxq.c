@@ -1,0 +1,312 @@
+/* write_dhtmlxq.c - DhtmlXQ blocks (东萍 dpxq.com web board, formats.md
+ * §1f) for web pages and forum posts.  Read back by dhtmlxq_read.c.
+ *
+ * One block per game:
+ *   [DhtmlXQ]
+ *   [DhtmlXQ_ver]www_dpxq_com[/DhtmlXQ_ver]
+ *   [DhtmlXQ_title]..[/DhtmlXQ_title] ... one field per tag: Title title,
+ *     Event event, Date date, Site place, Round round, Table table, Red
+ *     red, RedTeam redteam, RedTime redtime, RedElo redelo, Black ...,
+ *     TimeControl timerule, Annotator remark, Author author, ECCO and
+ *     Opening together as open ("E27 name"), Result as result (红胜 黑胜
+ *     和棋 未知); other tags under their own name (when it is a plain
+ *     word); Game, FEN, Format and Variation are not written;
+ *   [DhtmlXQ_binit] the 32 squares (x then y, y from the top, "99" for an
+ *     empty slot) and [DhtmlXQ_fen] the FEN, when the start is not the
+ *     standard one;
+ *   [DhtmlXQ_movelist] the main line, x1 y1 x2 y2 per move;
+ *   [DhtmlXQ_comment0] the game comment, [DhtmlXQ_comment<ply>] the
+ *     comment after a main-line ply;
+ *   [DhtmlXQ_move_<parent>_<ply>_<id>] each variation, ids 1, 2, ... in
+ *     document order (parents first), followed by its comments
+ *     [DhtmlXQ_comment<id>_<ply>]; an alternative to the first move of a
+ *     variation is written as one more alternative to the move that
+ *     variation replaces (the board numbers it so);
+ *   [DhtmlXQ_generator]xq-tools[/DhtmlXQ_generator]
+ *   [/DhtmlXQ]
+ * Text: "\n" in comments becomes "||", line breaks in tag values spaces,
+ * and a '[' that would read as a tag ("[DhtmlXQ", "[/DhtmlXQ", ...) the
+ * full-width '［' (so that no value can end a field); other text as is.
+ * A variation's leading comment goes before the comment of its first
+ * move; NAGs are not written.  A line ends before its first untranslated
+ * move (reported by the walk).  Output is UTF-8 (xq_write_game converts
+ * it to GBK or Big5 on request).
+ */
+#include "write_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "binread.h"
+
+/* ---- text ------------------------------------------------------------------ */
+
+/* True when a '[' at s would start one of the reader's tags. */
+static bool markup(const char *s)
+{
+    s += 1 + (s[1] == '/');
+    return !strncasecmp(s, "DhtmlXQ", 7) || !strncasecmp(s, "DHJHtmlXQ", 9) || !strncasecmp(s, "comment_", 8) ||
+           !strncasecmp(s, "game_comment_", 13);
+}
+
+/* Append s with "\n" as nl ("||" or " "), other control characters as
+ * spaces, and a '[' that would start a tag as the full-width '［'. */
+static void put_value(xq_buf *b, const char *s, const char *nl)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '[' && markup(s)) xq_buf_append(b, "\xEF\xBC\xBB", 3);
+        else if (c == '\n') xq_buf_append(b, nl, strlen(nl));
+        else if (c == '\r') continue;
+        else if (c < 0x20 || c == 0x7F) xq_buf_append(b, " ", 1);
+        else xq_buf_append(b, s, 1);
+    }
+}
+
+static void put_str(xq_buf *b, const char *s)
+{
+    xq_buf_append(b, s, strlen(s));
+}
+
+static void put_field(xq_buf *b, const char *name, const char *value)
+{
+    put_str(b, "[DhtmlXQ_");
+    put_str(b, name);
+    put_str(b, "]");
+    put_value(b, value, " ");
+    put_str(b, "[/DhtmlXQ_");
+    put_str(b, name);
+    put_str(b, "]\n");
+}
+
+/* ---- lines of play ------------------------------------------------------------ */
+
+/* One line being written: the main line (id 0) or a variation. */
+typedef struct {
+    unsigned id, parent;      /* its number and the branch it is written under */
+    unsigned first_parent;    /* the branch under which alternatives to its first move go */
+    int start;                /* absolute ply of its first move */
+    size_t cur;               /* index of the node being walked */
+    bool stopped;             /* an untranslated move was met ... */
+    size_t stop;              /* ... at this index (SIZE_MAX: before the line) */
+    const char *lead;         /* the leading comment of the variation */
+    xq_buf moves, comments;
+} line;
+
+typedef struct {
+    const xq_game *g;
+    bool comments;
+    line *lines;              /* by id */
+    size_t nlines, cap;
+    unsigned *stack;          /* ids of the open lines */
+    size_t depth, scap;
+    bool oom;
+} writer;
+
+static line *open_line(writer *w, unsigned parent, unsigned first_parent, int start, bool stopped,
+                       const char *lead)
+{
+    if (w->nlines == w->cap) {
+        size_t c = w->cap ? w->cap * 2 : 16;
+        line *l = realloc(w->lines, c * sizeof *l);
+        if (!l) { w->oom = true; return NULL; }
+        w->lines = l;
+        w->cap = c;
+    }
+    if (w->depth == w->scap) {
+        size_t c = w->scap ? w->scap * 2 : 16;
+        unsigned *s = realloc(w->stack, c * sizeof *s);
+        if (!s) { w->oom = true; return NULL; }
+        w->stack = s;
+        w->scap = c;
+    }
+    line *l = &w->lines[w->nlines];
+    memset(l, 0, sizeof *l);
+    l->id = (unsigned)w->nlines++;
+    l->parent = parent;
+    l->first_parent = first_parent;
+    l->start = start;
+    l->stopped = stopped;
+    l->stop = SIZE_MAX;
+    l->lead = lead;
+    w->stack[w->depth++] = l->id;
+    return l;
+}
+
+static void on_move(void *ctx, const xq_walk_move *m)
+{
+    writer *w = ctx;
+    if (w->oom || !w->depth) return;
+    line *l = &w->lines[w->stack[w->depth - 1]];
+    l->cur = m->index;
+    if (!m->move && !l->stopped) {
+        l->stopped = true;
+        l->stop = m->index;
+    }
+    if (l->stopped) return;
+    int from = XQ_FROM(m->move), to = XQ_TO(m->move);
+    char d[5] = {(char)('0' + XQ_FILE(from)), (char)('0' + 9 - XQ_RANK(from)), (char)('0' + XQ_FILE(to)),
+                 (char)('0' + 9 - XQ_RANK(to)), 0};
+    put_str(&l->moves, d);
+    if (!w->comments) return;
+    const char *c = m->node->comment, *lead = m->index == 0 ? l->lead : NULL;
+    if (!c && !lead) return;
+    char name[64];
+    int ply = l->start + (int)m->index;
+    if (l->id) snprintf(name, sizeof name, "comment%u_%d", l->id, ply);
+    else snprintf(name, sizeof name, "comment%d", ply);
+    put_str(&l->comments, "[DhtmlXQ_");
+    put_str(&l->comments, name);
+    put_str(&l->comments, "]");
+    if (lead) {
+        put_value(&l->comments, lead, "||");
+        if (c) put_str(&l->comments, "||");
+    }
+    put_value(&l->comments, c, "||");
+    put_str(&l->comments, "[/DhtmlXQ_");
+    put_str(&l->comments, name);
+    put_str(&l->comments, "]\n");
+}
+
+static void on_line(void *ctx, const xq_walk_line *wl)
+{
+    writer *w = ctx;
+    if (w->oom) return;
+    if (wl->depth == 0) {
+        line *m = open_line(w, 0, 0, 1, false, NULL);
+        if (m && w->comments && wl->branch->comment) {
+            put_str(&m->comments, "[DhtmlXQ_comment0]");
+            put_value(&m->comments, wl->branch->comment, "||");
+            put_str(&m->comments, "[/DhtmlXQ_comment0]\n");
+        }
+        return;
+    }
+    if (!w->depth) return;
+    const line *p = &w->lines[w->stack[w->depth - 1]];
+    /* an alternative to the first move of a variation belongs under the
+     * branch that variation was written under */
+    unsigned parent = p->cur == 0 && p->id ? p->first_parent : p->id;
+    int start = p->start + (int)p->cur;
+    /* alternatives to the first untranslated move can still be written
+     * (they continue the line that ends before it) */
+    bool stopped = p->stopped && p->stop != p->cur;
+    open_line(w, parent, parent, start, stopped, w->comments ? wl->branch->comment : NULL);
+}
+
+static void on_line_end(void *ctx, const xq_walk_line *wl)
+{
+    writer *w = ctx;
+    (void)wl;
+    if (w->depth) w->depth--;
+}
+
+/* ---- the writer ---------------------------------------------------------------- */
+
+static const struct { const char *tag, *field; } TAGS[] = {
+    {"Title", "title"},       {"Event", "event"},         {"Date", "date"},         {"Site", "place"},
+    {"Round", "round"},       {"Table", "table"},         {"Red", "red"},           {"RedTeam", "redteam"},
+    {"RedTime", "redtime"},   {"RedElo", "redelo"},       {"Black", "black"},       {"BlackTeam", "blackteam"},
+    {"BlackTime", "blacktime"}, {"BlackElo", "blackelo"}, {"TimeControl", "timerule"},
+    {"Annotator", "remark"},  {"Author", "author"},       {NULL, NULL},
+};
+
+/* Tags written another way or not at all. */
+static bool special(const char *name)
+{
+    static const char *const S[] = {"Game", "FEN", "Format", "Variation", "ECCO", "Opening", "Result", NULL};
+    for (int i = 0; S[i]; i++)
+        if (xq_tag_is(name, S[i])) return true;
+    for (int i = 0; TAGS[i].tag; i++)
+        if (xq_tag_is(name, TAGS[i].tag)) return true;
+    return false;
+}
+
+static bool plain_word(const char *s)
+{
+    if (!*s || strlen(s) > 40) return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9'))) return false;
+    return true;
+}
+
+void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                      xq_write_report *rep)
+{
+    xq_buf b = {0};
+    writer w = {.g = g, .comments = !opt->no_comments};
+    put_str(&b, "[DhtmlXQ]\n[DhtmlXQ_ver]www_dpxq_com[/DhtmlXQ_ver]\n");
+    for (int i = 0; TAGS[i].tag; i++) {
+        const char *v = xq_game_tag(g, TAGS[i].tag);
+        if (v && *v) put_field(&b, TAGS[i].field, v);
+    }
+    const char *ecco = xq_game_tag(g, "ECCO"), *opening = xq_game_tag(g, "Opening");
+    if ((ecco && *ecco) || (opening && *opening)) {
+        char v[512];
+        snprintf(v, sizeof v, "%s%s%s", ecco ? ecco : "", ecco && *ecco && opening && *opening ? " " : "",
+                 opening ? opening : "");
+        put_field(&b, "open", v);
+    }
+    if (xq_game_tag(g, "Result") || g->result_code != XQ_RESULT_NONE) {
+        const char *res = xq_write_result_token(g);
+        put_field(&b, "result", !strcmp(res, "1-0") ? "红胜" : !strcmp(res, "0-1") ? "黑胜"
+                                : !strcmp(res, "1/2-1/2") ? "和棋" : "未知");
+    }
+    for (size_t i = 0; i < g->tag_count; i++)
+        if (!special(g->tags[i].name) && plain_word(g->tags[i].name) && *g->tags[i].value)
+            put_field(&b, g->tags[i].name, g->tags[i].value);
+
+    bool readable = r->status != XQ_STATUS_UNREADABLE;
+    if (readable && !xq_is_start_position(&r->start)) {
+        int sq[32];
+        int lost = xq_bin_slots(&r->start, sq);
+        char binit[65];
+        for (int i = 0; i < 32; i++) {
+            binit[2 * i] = sq[i] < 0 ? '9' : (char)('0' + XQ_FILE(sq[i]));
+            binit[2 * i + 1] = sq[i] < 0 ? '9' : (char)('0' + 9 - XQ_RANK(sq[i]));
+        }
+        binit[64] = 0;
+        put_field(&b, "binit", binit);
+        char fen[XQ_FEN_MAX];
+        xq_fen_write(&r->start, fen, sizeof fen);
+        put_field(&b, "fen", fen);
+        if (lost && !rep->why[0])
+            snprintf(rep->why, sizeof rep->why, "%d pieces of the start position do not fit binit's 32 slots (the fen field has them)",
+                     lost);
+    } else if (!readable && g->fen && *g->fen) {
+        put_field(&b, "fen", g->fen);
+    }
+
+    /* the lines, through the walk */
+    xq_walk_ops ops = {.move_begin = on_move, .line_begin = on_line, .line_end = on_line_end};
+    xq_walk_game(g, r, !opt->no_variations, &ops, &w, rep);
+    for (size_t i = 0; i < w.nlines && !w.oom; i++) {
+        line *l = &w.lines[i];
+        if (i == 0) {
+            put_str(&b, "[DhtmlXQ_movelist]");
+            if (l->moves.len) xq_buf_append(&b, l->moves.p, l->moves.len);
+            put_str(&b, "[/DhtmlXQ_movelist]\n");
+        } else if (l->moves.len) {
+            char name[64];
+            snprintf(name, sizeof name, "move_%u_%d_%u", l->parent, l->start, l->id);
+            put_str(&b, "[DhtmlXQ_");
+            put_str(&b, name);
+            put_str(&b, "]");
+            xq_buf_append(&b, l->moves.p, l->moves.len);
+            put_str(&b, "[/DhtmlXQ_");
+            put_str(&b, name);
+            put_str(&b, "]\n");
+        }
+        if (l->comments.len && (i == 0 || l->moves.len)) xq_buf_append(&b, l->comments.p, l->comments.len);
+    }
+    put_str(&b, "[DhtmlXQ_generator]xq-tools[/DhtmlXQ_generator]\n[/DhtmlXQ]\n");
+    if (w.oom || !b.p) snprintf(rep->why, sizeof rep->why, "no DhtmlXQ written: out of memory");
+    else fwrite(b.p, 1, b.len, out);
+    for (size_t i = 0; i < w.nlines; i++) {
+        xq_buf_free(&w.lines[i].moves);
+        xq_buf_free(&w.lines[i].comments);
+    }
+    free(w.lines);
+    free(w.stack);
+    xq_buf_free(&b);
+}

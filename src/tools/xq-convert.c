@@ -1,0 +1,366 @@
+/* xq-convert - convert game records between formats and notations: PGN in
+ * any notation, XML (src/xq-game.rng), JSON Lines, XBoard PGN, UCCI
+ * position lines.  Every game read is written; moves that cannot be
+ * translated are kept as text where the format allows and reported.
+ * See man/xq-convert.1. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "pipeline.h"
+#include "pgn_read.h"
+#include "replay.h"
+#include "write.h"
+
+static const char PROG[] = "xq-convert";
+
+typedef struct {
+    xq_read_options read;
+    xq_write_options write;
+    const char *output;       /* -o FILE, or NULL for stdout */
+    bool quiet;
+    int threads;              /* -j */
+} options;
+
+typedef struct {
+    unsigned long long games, partial;
+    unsigned long long lost[4];   /* games whose tags/comments/NAGs/variations the format drops */
+} totals;
+
+static void usage(FILE *to)
+{
+    fputs("Usage: xq-convert [OPTION]... [FILE]...\n"
+          "Convert the game records of each FILE (or standard input, or '-') to another\n"
+          "format or notation.  Input formats are recognised by content: PGN-style\n"
+          "text in any notation and encoding, xq-tools XML, XQF, CBR/CBL, DhtmlXQ;\n"
+          "gzip is inflated.\n"
+          "\n"
+          "  -t, --to=FORMAT         pgn (default), xml, jsonl, xboard (PGN as GNU XBoard\n"
+          "                          saves Xiangqi, SAN moves), ucci (one line per game:\n"
+          "                          position fen FEN moves h2e2 ...), dhtmlxq (web\n"
+          "                          page blocks) or xqf (XQStudio version 10, one game)\n"
+          "  -n, --notation=NOTATION moves for pgn and xml: chinese (default), abbr,\n"
+          "                          3digit, wxf, iccs, ucci or san\n"
+          "      --traditional       Chinese moves in traditional characters (車馬進);\n"
+          "                          the default with --encoding=big5\n"
+          "      --simplified        Chinese moves in simplified characters (车马进)\n"
+          "      --ascii-digits      Black's files in Chinese moves as 1-9, not １-９\n"
+          "      --no-comments       drop comments\n"
+          "      --no-variations     drop variations\n"
+          "  -e, --encoding=ENC      output encoding for pgn, xboard, xml and dhtmlxq: utf8\n"
+          "                          (default), gbk or big5\n"
+          "  -i, --input-encoding=ENC  auto (default), utf8, gbk or big5\n"
+          "  -f, --from=FORMAT       input format: auto (default), pgn or xml\n"
+          "  -o, --output=FILE       write to FILE, replaced only once complete, instead\n"
+          "                          of standard output\n"
+          "  -q, --quiet             no summary line\n"
+          "  -j, --jobs=N            convert on N threads (default: the number of\n"
+          "                          CPUs); the output is the same for every N\n"
+          "  -h, --help              show this help and exit\n"
+          "  -V, --version           show the version and exit\n"
+          "\n"
+          "Moves after an illegal one cannot be translated: they are kept as text (in a\n"
+          "comment for pgn and xboard, dropped for ucci) and reported on stderr.\n"
+          "\n"
+          "Exit status: 0 all games converted in full, 1 some game not, 2 usage or I/O\n"
+          "error.\n",
+          to);
+}
+
+/* ---- atomic output -------------------------------------------------------------- */
+
+static char *tmp_path;   /* the temporary file while -o FILE is being written */
+
+static void on_signal(int sig)
+{
+    if (tmp_path) unlink(tmp_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Open a temporary file beside path for the output. */
+static FILE *open_output(const char *path)
+{
+    size_t n = strlen(path);
+    tmp_path = malloc(n + 16);
+    if (!tmp_path) return NULL;
+    snprintf(tmp_path, n + 16, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp_path);
+    if (fd < 0) {
+        xq_cli_error(PROG, "%s: %s", path, strerror(errno));
+        free(tmp_path);
+        tmp_path = NULL;
+        return NULL;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) { /* keep mkstemp's 0600 */ }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+    FILE *f = fdopen(fd, "w");
+    if (!f) close(fd);
+    return f;
+}
+
+/* Finish the output: rename the temporary file over path when ok, else
+ * remove it.  Returns false (after a message) on failure. */
+static bool close_output(FILE *f, const char *path, bool ok)
+{
+    bool flushed = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int err = errno;
+    if (fclose(f) != 0 && flushed) {
+        flushed = false;
+        err = errno;
+    }
+    if (ok && !flushed) xq_cli_error(PROG, "%s: %s", path, strerror(err));
+    ok = ok && flushed;
+    if (ok && rename(tmp_path, path) != 0) {
+        xq_cli_error(PROG, "%s: %s", path, strerror(errno));
+        ok = false;
+    }
+    if (!ok) {
+        unlink(tmp_path);
+        xq_cli_error(PROG, "%s left unchanged", path);
+    }
+    free(tmp_path);
+    tmp_path = NULL;
+    return ok;
+}
+
+/* ---- converting ------------------------------------------------------------------- */
+
+/* The reader's errors (bad bytes, unclosed comments ...): the game as
+ * converted may differ from the record. */
+static bool report_syntax(FILE *err, const xq_game *g, const xq_replay *r)
+{
+    bool any = false;
+    for (int i = 0; i < r->nfindings; i++) {
+        const xq_finding *f = &r->findings[i];
+        if (f->kind != XQ_FIND_SYNTAX || f->severity != XQ_SEV_ERROR) continue;
+        fprintf(err, "%s:%lu:%lu: error: game %llu: %s\n", g->file,
+                (unsigned long)(f->line ? f->line : g->first_line), (unsigned long)(f->line ? f->col : 1),
+                (unsigned long long)g->index, f->message);
+        any = true;
+    }
+    return any;
+}
+
+/* What a worker found about one game, for the totals. */
+typedef struct {
+    bool partial;      /* not converted in full */
+    unsigned lost;     /* XQ_HOLDS_* bits the format dropped */
+} game_outcome;
+
+typedef struct {
+    const options *opt;
+    xq_replay_options rules;
+    unsigned holds;
+    totals *t;
+    int status;
+} run_state;
+
+/* A worker's part: replay one game and write it in the target format. */
+static void convert_game(void *ctx, xq_slot *slot)
+{
+    run_state *st = ctx;
+    xq_game *g = &slot->game;
+    xq_replay *r = &slot->replay;
+    game_outcome *o = slot->user;
+    xq_write_report rep;
+    xq_replay_game(g, &st->rules, r);
+    o->partial = report_syntax(slot->err, g, r);
+    o->lost = 0;
+    if (st->opt->write.format == XQ_OUT_XQF && g->index > 1) {
+        /* an XQF file holds one game: the rest would make a broken file */
+        fprintf(slot->err, "%s:%llu:1: error: game %llu: not written: an XQF file holds one game\n", g->file,
+                (unsigned long long)g->first_line, (unsigned long long)g->index);
+        o->partial = true;
+        return;
+    }
+    if (!xq_write_game(slot->out, g, r, &st->opt->write, &rep)) {
+        fprintf(slot->err, "%s:%lu:%lu: error: game %llu: %s\n", g->file,
+                (unsigned long)(rep.line ? rep.line : g->first_line), (unsigned long)(rep.line ? rep.col : 1),
+                (unsigned long long)g->index, rep.why);
+        o->partial = true;
+    }
+    o->lost = xq_game_contents(g) & ~st->holds;
+}
+
+/* In input order: totals. */
+static void account_game(void *ctx, xq_slot *slot)
+{
+    run_state *st = ctx;
+    const game_outcome *o = slot->user;
+    st->t->games++;
+    if (o->partial) {
+        st->t->partial++;
+        st->status = XQ_EXIT_FINDINGS;
+    }
+    for (int b = 0; b < 4; b++) st->t->lost[b] += (o->lost >> b) & 1u;
+}
+
+static int convert_file(const char *path, FILE *out, const options *opt, totals *t)
+{
+    char err[512];
+    xq_reader *rd = xq_reader_open(path, &opt->read, err, sizeof err);
+    if (!rd) {
+        xq_cli_error(PROG, "%s", err);
+        return XQ_EXIT_USAGE;
+    }
+    run_state st = {.opt = opt, .t = t, .status = XQ_EXIT_OK};
+    xq_replay_options_default(&st.rules);
+    st.holds = xq_out_format_holds(opt->write.format);
+    if (opt->write.no_comments) st.holds |= XQ_HOLDS_COMMENTS;
+    if (opt->write.no_variations) st.holds |= XQ_HOLDS_VARIATIONS;
+    xq_pipeline_options po = {
+        .threads = opt->threads, .out = out, .user_size = sizeof(game_outcome), .ctx = &st,
+        .process = convert_game, .account = account_game,
+    };
+    const char *why = NULL;
+    if (xq_pipeline_run(rd, &po, &why) < 0) {
+        xq_cli_error(PROG, "%s", why ? why : xq_reader_error(rd));
+        st.status = XQ_EXIT_USAGE;
+    }
+    xq_reader_close(rd);
+    return st.status;
+}
+
+/* Parse the options into *opt; returns -1 to go on, else an exit status. */
+static int parse_options(int argc, char **argv, options *opt)
+{
+    enum { OPT_TRAD = 256, OPT_SIMP, OPT_ASCII, OPT_NO_COMMENTS, OPT_NO_VARIATIONS };
+    static const struct option longopts[] = {
+        {"to", required_argument, NULL, 't'},
+        {"notation", required_argument, NULL, 'n'},
+        {"traditional", no_argument, NULL, OPT_TRAD},
+        {"simplified", no_argument, NULL, OPT_SIMP},
+        {"ascii-digits", no_argument, NULL, OPT_ASCII},
+        {"no-comments", no_argument, NULL, OPT_NO_COMMENTS},
+        {"no-variations", no_argument, NULL, OPT_NO_VARIATIONS},
+        {"encoding", required_argument, NULL, 'e'},
+        {"input-encoding", required_argument, NULL, 'i'},
+        {"from", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    bool notation_set = false;
+    int script = 0;   /* 1 traditional, -1 simplified, 0 default */
+    int c;
+    while ((c = getopt_long(argc, argv, "t:n:e:i:f:o:qj:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (!xq_out_format_parse(optarg, &opt->write.format)) {
+                xq_cli_error(PROG, "unknown output format '%s' (pgn, xml, jsonl, xboard, ucci, dhtmlxq or xqf)", optarg);
+                return XQ_EXIT_USAGE;
+            }
+            break;
+        case 'n':
+            if (!xq_notation_from_name(optarg, &opt->write.notation) || opt->write.notation == XQ_NOTATION_AUTO) {
+                xq_cli_error(PROG, "unknown notation '%s' (chinese, abbr, 3digit, wxf, iccs, ucci or san)", optarg);
+                return XQ_EXIT_USAGE;
+            }
+            notation_set = true;
+            break;
+        case OPT_TRAD: script = 1; break;
+        case OPT_SIMP: script = -1; break;
+        case OPT_ASCII: opt->write.notation_flags |= XQ_WRITE_ASCII_DIGITS; break;
+        case OPT_NO_COMMENTS: opt->write.no_comments = true; break;
+        case OPT_NO_VARIATIONS: opt->write.no_variations = true; break;
+        case 'e':
+            if (!xq_encoding_parse(optarg, &opt->write.encoding) || opt->write.encoding == XQ_ENC_AUTO) {
+                xq_cli_error(PROG, "unknown output encoding '%s' (utf8, gbk or big5)", optarg);
+                return XQ_EXIT_USAGE;
+            }
+            break;
+        case 'i':
+            if (!xq_encoding_parse(optarg, &opt->read.encoding)) {
+                xq_cli_error(PROG, "unknown encoding '%s' (auto, utf8, gbk or big5)", optarg);
+                return XQ_EXIT_USAGE;
+            }
+            break;
+        case 'f':
+            if (!strcmp(optarg, "auto")) opt->read.format = XQ_FMT_AUTO;
+            else if (!strcmp(optarg, "pgn")) opt->read.format = XQ_FMT_PGN;
+            else if (!strcmp(optarg, "xml")) opt->read.format = XQ_FMT_XML;
+            else {
+                xq_cli_error(PROG, "unknown input format '%s' (auto, pgn or xml)", optarg);
+                return XQ_EXIT_USAGE;
+            }
+            break;
+        case 'o': opt->output = optarg; break;
+        case 'q': opt->quiet = true; break;
+        case 'j':
+            if (!xq_cli_int(PROG, "jobs", optarg, 256, &opt->threads)) return XQ_EXIT_USAGE;
+            break;
+        case 'h': usage(stdout); return XQ_EXIT_OK;
+        case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
+        default:
+            fputs("Try 'xq-convert --help' for more information.\n", stderr);
+            return XQ_EXIT_USAGE;
+        }
+    }
+    xq_out_format f = opt->write.format;
+    if (notation_set && f != XQ_OUT_PGN && f != XQ_OUT_XML) {
+        xq_cli_error(PROG, "--notation goes with --to=pgn or --to=xml (%s has its own)", xq_out_format_name(f));
+        return XQ_EXIT_USAGE;
+    }
+    bool text = f == XQ_OUT_PGN || f == XQ_OUT_XBOARD || f == XQ_OUT_XML || f == XQ_OUT_DHTMLXQ;
+    if (!text && opt->write.encoding != XQ_ENC_UTF8 && opt->write.encoding != XQ_ENC_AUTO) {
+        xq_cli_error(PROG, "--encoding goes with pgn, xboard and xml; %s is always UTF-8", xq_out_format_name(f));
+        return XQ_EXIT_USAGE;
+    }
+    if (script > 0 || (script == 0 && opt->write.encoding == XQ_ENC_BIG5))
+        opt->write.notation_flags |= XQ_WRITE_TRADITIONAL;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.write.format = XQ_OUT_PGN;
+    opt.threads = xq_cpu_count();
+    int st = parse_options(argc, argv, &opt);
+    if (st >= 0) return st;
+
+    FILE *out = opt.output ? open_output(opt.output) : stdout;
+    if (!out) return XQ_EXIT_USAGE;
+    totals t = {0};
+    int status = XQ_EXIT_OK;
+    xq_write_begin(out, &opt.write);
+    int nfiles = argc - optind;
+    for (int i = 0; i < (nfiles ? nfiles : 1) && !ferror(out); i++) {
+        st = convert_file(nfiles ? argv[optind + i] : "-", out, &opt, &t);
+        if (st > status) status = st;
+        if (opt.write.format == XQ_OUT_XQF) break;   /* one game, from the first file */
+    }
+    xq_write_end(out, &opt.write);
+    if (opt.output) {
+        if (ferror(out)) xq_cli_error(PROG, "%s: write error", opt.output);
+        if (!close_output(out, opt.output, status < XQ_EXIT_USAGE && !ferror(out))) status = XQ_EXIT_USAGE;
+    } else if (fflush(stdout) != 0 || ferror(stdout)) {
+        xq_cli_error(PROG, "write error on standard output");
+        status = XQ_EXIT_USAGE;
+    }
+    if (!opt.quiet) {
+        fprintf(stderr, "%llu games: %llu converted in full, %llu not fully\n", t.games, t.games - t.partial,
+                t.partial);
+        static const char *const what[4] = {"tags", "comments", "NAGs", "variations"};
+        for (int b = 0; b < 4; b++)
+            if (t.lost[b])
+                fprintf(stderr, "%s: note: %s cannot hold %s: dropped in %llu game%s\n", PROG,
+                        xq_out_format_name(opt.write.format), what[b], t.lost[b], t.lost[b] == 1 ? "" : "s");
+    }
+    return status;
+}

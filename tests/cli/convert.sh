@@ -1,0 +1,138 @@
+#!/bin/sh
+# xq-convert: options, every output format on tests/data/convert-sample.pgn
+# (expected output in tests/data/convert-sample.out.*), exit statuses and
+# diagnostics, atomic -o, output encodings, hostile XML refused with
+# nothing fetched, and round trips of the public corpus through XML, WXF,
+# ICCS and XBoard back to Chinese.  The corpus round trips use every 10th
+# game of ccpd/masters.pgn.gz (5,369 games, a few seconds); FULL=1
+# runs all 53,685 games.
+. tests/cli/lib.sh
+C=$BIN/xq-convert
+S=tests/data/convert-sample.pgn
+
+# ---- options (GNU conventions)
+expect_status "--help" 0 $C --help
+expect_eq "--help: usage line" "Usage: xq-convert [OPTION]... [FILE]..." "$(head -1 $TMP/out)"
+expect_status "--version" 0 $C --version
+expect_eq "--version: name and suite" "xq-convert (xq-tools)" "$(cut -d' ' -f1,2 $TMP/out)"
+expect_status "unknown option" 2 $C --frobnicate $S
+expect_eq "unknown option: hint" "Try 'xq-convert --help' for more information." "$(tail -1 $TMP/err)"
+expect_status "unknown output format" 2 $C --to=pdf $S
+expect_status "unknown notation" 2 $C -n klingon $S
+expect_status "--notation does not go with ucci" 2 $C -t ucci -n wxf $S
+expect_status "--encoding does not go with jsonl" 2 $C -t jsonl -e gbk $S
+expect_status "missing input file" 2 $C /nonexistent/x.pgn
+expect_eq "missing input: message" "xq-convert: /nonexistent/x.pgn: No such file or directory" "$(head -1 $TMP/err)"
+
+# ---- the sample: 4 games, one with an illegal move
+expect_status "sample: a game not fully converted exits 1" 1 $C $S
+expect_eq "sample: diagnostic and summary" "tests/data/convert-sample.pgn:21:17: error: game 3: ply 3 (馬二進四): horse leg blocked; later moves kept untranslated
+4 games: 3 converted in full, 1 not fully" "$(cat $TMP/err)"
+expect_eq "pgn: expected output" "$(cat tests/data/convert-sample.out.pgn)" "$(cat $TMP/out)"
+$C -q -t xml $S > $TMP/sample.xml 2>/dev/null
+expect_eq "xml: expected output" "$(cat tests/data/convert-sample.out.xml)" "$(cat $TMP/sample.xml)"
+if command -v xmllint >/dev/null 2>&1; then
+  expect_status "xml: validates against src/xq-game.rng" 0 xmllint --noout --relaxng src/xq-game.rng $TMP/sample.xml
+else
+  echo "# skip: xmllint not installed (test_write validates through the libxml2 API)"
+fi
+$C -t ucci $S > $TMP/out 2>$TMP/err
+expect_eq "ucci: one line per game" 4 "$(wc -l < $TMP/out)"
+expect_eq "ucci: set-up position" "position fen 3k5/4a4/9/9/9/9/9/9/4A4/4K4 b - - 0 1 moves d9e9 e0f0" "$(sed -n 2p $TMP/out)"
+expect_eq "ucci: says what it cannot hold" "xq-convert: note: ucci cannot hold variations: dropped in 1 game" "$(grep variations $TMP/err)"
+$C -q -t jsonl $S > $TMP/out 2>/dev/null
+expect_eq "jsonl: one line per game" 4 "$(wc -l < $TMP/out)"
+expect_eq "jsonl: untranslated moves have no iccs" '{"text":"馬二進四","iccs":null}' "$(grep -o '{"text":"馬二進四","iccs":null}' $TMP/out)"
+$C -q -t xboard $S > $TMP/out 2>/dev/null
+expect_eq "xboard: tags and SAN" '[White "甲"]|[Variant "xiangqi"]|1. Che2 {central cannon} 1... Hg7 (1... Che7 $2 {same direction} 2. Hg2 (2. Hc2) 2... Hg7)' \
+  "$(grep -e '^\[White' -e '^\[Variant' -e '^1. Che2 {' $TMP/out | head -3 | paste -sd'|')"
+expect_status "--no-comments --no-variations" 1 $C --no-comments --no-variations $S
+expect_eq "no comments, no variations" "1. 炮二平五 马８进７" "$(grep '^1\. 炮二平五' $TMP/out | head -1)"
+
+# every format (and notation) back to Chinese gives the direct conversion
+$C -q $S > $TMP/ref.pgn 2>/dev/null
+for route in "-t xml" "-n wxf" "-n iccs" "-n ucci" "-n san" "-n abbr" "-t xboard" "-e gbk" "-e big5" "-t xml -e gbk"; do
+  $C -q $route $S 2>/dev/null | $C -q --simplified > $TMP/back.pgn 2>/dev/null
+  expect_eq "sample round trip: $route" "$(cat $TMP/ref.pgn)" "$(cat $TMP/back.pgn)"
+done
+expect_status "standard input" 1 sh -c "$C -q -t xml < $S | $C -q"
+expect_eq "standard input: same games" "$(cat $TMP/ref.pgn)" "$(cat $TMP/out)"
+
+# ---- encodings
+$C -q -e big5 $S > $TMP/big5.pgn 2>/dev/null
+expect_eq "big5: traditional by default" "1. 炮二平五 {central cannon} 1... 馬８進７" "$(iconv -f CP950 -t UTF-8 $TMP/big5.pgn | grep -o '^1\. 炮二平五 {central cannon} 1\.\.\. 馬８進７')"
+$C -q -t xml -e gbk $S > $TMP/gbk.xml 2>/dev/null
+expect_eq "gbk xml: declaration" '<?xml version="1.0" encoding="GBK"?>' "$(head -1 $TMP/gbk.xml)"
+printf '[Red "☃"]\n1. 炮二平五 *\n' > $TMP/snow.pgn
+expect_status "a character the encoding lacks: exit 1" 1 $C -e big5 $TMP/snow.pgn
+expect_eq "a character the encoding lacks: said" "$TMP/snow.pgn:1:1: error: game 1: 1 characters cannot be written in big5; written as '?'" "$(head -1 $TMP/err)"
+
+# ---- -o FILE: written atomically
+mkdir $TMP/o
+expect_status "-o: exit 1 with the illegal game" 1 $C -q -o $TMP/o/out.pgn $S
+expect_eq "-o: the file holds the output, nothing on stdout" "$(cat $TMP/ref.pgn)|" "$(cat $TMP/o/out.pgn)|$(cat $TMP/out)"
+expect_eq "-o: no temporary file left" "out.pgn" "$(ls $TMP/o)"
+expect_status "-o: unreadable input exits 2" 2 $C -q -o $TMP/o/out.pgn $S /nonexistent/x.pgn
+expect_eq "-o: the old file is left unchanged" "$(cat $TMP/ref.pgn)" "$(cat $TMP/o/out.pgn)"
+expect_eq "-o: and said so" "xq-convert: $TMP/o/out.pgn left unchanged" "$(tail -1 $TMP/err)"
+expect_eq "-o: still no temporary file" "out.pgn" "$(ls $TMP/o)"
+expect_status "-o: unwritable directory" 2 $C -q -o /nonexistent/dir/out.pgn $S
+
+# ---- hostile XML: refused, nothing read or fetched
+for f in convert-xxe convert-billion-laughs; do
+  expect_status "$f: refused" 2 $C tests/data/$f.xml
+  expect_eq "$f: clear error" "DOCTYPE) are refused" "$(grep -o 'DOCTYPE) are refused' $TMP/err)"
+  expect_eq "$f: nothing written" "" "$(cat $TMP/out)"
+done
+# the same DOCTYPEs behind a 70 KB comment: libxml2 sees them, the reader refuses
+for f in convert-xxe convert-billion-laughs; do
+  { echo '<?xml version="1.0"?>'; printf '<!--'; head -c 70000 /dev/zero | tr '\0' a; echo '-->'; sed 1d tests/data/$f.xml; } > $TMP/late.xml
+  expect_status "$f (late DOCTYPE): refused" 2 $C $TMP/late.xml
+  expect_eq "$f (late DOCTYPE): no /etc/passwd content" "" "$(grep root: $TMP/out $TMP/err)"
+done
+if command -v python3 >/dev/null 2>&1; then
+  port=$((20000 + $$ % 20000))
+  python3 -m http.server $port --bind 127.0.0.1 >$TMP/http.log 2>&1 &
+  http_pid=$!
+  i=0; while [ $i -lt 50 ] && ! grep -q Serving $TMP/http.log; do sleep 0.1; i=$((i + 1)); done
+  sed "s/PORT/$port/" tests/data/convert-external-dtd.xml > $TMP/dtd.xml
+  { echo '<?xml version="1.0"?>'; printf '<!--'; head -c 70000 /dev/zero | tr '\0' a; echo '-->'; sed 1d $TMP/dtd.xml; } > $TMP/dtd-late.xml
+  expect_status "external DTD: refused" 2 $C $TMP/dtd.xml
+  expect_status "external DTD (late): refused" 2 $C -f xml $TMP/dtd-late.xml
+  sleep 0.2
+  kill $http_pid 2>/dev/null; wait $http_pid 2>/dev/null
+  expect_eq "external DTD: nothing fetched" "" "$(grep GET $TMP/http.log)"
+else
+  echo "# skip: python3 not installed (no local HTTP server to watch for fetches)"
+fi
+
+# ---- the public corpus: every format back to Chinese gives the same moves and tags
+if have_shared corpus/ccpd/masters.pgn.gz; then
+  if [ -n "$FULL" ]; then zcat $SHARED/corpus/ccpd/masters.pgn.gz > $TMP/m.pgn
+  else zcat $SHARED/corpus/ccpd/masters.pgn.gz | LC_ALL=C awk '/^\[Game /{n++} n % 10 == 1' > $TMP/m.pgn; fi
+  games=$(grep -c '^\[Game ' $TMP/m.pgn)
+  $C -q $TMP/m.pgn > $TMP/ref.pgn 2>/dev/null
+  expect_eq "masters: every game written" "$games" "$(grep -c '^\[Game ' $TMP/ref.pgn)"
+  $C -q -t xml $TMP/m.pgn > $TMP/m.xml 2>/dev/null
+  if command -v xmllint >/dev/null 2>&1; then   # the first 1,000 games: xmllint is slow
+    LC_ALL=C awk '/^\[Game /{n++} n <= 1000' $TMP/m.pgn | $C -q -t xml > $TMP/m1000.xml 2>/dev/null
+    expect_status "masters: the XML validates" 0 xmllint --noout --relaxng src/xq-game.rng $TMP/m1000.xml
+  fi
+  $C -q $TMP/m.xml > $TMP/back.pgn 2>/dev/null
+  expect_eq "masters round trip: xml" "" "$(cmp $TMP/ref.pgn $TMP/back.pgn 2>&1)"
+  for route in "-n wxf" "-n iccs" "-t xboard"; do
+    $C -q $route $TMP/m.pgn 2>/dev/null | $C -q > $TMP/back.pgn 2>/dev/null
+    expect_eq "masters round trip: $route" "" "$(cmp $TMP/ref.pgn $TMP/back.pgn 2>&1)"
+  done
+fi
+
+# -j: byte-identical output whatever the number of threads
+if have_shared corpus/ccpd/middlegames.pgn.gz; then
+  $BIN/xq-convert -q -j1 --to xml ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/x1 2>/dev/null
+  $BIN/xq-convert -q -j2 --to xml ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/x2 2>/dev/null
+  expect_eq "-j1 and -j2 XML identical" "$(md5sum < $TMP/x1)" "$(md5sum < $TMP/x2)"
+fi
+# an XQF file holds one game: the second is refused, the first written
+expect_status "xqf: one game only" 1 $BIN/xq-convert -q --to xqf -o $TMP/two.xqf corpus/sample-games.pgn
+expect_eq "xqf: second game refused" "corpus/sample-games.pgn:26:1: error: game 2: not written: an XQF file holds one game" "$(sed -n 2p $TMP/err)"
+expect_eq "xqf: the first game reads back" "1 games: 1 valid, 0 with errors, 0 unreadable" "$($BIN/xq-validate $TMP/two.xqf 2>&1)"

@@ -1,0 +1,157 @@
+#!/bin/sh
+# xq-stats: standings on small hand-made events, merge(split) == whole,
+# the GNU parallel recipe of README.md, counts on the public corpus, and
+# the ECCO table re-derived exactly from the corpus.
+. tests/cli/lib.sh
+S=$BIN/xq-stats
+RR=tests/data/stats-roundrobin.pgn
+SW=tests/data/stats-swiss.pgn
+
+expect_status "help" 0 $S --help
+expect_eq "help names --merge" 1 "$(grep -c -- '-m, --merge ' $TMP/out)"
+expect_status "version" 0 $S --version
+expect_eq "version line" "xq-stats (xq-tools) $(sed -n 's/#define XQ_VERSION "\(.*\)"/\1/p' src/tools/cli.h)" "$(cat $TMP/out)"
+expect_status "unknown option" 2 $S --no-such-option
+expect_status "missing file" 2 $S /nonexistent/file.pgn
+expect_eq "missing file message" "xq-stats: /nonexistent/file.pgn: No such file or directory" "$(cat $TMP/err)"
+expect_status "bad --system" 2 $S --system knockout $RR
+expect_status "--merge with rules" 2 $S --merge --move-limit 50 /dev/null
+
+# Round robin (CXA1999 §15.1), checked by hand in tests/unit/test_stats.c:
+# C, D, E 3 points and 小分 7; C has 3 wins; D beat E; A and B drew each
+# other and tie on everything: shared 5th.
+expect_status "round robin" 0 $S --event "Test Cup 2024" $RR
+expect_eq "round robin standings and crosstable" 'Event "Test Cup 2024": 6 players, 15 games
+  (1 game without a result left out)
+  ranked by score (CXA1999 §14.1: win 1, draw 0.5, loss 0), then §15.1 (round robin): 小分 (Sonneborn-Berger), wins, direct encounter
+  rank  player     games  wins  draws  losses  score  小分  direct
+     1  Chao Wang      5     3      0       2      3     7
+     2  Dan Xu         5     2      2       1      3     7       1
+     3  Eva Zhou       5     2      2       1      3     7       0
+     4  Fei Sun        5     1      2       2      2     6
+     5  Anna Li        5     1      2       2      2   4.5     0.5
+     5  Bo Chen        5     1      2       2      2   4.5     0.5
+  (fouls, the last tie-break, are not in game records: a shared rank stays shared)
+
+Crosstable
+  #  player     1  2  3  4  5  6  score
+  1  Chao Wang  x  1  0  0  1  1      3
+  2  Dan Xu     0  x  1  ½  ½  1      3
+  3  Eva Zhou   1  0  x  ½  1  ½      3
+  4  Fei Sun    1  ½  ½  x  0  0      2
+  5  Anna Li    0  ½  0  1  x  ½      2
+  6  Bo Chen    0  0  ½  1  ½  x      2' "$(sed -n '/^Event "/,$p' $TMP/out)"
+expect_eq "round robin: no progress line when stderr is not a terminal" "" "$(cat $TMP/err)"
+expect_eq "round robin: players" "  Anna Li        7     1      2       3          1      2    33.3%" \
+  "$(grep '^  Anna Li ' $TMP/out)"
+
+# Swiss (CXA1999 §15.2): 對手分 separates 呂欽/許銀川 from nobody (5 each),
+# wins do (2 to 1); 王天一 and 鄭惟桐 tie on score, 對手分 and wins.
+expect_status "swiss" 0 $S --event "測試公開賽" $SW
+expect_eq "swiss standings and crosstable" 'Event "測試公開賽": 6 players, 9 games
+  ranked by score (CXA1999 §14.1: win 1, draw 0.5, loss 0), then §15.2 (Swiss): 對手分 (opponents'"'"' scores), wins
+  rank  player  games  wins  draws  losses  score  對手分
+     1  呂欽        3     2      0       1      2       5
+     2  許銀川      3     1      2       0      2       5
+     3  洪智        3     1      1       1    1.5     4.5
+     4  王天一      3     1      1       1    1.5       4
+     4  鄭惟桐      3     1      1       1    1.5       4
+     6  趙鑫鑫      3     0      1       2    0.5     4.5
+  (fouls, the last tie-break, are not in game records: a shared rank stays shared)
+
+Crosstable
+  #  player   R1   R2   R3  score
+  1  呂欽    2b0  3r1  5b1      2
+  2  許銀川  1r1  4b½  3r½      2
+  3  洪智    6b1  1b0  2b½    1.5
+  4  王天一  5r0  2r½  6r1    1.5
+  5  鄭惟桐  4b1  6r½  1r0    1.5
+  6  趙鑫鑫  3r0  5b½  4b0    0.5
+  (cell: opponent'"'"'s number, r or b for the colour played, result)' "$(sed -n '/^Event "/,$p' $TMP/out)"
+expect_eq "swiss as CSV" 'standings,1,呂欽,3,2,0,1,2,5,
+standings,4,鄭惟桐,3,1,1,1,1.5,4,' \
+  "$($S --csv --event "測試公開賽" $SW | grep -E '^standings,(1|4),(呂欽|鄭惟桐)')"
+expect_eq "forced round-robin tie-breaks" "round robin" \
+  "$($S --system round-robin --event "測試公開賽" $SW | grep -o 'round robin')"
+
+# merge(split) == whole: every split point of the hand-made files, both orders
+cat $RR $SW > $TMP/both.pgn
+$S --json --event "Test Cup 2024" $TMP/both.pgn > $TMP/whole.json
+$S --event "Test Cup 2024" $TMP/both.pgn > $TMP/whole.txt
+starts=$(grep -n '^\[Event' $TMP/both.pgn | cut -d: -f1)
+bad=0
+for n in $starts; do
+  head -n $((n - 1)) $TMP/both.pgn > $TMP/p1.pgn
+  tail -n +$n $TMP/both.pgn > $TMP/p2.pgn
+  $S --json --event "Test Cup 2024" $TMP/p1.pgn > $TMP/a.json
+  $S --json --event "Test Cup 2024" - < $TMP/p2.pgn > $TMP/b.json
+  $S --merge --json $TMP/b.json $TMP/a.json | cmp -s - $TMP/whole.json || bad=$((bad + 1))
+  $S --merge $TMP/a.json $TMP/b.json | cmp -s - $TMP/whole.txt || bad=$((bad + 1))
+done
+expect_eq "merge of every split == whole (json and text)" 0 $bad
+cat $TMP/a.json $TMP/b.json | $S --merge --json > $TMP/m.json
+expect_eq "several objects on standard input" "" "$(cmp $TMP/m.json $TMP/whole.json)"
+$S --json $RR > $TMP/noevent.json
+expect_status "merge refuses other options" 2 $S --merge $TMP/a.json $TMP/noevent.json
+expect_eq "merge refusal message" "xq-stats: $TMP/noevent.json:1: the statistics were made for different events (--event)" "$(cat $TMP/err)"
+head -c 500 $TMP/a.json > $TMP/cut.json
+expect_status "merge of a cut file" 2 $S --merge $TMP/cut.json
+expect_eq "cut file message" "xq-stats: $TMP/cut.json:1: the JSON object is cut short" "$(cat $TMP/err)"
+
+if have_shared corpus/ccpd/masters.pgn.gz; then
+  M=$SHARED/corpus/ccpd/masters.pgn.gz
+  $S --csv $M > $TMP/masters.csv 2>$TMP/err
+  expect_eq "masters: counts" "counts,records,53685
+counts,from_start,53685
+counts,from_fen,0
+counts,unreadable,0
+counts,valid,53684
+counts,illegal,1
+counts,distinct_moves,27761
+counts,distinct_moves_tags,42606
+counts,plies_total,4683603
+counts,plies_mean,87.24
+counts,plies_median,79.0
+counts,heldout_games,26623
+counts,heldout_agree,24971
+counts,ecco_bad_tag,0
+counts,ecco_unclassified,77" "$(grep '^counts,' $TMP/masters.csv | grep -v with_errors)"
+  expect_eq "masters: results by tag" "1-0 20650, 0-1 14675, 1/2-1/2 18326, * 34" \
+    "$(awk -F, '$1=="outcomes" {n[$2]+=$5} END {printf "1-0 %d, 0-1 %d, 1/2-1/2 %d, * %d", n["1-0"], n["0-1"], n["1/2-1/2"], n["*"]}' $TMP/masters.csv)"
+  expect_eq "masters: checkmates 304 + 238, stalemates 2 + 1" "checkmate 542, stalemate 3" \
+    "$(awk -F, '$1=="outcomes" {n[$3]+=$5} END {printf "checkmate %d, stalemate %d", n["checkmate"], n["stalemate"]}' $TMP/masters.csv)"
+  expect_eq "masters: findings that do not depend on repetition verdicts" "findings,illegal-move,1
+findings,tandem-plain-file,19461
+findings,syntax,472" "$(grep -E '^findings,(illegal-move|tandem-plain-file|syntax),' $TMP/masters.csv)"
+  expect_eq "masters: 6960 players, 36472 events" "6960 36472" \
+    "$(echo $(grep -c '^players,' $TMP/masters.csv) $(grep -c '^events,' $TMP/masters.csv))"
+  expect_eq "masters: most tagged opening" "openings,C23,中炮过河车七路马对屏风马两头蛇,1083,0" \
+    "$(grep '^openings,' $TMP/masters.csv | sort -t, -k4,4nr | head -1)"
+  expect_eq "masters: 呂欽" "players,呂欽,3373,1345,1474,554,2082" "$(grep '^players,呂欽,' $TMP/masters.csv)"
+
+  # the same through two parts and --merge, and through GNU parallel (README recipe)
+  zcat $M > $TMP/m.pgn
+  n=$(grep -n '^\[Game' $TMP/m.pgn | sed -n 20001p | cut -d: -f1)
+  head -n $((n - 1)) $TMP/m.pgn | $S -q --json - > $TMP/a.json
+  tail -n +$n $TMP/m.pgn | gzip -c > $TMP/p2.pgn.gz
+  $S -q --json $TMP/p2.pgn.gz > $TMP/b.json
+  $S --csv --merge $TMP/a.json $TMP/b.json > $TMP/merged.csv
+  expect_eq "masters: merge of two parts == whole" "" "$(cmp $TMP/merged.csv $TMP/masters.csv)"
+  if command -v parallel >/dev/null 2>&1; then
+    zcat $M | parallel --will-cite --pipe --block 4M --recend '\n\n' --recstart '[' \
+      "$S -q -j1 --json -" > $TMP/parts.json
+    expect_eq "GNU parallel: several parts" 1 "$([ $(wc -l < $TMP/parts.json) -gt 1 ] && echo 1)"
+    $S --csv --merge $TMP/parts.json > $TMP/par.csv
+    expect_eq "GNU parallel recipe == whole" "" "$(cmp $TMP/par.csv $TMP/masters.csv)"
+  else
+    echo "# skip: GNU parallel not installed (apt-get install parallel)"
+  fi
+
+  # the committed ECCO table is exactly what the corpus derives
+  $S --derive-ecco -q $M > $TMP/ecco_table.inc
+  expect_eq "ECCO table re-derived from masters.pgn.gz" "" "$(cmp $TMP/ecco_table.inc src/lib/ecco_table.inc)"
+fi
+if have_shared corpus/ccpd/middlegames.pgn.gz; then
+  expect_eq "middlegames: from a FEN" "counts,records,2807 counts,from_start,141 counts,from_fen,2666" \
+    "$(echo $($S --csv $SHARED/corpus/ccpd/middlegames.pgn.gz | grep -E '^counts,(records|from_start|from_fen),'))"
+fi

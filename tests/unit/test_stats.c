@@ -1,0 +1,532 @@
+/* test_stats.c - xq-stats' library: ECCO codes and classifier, the
+ * accumulator, exact merging (merge of any split == the whole), the JSON
+ * round trip, and standings with the CXA1999 §15.1 / §15.2 tie-breaks on
+ * small hand-made events. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecco.h"
+#include "pgn_read.h"
+#include "replay.h"
+#include "stats.h"
+
+#ifndef XQ_SHARED
+#define XQ_SHARED "../shared"
+#endif
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* Moves from ICCS text "h2e2 h9g7 ..." into moves[]; returns the count. */
+static int parse_moves(const char *text, xq_move *moves, int max)
+{
+    int n = 0;
+    for (const char *p = text; *p && n < max;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        int from = XQ_SQ(p[0] - 'a', p[1] - '0'), to = XQ_SQ(p[2] - 'a', p[3] - '0');
+        moves[n++] = XQ_MOVE(from, to);
+        p += 4;
+    }
+    return n;
+}
+
+/* One game summary per record of path, replayed with the default rules. */
+typedef struct {
+    xq_game *games;          /* kept so the summaries' text views stay valid */
+    xq_stats_game *sg;
+    size_t n;
+} game_list;
+
+static void load_games(const char *path, game_list *out)
+{
+    char err[256];
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    memset(out, 0, sizeof *out);
+    size_t cap = 0;
+    xq_replay_options ro;
+    xq_replay_options_default(&ro);
+    xq_replay *r = malloc(sizeof *r);
+    assert_non_null(r);
+    for (;;) {
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            out->games = realloc(out->games, cap * sizeof *out->games);
+            out->sg = realloc(out->sg, cap * sizeof *out->sg);
+            assert_non_null(out->games);
+            assert_non_null(out->sg);
+        }
+        xq_game *g = &out->games[out->n];
+        xq_game_init(g);
+        int st = xq_reader_next(rd, g);
+        assert_true(st >= 0);
+        if (st == 0) {
+            xq_game_free(g);
+            break;
+        }
+        xq_replay_game(g, &ro, r);
+        xq_stats_analyse(g, r, &out->sg[out->n]);
+        out->n++;
+    }
+    free(r);
+    xq_reader_close(rd);
+}
+
+static void free_games(game_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) xq_game_free(&l->games[i]);
+    free(l->games);
+    free(l->sg);
+}
+
+/* The accumulator's JSON as a malloc'd string. */
+static char *json_of(const xq_stats *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    xq_stats_write_json(m, s, NULL);
+    fclose(m);
+    return buf;
+}
+
+static char *text_of(const xq_stats *s, xq_event_system sys)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    xq_stats_report_options ro = {.top = 0, .system = sys};
+    xq_stats_write_text(m, s, &ro);
+    fclose(m);
+    return buf;
+}
+
+static xq_stats *accumulate(const game_list *l, size_t from, size_t to, const char *event)
+{
+    xq_stats_options opt;
+    xq_replay_options_default(&opt.rules);
+    opt.event = event;
+    xq_stats *s = xq_stats_new(&opt);
+    assert_non_null(s);
+    for (size_t i = from; i < to; i++) assert_true(xq_stats_add(s, &l->sg[i]));
+    return s;
+}
+
+/* ---- ECCO -------------------------------------------------------------- */
+
+static void test_ecco_codes(void **state)
+{
+    (void)state;
+    char buf[4];
+    assert_int_equal(xq_ecco_parse("A00"), 0);
+    assert_int_equal(xq_ecco_parse(" C55 "), 255);
+    assert_int_equal(xq_ecco_parse("e99"), 499);
+    assert_int_equal(xq_ecco_parse("F00"), -1);
+    assert_int_equal(xq_ecco_parse("C5"), -1);
+    assert_int_equal(xq_ecco_parse("C555"), -1);
+    assert_int_equal(xq_ecco_parse(""), -1);
+    assert_int_equal(xq_ecco_parse(NULL), -1);
+    assert_string_equal(xq_ecco_format(255, buf), "C55");
+    assert_string_equal(xq_ecco_format(500, buf), "");
+    /* names from ecco-names.tsv (vschess) */
+    assert_string_equal(xq_ecco_opening(xq_ecco_parse("C00")), "中炮对屏风马");
+    assert_string_equal(xq_ecco_opening(xq_ecco_parse("C55")), "五六炮过河车对屏风马");
+    assert_string_equal(xq_ecco_variation(xq_ecco_parse("C55")), "黑进７卒右直车");
+    assert_string_equal(xq_ecco_opening(xq_ecco_parse("A09")), "");   /* unnamed */
+}
+
+static void test_ecco_key_mirror(void **state)
+{
+    (void)state;
+    xq_move a[8], b[8];
+    char ka[64], kb[64];
+    /* 炮二平五 馬８進７ and its mirror 炮八平五 馬２進３ share a key */
+    int na = parse_moves("h2e2 h9g7", a, 8), nb = parse_moves("b2e2 b9c7", b, 8);
+    xq_ecco_key(a, na, 20, ka, sizeof ka);
+    xq_ecco_key(b, nb, 20, kb, sizeof kb);
+    assert_string_equal(ka, "h2e2h9g7");
+    assert_string_equal(kb, "h2e2h9g7");
+    /* a centre-file first move decides nothing: the next one does */
+    na = parse_moves("e3e4 b9c7", a, 8);
+    xq_ecco_key(a, na, 20, ka, sizeof ka);
+    assert_string_equal(ka, "e3e4h9g7");
+    /* the prefix length is capped */
+    assert_int_equal(xq_ecco_key(a, na, 1, ka, sizeof ka), 1);
+    assert_string_equal(ka, "e3e4");
+}
+
+static void test_ecco_classify_table(void **state)
+{
+    (void)state;
+    static const xq_ecco_entry entries[] = {
+        {"", "A00"}, {"h2e2", "B00"}, {"h2e2h9g7", "C00"}, {"h2e2h9g7h0g2i9h9", "C01"},
+    };
+    xq_ecco_table t = {entries, 4, 20};
+    xq_move m[8];
+    int n = parse_moves("h2e2 h9g7 h0g2 i9h9 i0h0", m, 8);
+    assert_int_equal(xq_ecco_classify(&t, m, n), xq_ecco_parse("C01"));
+    assert_int_equal(xq_ecco_classify(&t, m, 3), xq_ecco_parse("C00"));   /* longest prefix: 2 plies */
+    n = parse_moves("b2e2 b9c7", m, 8);                                     /* mirrored */
+    assert_int_equal(xq_ecco_classify(&t, m, n), xq_ecco_parse("C00"));
+    n = parse_moves("g3g4", m, 8);
+    assert_int_equal(xq_ecco_classify(&t, m, n), xq_ecco_parse("A00"));
+    xq_ecco_table empty = {entries, 0, 20};
+    assert_int_equal(xq_ecco_classify(&empty, m, n), -1);
+    /* the built-in table: 炮二平五 馬８進７ 馬二進三 車９平８ is a 中炮对屏风马 (C) line */
+    n = parse_moves("h2e2 h9g7 h0g2 i9h9", m, 8);
+    int c = xq_ecco_classify(NULL, m, n);
+    assert_true(c >= 200 && c < 300);
+    assert_true(xq_ecco_builtin()->count > 100);
+}
+
+static void test_ecco_learner(void **state)
+{
+    (void)state;
+    xq_ecco_learner *l = xq_ecco_learner_new(4, 1);
+    assert_non_null(l);
+    xq_move m[8];
+    int n = parse_moves("h2e2 h9g7 h0g2", m, 8);
+    assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00")));
+    assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00")));
+    n = parse_moves("b2e2 b7e7", m, 8);   /* mirror of h2e2 h7e7: 順炮 */
+    assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("D00")));
+    n = parse_moves("g3g4", m, 8);
+    assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("E00")));
+    assert_int_equal(xq_ecco_learner_games(l), 4);
+    const xq_ecco_table *t = xq_ecco_learner_table(l);
+    assert_non_null(t);
+    /* root: C00 (2 of 4); g3g4 -> E00; h2e2 inherits C00; h2e2h7e7 -> D00.
+     * Deeper C00 prefixes inherit and are pruned. */
+    assert_int_equal(t->count, 3);
+    assert_string_equal(t->entries[0].prefix, "");
+    assert_string_equal(t->entries[0].code, "C00");
+    assert_string_equal(t->entries[1].prefix, "g3g4");
+    assert_string_equal(t->entries[1].code, "E00");
+    assert_string_equal(t->entries[2].prefix, "h2e2h7e7");
+    assert_string_equal(t->entries[2].code, "D00");
+    n = parse_moves("h2e2 h7e7 h0g2", m, 8);
+    assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("D00"));
+    xq_ecco_learner_free(l);
+
+    /* min_support 2: single-game prefixes are not learned */
+    l = xq_ecco_learner_new(4, 2);
+    n = parse_moves("h2e2 h9g7", m, 8);
+    xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00"));
+    xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00"));
+    n = parse_moves("g3g4", m, 8);
+    xq_ecco_learner_add(l, m, n, xq_ecco_parse("E00"));
+    t = xq_ecco_learner_table(l);
+    assert_int_equal(t->count, 1);
+    assert_string_equal(t->entries[0].code, "C00");
+    xq_ecco_learner_free(l);
+}
+
+/* ---- standings --------------------------------------------------------- */
+
+/* The round robin of tests/data/stats-roundrobin.pgn, hand-checked:
+ * scores C 3, D 3, E 3, F 2, A 2, B 2; 小分 (Sonneborn-Berger) C 7, D 7,
+ * E 7, F 6, A 4.5, B 4.5; wins C 3, D 2, E 2, A 1, B 1; D beat E (direct
+ * encounter); A and B drew: tied on everything, they share 5th. */
+static const xq_event_game RR[] = {
+    {"A", "B", 1, XQ_RESULT_DRAW},  {"C", "D", 1, XQ_RESULT_RED},   {"E", "F", 1, XQ_RESULT_DRAW},
+    {"C", "A", 2, XQ_RESULT_RED},   {"B", "E", 2, XQ_RESULT_DRAW},  {"F", "D", 2, XQ_RESULT_DRAW},
+    {"A", "D", 3, XQ_RESULT_DRAW},  {"F", "B", 3, XQ_RESULT_BLACK}, {"E", "C", 3, XQ_RESULT_RED},
+    {"E", "A", 4, XQ_RESULT_RED},   {"D", "B", 4, XQ_RESULT_RED},   {"F", "C", 4, XQ_RESULT_RED},
+    {"A", "F", 5, XQ_RESULT_RED},   {"B", "C", 5, XQ_RESULT_BLACK}, {"D", "E", 5, XQ_RESULT_RED},
+    {"A", "B", 6, XQ_RESULT_UNKNOWN},
+};
+
+static void test_standings_round_robin(void **state)
+{
+    (void)state;
+    xq_standings st;
+    assert_true(xq_standings_compute(RR, sizeof RR / sizeof RR[0], XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.system, XQ_SYSTEM_ROUND_ROBIN);
+    assert_int_equal(st.nplayers, 6);
+    assert_int_equal(st.ngames, 15);
+    assert_int_equal(st.left_out, 1);
+    static const struct { const char *name; int rank, score2, tb4, wins, direct2; } want[] = {
+        {"C", 1, 6, 28, 3, -1}, {"D", 2, 6, 28, 2, 2}, {"E", 3, 6, 28, 2, 0},
+        {"F", 4, 4, 24, 1, -1}, {"A", 5, 4, 18, 1, 1}, {"B", 5, 4, 18, 1, 1},
+    };
+    for (size_t i = 0; i < 6; i++) {
+        assert_string_equal(st.rows[i].name, want[i].name);
+        assert_int_equal(st.rows[i].rank, want[i].rank);
+        assert_int_equal(st.rows[i].score2, want[i].score2);
+        assert_int_equal(st.rows[i].tb4, want[i].tb4);
+        assert_int_equal(st.rows[i].wins, want[i].wins);
+        assert_int_equal(st.rows[i].direct2, want[i].direct2);
+        assert_int_equal(st.rows[i].games, 5);
+    }
+    /* every counted game points at its players' rows */
+    for (size_t g = 0; g < st.ngames; g++) {
+        assert_string_equal(st.rows[st.red_row[g]].name, st.game[g]->red);
+        assert_string_equal(st.rows[st.black_row[g]].name, st.game[g]->black);
+    }
+    xq_standings_free(&st);
+
+    /* the same games ranked as a Swiss event: 對手分 instead of 小分 */
+    assert_true(xq_standings_compute(RR, sizeof RR / sizeof RR[0], XQ_SYSTEM_SWISS, &st));
+    assert_int_equal(st.system, XQ_SYSTEM_SWISS);
+    assert_int_equal(st.rows[0].tb4, 48);   /* C: opponents score 2 + 2 + 3 + 3 + 2 = 12, x 4 */
+    xq_standings_free(&st);
+}
+
+/* The Swiss event of tests/data/stats-swiss.pgn, hand-checked: scores
+ * P4 2, P3 2, P6 1.5, P1 1.5, P2 1.5, P5 0.5; 對手分 P4 5, P3 5, P6 4.5,
+ * P1 4, P2 4, P5 4.5; wins P4 2 > P3 1; P1 and P2 share 4th. */
+static const xq_event_game SWISS[] = {
+    {"P1", "P2", 1, XQ_RESULT_BLACK}, {"P3", "P4", 1, XQ_RESULT_RED}, {"P5", "P6", 1, XQ_RESULT_BLACK},
+    {"P1", "P3", 2, XQ_RESULT_DRAW},  {"P2", "P5", 2, XQ_RESULT_DRAW}, {"P4", "P6", 2, XQ_RESULT_RED},
+    {"P1", "P5", 3, XQ_RESULT_RED},   {"P3", "P6", 3, XQ_RESULT_DRAW}, {"P2", "P4", 3, XQ_RESULT_BLACK},
+};
+
+static void test_standings_swiss(void **state)
+{
+    (void)state;
+    xq_standings st;
+    assert_true(xq_standings_compute(SWISS, 9, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.system, XQ_SYSTEM_SWISS);
+    static const struct { const char *name; int rank, score2, tb4; } want[] = {
+        {"P4", 1, 4, 20}, {"P3", 2, 4, 20}, {"P6", 3, 3, 18}, {"P1", 4, 3, 16}, {"P2", 4, 3, 16}, {"P5", 6, 1, 18},
+    };
+    for (size_t i = 0; i < 6; i++) {
+        assert_string_equal(st.rows[i].name, want[i].name);
+        assert_int_equal(st.rows[i].rank, want[i].rank);
+        assert_int_equal(st.rows[i].score2, want[i].score2);
+        assert_int_equal(st.rows[i].tb4, want[i].tb4);
+        assert_int_equal(st.rows[i].direct2, -1);
+    }
+    xq_standings_free(&st);
+
+    assert_true(xq_standings_compute(NULL, 0, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.nplayers, 0);
+    xq_standings_free(&st);
+}
+
+/* ---- accumulating and merging ------------------------------------------ */
+
+static void test_counts_roundrobin_file(void **state)
+{
+    (void)state;
+    game_list l;
+    load_games("tests/data/stats-roundrobin.pgn", &l);
+    assert_int_equal(l.n, 17);
+    xq_stats *s = accumulate(&l, 0, l.n, "Test Cup 2024");
+    assert_int_equal(xq_stats_records(s), 17);
+    char *text = text_of(s, XQ_SYSTEM_AUTO);
+    assert_non_null(strstr(text, "     1  Chao Wang      5     3      0       2      3     7\n"));
+    assert_non_null(strstr(text, "     5  Bo Chen        5     1      2       2      2   4.5     0.5\n"));
+    assert_non_null(strstr(text, "  (1 game without a result left out)\n"));
+    free(text);
+    xq_stats_free(s);
+    free_games(&l);
+}
+
+/* merge(stats(games[0..k)), stats(games[k..n))) == stats(games) for every k,
+ * in both orders, and JSON -> read -> JSON is the identity. */
+static void check_split_merge(const game_list *l, const char *event, size_t step)
+{
+    xq_stats *whole = accumulate(l, 0, l->n, event);
+    char *want = json_of(whole);
+    for (size_t k = 0; k <= l->n; k += step) {
+        for (int order = 0; order < 2; order++) {
+            xq_stats *a = accumulate(l, 0, k, event), *b = accumulate(l, k, l->n, event);
+            char err[128];
+            if (order) {
+                xq_stats *t = a;
+                a = b;
+                b = t;
+            }
+            /* through JSON, as --merge does */
+            char *ja = json_of(a), *jb = json_of(b);
+            bool inc;
+            xq_stats *ra = xq_stats_read_json(ja, strlen(ja), &inc, err, sizeof err);
+            xq_stats *rb = xq_stats_read_json(jb, strlen(jb), &inc, err, sizeof err);
+            assert_non_null(ra);
+            assert_non_null(rb);
+            char *ja2 = json_of(ra);
+            assert_string_equal(ja, ja2);
+            assert_true(xq_stats_merge(ra, rb, err, sizeof err));
+            char *got = json_of(ra);
+            assert_string_equal(got, want);
+            free(got);
+            free(ja2);
+            free(ja);
+            free(jb);
+            xq_stats_free(ra);
+            xq_stats_free(rb);
+            xq_stats_free(a);
+            xq_stats_free(b);
+        }
+    }
+    /* and the text report of a 3-way merge in memory */
+    size_t third = l->n / 3;
+    xq_stats *p = accumulate(l, 0, third, event), *q = accumulate(l, third, 2 * third, event),
+             *r = accumulate(l, 2 * third, l->n, event);
+    char err[128];
+    assert_true(xq_stats_merge(r, p, err, sizeof err));
+    assert_true(xq_stats_merge(r, q, err, sizeof err));
+    char *t1 = text_of(r, XQ_SYSTEM_AUTO), *t2 = text_of(whole, XQ_SYSTEM_AUTO);
+    assert_string_equal(t1, t2);
+    free(t1);
+    free(t2);
+    xq_stats_free(p);
+    xq_stats_free(q);
+    xq_stats_free(r);
+    free(want);
+    xq_stats_free(whole);
+}
+
+static void test_merge_split_small(void **state)
+{
+    (void)state;
+    game_list l;
+    load_games("tests/data/stats-roundrobin.pgn", &l);
+    check_split_merge(&l, "Test Cup 2024", 1);
+    check_split_merge(&l, NULL, 1);
+    free_games(&l);
+    load_games("tests/data/stats-swiss.pgn", &l);
+    check_split_merge(&l, "測試公開賽", 1);
+    free_games(&l);
+}
+
+static void test_merge_split_corpus(void **state)
+{
+    (void)state;
+    const char *path = XQ_SHARED "/corpus/ccpd/mating-drills.pgn.gz";
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        print_message("skip: %s not present\n", path);
+        skip();
+    }
+    fclose(f);
+    game_list l;
+    load_games(path, &l);
+    assert_int_equal(l.n, 130);
+    check_split_merge(&l, NULL, 7);
+    free_games(&l);
+}
+
+static void test_merge_refuses_other_options(void **state)
+{
+    (void)state;
+    xq_stats_options o1, o2;
+    xq_replay_options_default(&o1.rules);
+    o1.event = NULL;
+    o2 = o1;
+    o2.rules.move_limit = 50;
+    xq_stats *a = xq_stats_new(&o1), *b = xq_stats_new(&o2);
+    char err[160];
+    assert_false(xq_stats_merge(a, b, err, sizeof err));
+    assert_non_null(strstr(err, "different rules"));
+    xq_stats_free(b);
+    o2 = o1;
+    o2.event = "Test Cup 2024";
+    b = xq_stats_new(&o2);
+    assert_false(xq_stats_merge(a, b, err, sizeof err));
+    assert_non_null(strstr(err, "different events"));
+    xq_stats_free(a);
+    xq_stats_free(b);
+}
+
+static void test_json_errors(void **state)
+{
+    (void)state;
+    xq_stats *s = xq_stats_new(NULL);
+    char *j = json_of(s);
+    char err[160];
+    bool inc;
+    /* cut short: incomplete, so a line reader can append the next line */
+    assert_null(xq_stats_read_json(j, strlen(j) / 2, &inc, err, sizeof err));
+    assert_true(inc);
+    /* not ours */
+    const char *other = "{\"format\":\"other\"}";
+    assert_null(xq_stats_read_json(other, strlen(other), &inc, err, sizeof err));
+    assert_false(inc);
+    /* a newer version */
+    char *v2 = strdup(j);
+    char *p = strstr(v2, "\"version\":1");
+    assert_non_null(p);
+    p[10] = '2';
+    assert_null(xq_stats_read_json(v2, strlen(v2), &inc, err, sizeof err));
+    assert_non_null(strstr(err, "version"));
+    /* a negative count */
+    char *neg = strdup(j);
+    p = strstr(neg, "\"records\":0");
+    assert_non_null(p);
+    memcpy(p, "\"records\":-", 11);
+    assert_null(xq_stats_read_json(neg, strlen(neg), &inc, err, sizeof err));
+    /* the empty accumulator round-trips */
+    xq_stats *r = xq_stats_read_json(j, strlen(j), &inc, err, sizeof err);
+    assert_non_null(r);
+    char *j2 = json_of(r);
+    assert_string_equal(j, j2);
+    free(j2);
+    free(neg);
+    free(v2);
+    free(j);
+    xq_stats_free(r);
+    xq_stats_free(s);
+}
+
+/* Median and mean come from the histogram: exact, and mergeable. */
+static void test_median(void **state)
+{
+    (void)state;
+    xq_stats *s = xq_stats_new(NULL);
+    xq_stats_game g;
+    memset(&g, 0, sizeof g);
+    g.ecco_tag = g.ecco_class = -1;
+    g.from_start = true;
+    static const int plies[] = {10, 40, 20, 30};
+    for (int i = 0; i < 4; i++) {
+        g.plies = plies[i];
+        g.move_hash = g.tag_hash = (uint64_t)i + 1;
+        assert_true(xq_stats_add(s, &g));
+    }
+    char *j = json_of(s);
+    assert_non_null(strstr(j, "\"histogram\":[[10,1],[20,1],[30,1],[40,1]]"));
+    assert_non_null(strstr(j, "\"plies_mean\":25.00,\"plies_median\":25.0"));
+    free(j);
+    g.plies = 35;
+    g.move_hash = g.tag_hash = 9;
+    assert_true(xq_stats_add(s, &g));
+    j = json_of(s);
+    assert_non_null(strstr(j, "\"plies_median\":30.0"));
+    /* duplicates: the same hashes twice count once */
+    assert_true(xq_stats_add(s, &g));
+    free(j);
+    j = json_of(s);
+    assert_non_null(strstr(j, "\"distinct_moves\":5"));
+    free(j);
+    xq_stats_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ecco_codes),
+        cmocka_unit_test(test_ecco_key_mirror),
+        cmocka_unit_test(test_ecco_classify_table),
+        cmocka_unit_test(test_ecco_learner),
+        cmocka_unit_test(test_standings_round_robin),
+        cmocka_unit_test(test_standings_swiss),
+        cmocka_unit_test(test_counts_roundrobin_file),
+        cmocka_unit_test(test_merge_split_small),
+        cmocka_unit_test(test_merge_split_corpus),
+        cmocka_unit_test(test_merge_refuses_other_options),
+        cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_median),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
