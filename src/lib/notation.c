@@ -851,3 +851,11 @@ const char *xq_note_status_str(xq_note_status st)
     };
     return (unsigned)st < XQ_NOTE_COUNT ? s[st] : "?";
 }
+
+xq_notation xq_notation_from_format_tag(const char *value)
+{
+    xq_notation n;
+    if (!value || !*value) return XQ_NOTATION_AUTO;
+    if (!strcasecmp(value, "Chinese")) return XQ_NOTATION_CHINESE;
+    return xq_notation_from_name(value, &n) ? n : XQ_NOTATION_AUTO;
+}

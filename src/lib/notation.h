@@ -174,6 +174,11 @@ const char *xq_notation_name(xq_notation n);
  * "uci"); returns false for an unknown name. */
 bool xq_notation_from_name(const char *name, xq_notation *out);
 
+/* Notation named by a record's Format tag (formats.md §1e: "Chinese", the
+ * default, "WXF" or "ICCS"; also any name xq_notation_from_name takes);
+ * XQ_NOTATION_AUTO for NULL, "" or an unknown value. */
+xq_notation xq_notation_from_format_tag(const char *value);
+
 /* Short English phrase for a status, e.g. "ambiguous"; static storage. */
 const char *xq_note_status_str(xq_note_status st);
 

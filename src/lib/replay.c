@@ -121,18 +121,6 @@ static xq_result loss_for(xq_color loser)
 
 static const char *side_name(xq_color c) { return c == XQ_RED ? "red" : "black"; }
 
-/* Notation named by the Format tag (formats.md §1e), else auto. */
-static xq_notation notation_of(const xq_game *g)
-{
-    const char *f = xq_game_tag(g, "Format");
-    xq_notation n = XQ_NOTATION_AUTO;
-    if (f && *f) {
-        if (!strcasecmp(f, "Chinese")) return XQ_NOTATION_CHINESE;
-        if (xq_notation_from_name(f, &n)) return n;
-    }
-    return XQ_NOTATION_AUTO;
-}
-
 /* Repetition tracking: the positions since the last capture, as their
  * keys, and the moves between them so that the judge (repetition.h) can
  * replay the stretch from its first position when a key repeats. */
@@ -284,7 +272,7 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
     }
     out->start = pos;
 
-    xq_notation notation = notation_of(g);
+    xq_notation notation = xq_notation_from_format_tag(xq_game_tag(g, "Format"));
     key_history hist = {.keys = NULL, .n = 0, .cap = 256, .base = pos, .base_ply = 0};
     hist.keys = hist.local;
     hist.moves = hist.mlocal;

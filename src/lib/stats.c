@@ -462,9 +462,9 @@ static bool same_options(const xq_stats *a, const xq_stats *b, char *err, size_t
 {
     const xq_replay_options *x = &a->opt.rules, *y = &b->opt.rules;
     if (x->move_limit != y->move_limit || x->check_cap != y->check_cap || x->repetitions != y->repetitions ||
-        x->strict != y->strict) {
-        snprintf(err, errsz, "the statistics were made with different rules (--move-limit, --check-cap, "
-                             "--repetitions, --strict)");
+        x->strict != y->strict || x->rules != y->rules) {
+        snprintf(err, errsz, "the statistics were made with different rules (--rules, --move-limit, "
+                             "--check-cap, --repetitions, --strict)");
         return false;
     }
     if ((a->opt.event == NULL) != (b->opt.event == NULL) || (a->opt.event && strcmp(a->opt.event, b->opt.event))) {

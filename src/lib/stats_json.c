@@ -3,7 +3,7 @@
  * The JSON object, version 1 (every number is a non-negative integer
  * except in "derived"):
  *   "format": "xq-stats", "version": 1,
- *   "options": {"move_limit", "check_cap", "repetitions", "strict", "event"},
+ *   "options": {"rules", "move_limit", "check_cap", "repetitions", "strict", "event"},
  *   "records": N,
  *   "games": {"from_start", "from_fen", "unreadable", "valid", "illegal", "with_errors"},
  *   "plies": {"total": N, "histogram": [[plies, games], ...]}     ascending plies
@@ -133,6 +133,7 @@ void xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
     {
         int f = 1;
         putc('{', o);
+        xq_json_key(o, "rules", &f); xq_json_string(o, xq_rules_str(s->opt.rules.rules));
         xq_json_key(o, "move_limit", &f); fprintf(o, "%d", s->opt.rules.move_limit);
         xq_json_key(o, "check_cap", &f); fprintf(o, "%d", s->opt.rules.check_cap);
         xq_json_key(o, "repetitions", &f); fprintf(o, "%d", s->opt.rules.repetitions);
@@ -716,8 +717,10 @@ xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, cha
         jint(&c, jget(o, "move_limit"), "options.move_limit", 100000, &opt.rules.move_limit) &&
         jint(&c, jget(o, "check_cap"), "options.check_cap", 100000, &opt.rules.check_cap) &&
         jint(&c, jget(o, "repetitions"), "options.repetitions", 100, &opt.rules.repetitions)) {
-        const jval *strict = jget(o, "strict"), *event = jget(o, "event");
-        if (!strict || (strict->type != J_TRUE && strict->type != J_FALSE)) {
+        const jval *strict = jget(o, "strict"), *event = jget(o, "event"), *rules = jget(o, "rules");
+        if (!rules || rules->type != J_STR || !xq_rules_parse(rules->str, &opt.rules.rules)) {
+            bad(&c, "expected \"cxa1999\" or \"axf\"", "options.rules");
+        } else if (!strict || (strict->type != J_TRUE && strict->type != J_FALSE)) {
             bad(&c, "expected true or false", "options.strict");
         } else if (!event || (event->type != J_NULL && event->type != J_STR)) {
             bad(&c, "expected a string or null", "options.event");

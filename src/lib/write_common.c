@@ -67,17 +67,6 @@ typedef struct {
 
 /* The notation named by the record's Format tag (formats.md §1e), else auto,
  * as xq_replay_game reads the main line. */
-static xq_notation source_notation(const xq_game *g)
-{
-    const char *f = xq_game_tag(g, "Format");
-    xq_notation n;
-    if (f && *f) {
-        if (!strcasecmp(f, "Chinese")) return XQ_NOTATION_CHINESE;
-        if (xq_notation_from_name(f, &n)) return n;
-    }
-    return XQ_NOTATION_AUTO;
-}
-
 static void fail(walk *w, const xq_node *n, const char *what, int ply, const char *reason)
 {
     if (w->rep->why[0]) return;
@@ -160,7 +149,7 @@ static void walk_branch(walk *w, const xq_branch *b, const xq_position *start, i
 void xq_walk_game(const xq_game *g, const xq_replay *r, bool variations, const xq_walk_ops *ops,
                   void *ctx, xq_write_report *rep)
 {
-    walk w = {g, r, ops, ctx, variations, source_notation(g), rep};
+    walk w = {g, r, ops, ctx, variations, xq_notation_from_format_tag(xq_game_tag(g, "Format")), rep};
     bool readable = r->status != XQ_STATUS_UNREADABLE;
     walk_branch(&w, &g->main, readable ? &r->start : NULL, 0, 0, 1, readable ? r->start.fullmove : 1,
                 readable ? r->start.side : XQ_RED);

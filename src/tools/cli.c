@@ -33,3 +33,53 @@ int xq_cli_int(const char *prog, const char *name, const char *text, int max, in
     *out = (int)v;
     return 1;
 }
+
+int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_options *rules, bool *cap_given)
+{
+    switch (c) {
+    case XQ_OPT_MOVE_LIMIT:
+        return xq_cli_int(prog, "move-limit", arg, 100000, &rules->move_limit) ? 1 : -1;
+    case XQ_OPT_CHECK_CAP:
+        *cap_given = true;
+        return xq_cli_int(prog, "check-cap", arg, 100000, &rules->check_cap) ? 1 : -1;
+    case XQ_OPT_REPETITIONS:
+        if (!xq_cli_int(prog, "repetitions", arg, 100, &rules->repetitions)) return -1;
+        if (rules->repetitions < 2) {
+            xq_cli_error(prog, "--repetitions must be at least 2");
+            return -1;
+        }
+        return 1;
+    case XQ_OPT_RULES:
+        if (!xq_rules_parse(arg, &rules->rules)) {
+            xq_cli_error(prog, "unknown rule set '%s' (cxa1999 or axf)", arg);
+            return -1;
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void xq_cli_rules_finish(xq_replay_options *rules, bool cap_given)
+{
+    if (rules->rules == XQ_RULES_AXF && !cap_given) rules->check_cap = 10;   /* AXF clause */
+}
+
+int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *ropt,
+                    const xq_pipeline_options *po)
+{
+    char err[512];
+    xq_reader *rd = xq_reader_open(path, ropt, err, sizeof err);
+    if (!rd) {
+        xq_cli_error(prog, "%s", err);
+        return XQ_EXIT_USAGE;
+    }
+    const char *why = NULL;
+    int status = XQ_EXIT_OK;
+    if (xq_pipeline_run(rd, po, &why) < 0) {
+        xq_cli_error(prog, "%s", why ? why : xq_reader_error(rd));
+        status = XQ_EXIT_USAGE;
+    }
+    xq_reader_close(rd);
+    return status;
+}

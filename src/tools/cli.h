@@ -12,6 +12,46 @@ enum xq_exit {
 
 #define XQ_VERSION "0.1.0"
 
+#include <stdbool.h>
+
+#include "pgn_read.h"
+#include "pipeline.h"
+#include "replay.h"
+
+/* The rule options of every tool that replays games (xq-validate,
+ * xq-stats): put XQ_CLI_RULE_LONGOPTS in the getopt_long table, XQ_CLI_RULE_HELP
+ * in --help, pass every option to xq_cli_rule_option, then call
+ * xq_cli_rules_finish once. */
+enum { XQ_OPT_MOVE_LIMIT = 0x1000, XQ_OPT_CHECK_CAP, XQ_OPT_REPETITIONS, XQ_OPT_RULES };
+#define XQ_CLI_RULE_LONGOPTS                                                    \
+    {"move-limit", required_argument, NULL, XQ_OPT_MOVE_LIMIT},                 \
+    {"check-cap", required_argument, NULL, XQ_OPT_CHECK_CAP},                   \
+    {"repetitions", required_argument, NULL, XQ_OPT_REPETITIONS},               \
+    {"rules", required_argument, NULL, XQ_OPT_RULES}
+#define XQ_CLI_RULE_HELP                                                                  \
+    "      --rules=SET         repetition rules (棋例): cxa1999 (default) or axf\n"     \
+    "                          (Asian rules; also sets --check-cap=10)\n"               \
+    "      --move-limit=N      natural move limit in rounds (default 60)\n"             \
+    "      --check-cap=N       count at most N checks per side toward the move\n"       \
+    "                          limit (default: all, as the CXA text; AXF: 10)\n"        \
+    "      --repetitions=N     occurrences of a position that end the game\n"           \
+    "                          (default 3)\n"
+
+/* Apply rule option c (one of XQ_OPT_*) with argument arg to *rules.
+ * Returns 1 when applied, 0 when c is not a rule option, -1 after printing
+ * "PROG: ..." for a bad value.  *cap_given records an explicit --check-cap. */
+int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_options *rules, bool *cap_given);
+
+/* Read every game of path ("-" = stdin) through the pipeline po
+ * (pipeline.h).  Returns XQ_EXIT_OK, or XQ_EXIT_USAGE after printing
+ * "PROG: PATH: reason" when the file cannot be opened or read. */
+int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *ropt,
+                    const xq_pipeline_options *po);
+
+/* After all options: the AXF rule set counts at most 10 checks per side
+ * toward the move limit unless --check-cap said otherwise. */
+void xq_cli_rules_finish(xq_replay_options *rules, bool cap_given);
+
 /* Print "PROG: message\n" to stderr (printf-style). */
 void xq_cli_error(const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

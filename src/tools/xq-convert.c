@@ -208,12 +208,6 @@ static void account_game(void *ctx, xq_slot *slot)
 
 static int convert_file(const char *path, FILE *out, const options *opt, totals *t)
 {
-    char err[512];
-    xq_reader *rd = xq_reader_open(path, &opt->read, err, sizeof err);
-    if (!rd) {
-        xq_cli_error(PROG, "%s", err);
-        return XQ_EXIT_USAGE;
-    }
     run_state st = {.opt = opt, .t = t, .status = XQ_EXIT_OK};
     xq_replay_options_default(&st.rules);
     st.holds = xq_out_format_holds(opt->write.format);
@@ -223,13 +217,8 @@ static int convert_file(const char *path, FILE *out, const options *opt, totals 
         .threads = opt->threads, .out = out, .user_size = sizeof(game_outcome), .ctx = &st,
         .process = convert_game, .account = account_game,
     };
-    const char *why = NULL;
-    if (xq_pipeline_run(rd, &po, &why) < 0) {
-        xq_cli_error(PROG, "%s", why ? why : xq_reader_error(rd));
-        st.status = XQ_EXIT_USAGE;
-    }
-    xq_reader_close(rd);
-    return st.status;
+    int status = xq_cli_run_file(PROG, path, &opt->read, &po);
+    return status > st.status ? status : st.status;
 }
 
 /* Parse the options into *opt; returns -1 to go on, else an exit status. */

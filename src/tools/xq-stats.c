@@ -59,9 +59,7 @@ static void usage(FILE *to)
           "                          §15.1) or swiss (§15.2)\n"
           "\n"
           "Replay (as xq-validate; parts to be merged must use the same):\n"
-          "      --move-limit=N      natural move limit in rounds (default 60)\n"
-          "      --check-cap=N       count at most N checks per side toward the limit\n"
-          "      --repetitions=N     occurrences of a position that end the game (3)\n"
+          XQ_CLI_RULE_HELP
           "  -s, --strict            treat warnings as errors\n"
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
           "  -j, --jobs=N            replay on N threads (default: all CPUs)\n"
@@ -191,27 +189,15 @@ static void account_game(void *ctx, xq_slot *slot)
 
 static int read_file(const char *path, run_state *st)
 {
-    char err[512];
-    xq_reader *rd = xq_reader_open(path, &st->opt->read, err, sizeof err);
-    if (!rd) {
-        xq_cli_error(PROG, "%s", err);
-        return XQ_EXIT_USAGE;
-    }
     xq_pipeline_options po = {
         .threads = st->opt->threads, .user_size = sizeof(slot_data), .ctx = st,
         .process = process_game, .account = account_game,
     };
-    const char *why = NULL;
-    int status = XQ_EXIT_OK;
     st->prog->bytes_file = 0;
-    if (xq_pipeline_run(rd, &po, &why) < 0) {
-        progress_end(st->prog);
-        xq_cli_error(PROG, "%s", why ? why : xq_reader_error(rd));
-        status = XQ_EXIT_USAGE;
-    }
+    int status = xq_cli_run_file(PROG, path, &st->opt->read, &po);
+    if (status != XQ_EXIT_OK) progress_end(st->prog);
     st->prog->bytes_done += st->prog->bytes_file;
     st->prog->bytes_file = 0;
-    xq_reader_close(rd);
     return status;
 }
 
@@ -413,8 +399,7 @@ static bool parse_count(const char *name, const char *text, int max, int *out)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CSV, OPT_EVENT, OPT_SYSTEM, OPT_MOVE_LIMIT, OPT_CHECK_CAP, OPT_REPS,
-           OPT_DERIVE, OPT_ECCO_PLIES, OPT_ECCO_MIN };
+    enum { OPT_JSON = 256, OPT_CSV, OPT_EVENT, OPT_SYSTEM, OPT_DERIVE, OPT_ECCO_PLIES, OPT_ECCO_MIN };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},
@@ -422,9 +407,7 @@ int main(int argc, char **argv)
         {"merge", no_argument, NULL, 'm'},
         {"event", required_argument, NULL, OPT_EVENT},
         {"system", required_argument, NULL, OPT_SYSTEM},
-        {"move-limit", required_argument, NULL, OPT_MOVE_LIMIT},
-        {"check-cap", required_argument, NULL, OPT_CHECK_CAP},
-        {"repetitions", required_argument, NULL, OPT_REPS},
+        XQ_CLI_RULE_LONGOPTS,
         {"strict", no_argument, NULL, 's'},
         {"encoding", required_argument, NULL, 'e'},
         {"jobs", required_argument, NULL, 'j'},
@@ -443,7 +426,7 @@ int main(int argc, char **argv)
     opt.threads = xq_cpu_count();
     opt.ecco_plies = 20;
     opt.ecco_min = 1;
-    bool rules_set = false;
+    bool rules_set = false, cap_given = false;
     int c;
     while ((c = getopt_long(argc, argv, "n:mse:j:qhV", longopts, NULL)) != -1) {
         switch (c) {
@@ -462,22 +445,6 @@ int main(int argc, char **argv)
                 xq_cli_error(PROG, "unknown --system '%s' (auto, round-robin or swiss)", optarg);
                 return XQ_EXIT_USAGE;
             }
-            break;
-        case OPT_MOVE_LIMIT:
-            if (!xq_cli_int(PROG, "move-limit", optarg, 100000, &opt.stats.rules.move_limit)) return XQ_EXIT_USAGE;
-            rules_set = true;
-            break;
-        case OPT_CHECK_CAP:
-            if (!xq_cli_int(PROG, "check-cap", optarg, 100000, &opt.stats.rules.check_cap)) return XQ_EXIT_USAGE;
-            rules_set = true;
-            break;
-        case OPT_REPS:
-            if (!xq_cli_int(PROG, "repetitions", optarg, 100, &opt.stats.rules.repetitions)) return XQ_EXIT_USAGE;
-            if (opt.stats.rules.repetitions < 2) {
-                xq_cli_error(PROG, "--repetitions must be at least 2");
-                return XQ_EXIT_USAGE;
-            }
-            rules_set = true;
             break;
         case 's':
             opt.stats.rules.strict = true;
@@ -502,11 +469,18 @@ int main(int argc, char **argv)
             break;
         case 'h': usage(stdout); return XQ_EXIT_OK;
         case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
-        default:
-            fputs("Try 'xq-stats --help' for more information.\n", stderr);
+        default: {
+            int r = xq_cli_rule_option(PROG, c, optarg, &opt.stats.rules, &cap_given);
+            if (r > 0) {
+                rules_set = true;
+                break;
+            }
+            if (r == 0) fputs("Try 'xq-stats --help' for more information.\n", stderr);
             return XQ_EXIT_USAGE;
         }
+        }
     }
+    xq_cli_rules_finish(&opt.stats.rules, cap_given);
     char **files = argv + optind;
     int nfiles = argc - optind;
     if (opt.merge && opt.derive) {

@@ -50,13 +50,7 @@ static void usage(FILE *to)
           "  -s, --strict            treat warnings as errors (plain file where\n"
           "                          前/後 was needed, moves after the end, ...)\n"
           "  -W, --warnings          print warnings, not only errors\n"
-          "      --move-limit=N      natural move limit in rounds (default 60)\n"
-          "      --check-cap=N       count at most N checks per side toward the move\n"
-          "                          limit (default: all, as the CXA text; AXF: 10)\n"
-          "      --rules=SET         repetition rules (棋例): cxa1999 (default) or axf\n"
-          "                          (Asian rules; also sets --check-cap=10)\n"
-          "      --repetitions=N     occurrences of a position that end the game\n"
-          "                          (default 3)\n"
+          XQ_CLI_RULE_HELP
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
           "  -q, --quiet             no summary line\n"
           "  -j, --jobs=N            games processed in parallel on N threads\n"
@@ -294,24 +288,11 @@ static void account_game(void *ctx, xq_slot *slot)
 
 static int validate_file(const char *path, const options *opt, totals *t)
 {
-    char err[512];
-    xq_reader *rd = xq_reader_open(path, &opt->read, err, sizeof err);
-    if (!rd) {
-        xq_cli_error(PROG, "%s", err);
-        return XQ_EXIT_USAGE;
-    }
     run_state state = {opt, t};
     xq_pipeline_options po = {
         .threads = opt->threads, .ctx = &state, .process = process_game, .account = account_game,
     };
-    const char *why = NULL;
-    int status = XQ_EXIT_OK;
-    if (xq_pipeline_run(rd, &po, &why) < 0) {
-        xq_cli_error(PROG, "%s", why ? why : xq_reader_error(rd));
-        status = XQ_EXIT_USAGE;
-    }
-    xq_reader_close(rd);
-    return status;
+    return xq_cli_run_file(PROG, path, &opt->read, &po);
 }
 
 static int run_perft(const char *depth_text, const char *fen)
@@ -330,17 +311,14 @@ static int run_perft(const char *depth_text, const char *fen)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_FIX = 256, OPT_MOVE_LIMIT, OPT_CHECK_CAP, OPT_REPS, OPT_PERFT, OPT_FEN, OPT_RULES };
+    enum { OPT_FIX = 256, OPT_PERFT, OPT_FEN };
     static const struct option longopts[] = {
         {"report", required_argument, NULL, 'r'},
         {"keep", required_argument, NULL, 'k'},
         {"fix-results", no_argument, NULL, OPT_FIX},
         {"strict", no_argument, NULL, 's'},
         {"warnings", no_argument, NULL, 'W'},
-        {"move-limit", required_argument, NULL, OPT_MOVE_LIMIT},
-        {"check-cap", required_argument, NULL, OPT_CHECK_CAP},
-        {"repetitions", required_argument, NULL, OPT_REPS},
-        {"rules", required_argument, NULL, OPT_RULES},
+        XQ_CLI_RULE_LONGOPTS,
         {"encoding", required_argument, NULL, 'e'},
         {"quiet", no_argument, NULL, 'q'},
         {"jobs", required_argument, NULL, 'j'},
@@ -372,23 +350,6 @@ int main(int argc, char **argv)
         case OPT_FIX: opt.fix_results = true; break;
         case 's': opt.rules.strict = true; break;
         case 'W': opt.warnings = true; break;
-        case OPT_MOVE_LIMIT:
-            if (!xq_cli_int(PROG, "move-limit", optarg, 100000, &opt.rules.move_limit)) return XQ_EXIT_USAGE;
-            break;
-        case OPT_CHECK_CAP:
-            if (!xq_cli_int(PROG, "check-cap", optarg, 100000, &opt.rules.check_cap)) return XQ_EXIT_USAGE;
-            check_cap_given = true;
-            break;
-        case OPT_RULES:
-            if (!xq_rules_parse(optarg, &opt.rules.rules)) {
-                xq_cli_error(PROG, "unknown rule set '%s' (cxa1999 or axf)", optarg);
-                return XQ_EXIT_USAGE;
-            }
-            break;
-        case OPT_REPS:
-            if (!xq_cli_int(PROG, "repetitions", optarg, 100, &opt.rules.repetitions)) return XQ_EXIT_USAGE;
-            if (opt.rules.repetitions < 2) { xq_cli_error(PROG, "--repetitions must be at least 2"); return XQ_EXIT_USAGE; }
-            break;
         case 'e':
             if (!xq_encoding_parse(optarg, &opt.read.encoding)) {
                 xq_cli_error(PROG, "unknown encoding '%s' (auto, utf8, gbk or big5)", optarg);
@@ -403,13 +364,16 @@ int main(int argc, char **argv)
         case OPT_FEN: fen = optarg; break;
         case 'h': usage(stdout); return XQ_EXIT_OK;
         case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
-        default:
-            fputs("Try 'xq-validate --help' for more information.\n", stderr);
+        default: {
+            int r = xq_cli_rule_option(PROG, c, optarg, &opt.rules, &check_cap_given);
+            if (r > 0) break;
+            if (r == 0) fputs("Try 'xq-validate --help' for more information.\n", stderr);
             return XQ_EXIT_USAGE;
+        }
         }
     }
     /* the Asian rules count at most 10 checks per side toward the move limit */
-    if (opt.rules.rules == XQ_RULES_AXF && !check_cap_given) opt.rules.check_cap = 10;
+    xq_cli_rules_finish(&opt.rules, check_cap_given);
     if (perft) return run_perft(perft, fen);
     if (fen) { xq_cli_error(PROG, "--fen goes with --perft"); return XQ_EXIT_USAGE; }
     if (opt.fix_results && opt.keep == KEEP_NONE) { xq_cli_error(PROG, "--fix-results goes with --keep"); return XQ_EXIT_USAGE; }

@@ -29,12 +29,13 @@
 # `$?` carry over, as in a terminal), in a scratch copy of the source tree
 # (corpus/, man/, src/, tests/data/ copied, the rest linked; bin/ is $BIN)
 # with ../shared beside it, bin/ first on PATH, LC_ALL=C.UTF-8, no
-# terminal.  Commands that name ../shared are
-# skipped when it is absent.  Remote machines are stand-ins: `ssh HOST CMD`
-# and `rsync` act on a local directory per host; `hdfs dfs` keeps HDFS in a
-# local directory; `hadoop jar ...` runs a streaming job locally (one map
-# task per input line with NLineInputFormat, sort, hash partition, and, as
-# Hadoop does, one reducer process per partition even when it is empty).
+# terminal.  Commands that name ../shared are skipped when it is absent,
+# and so are the commands after them in their block.  Remote machines are
+# stand-ins: `ssh HOST CMD` and `rsync` act on a local directory per host;
+# `hdfs dfs` keeps HDFS in a local directory; `hadoop jar ...` runs a
+# streaming job locally (one map task per input line with NLineInputFormat,
+# sort, hash partition, and, as Hadoop does, one reducer process per
+# partition even when it is empty).
 . tests/cli/lib.sh
 export LC_ALL=C.UTF-8
 ROOT=$(pwd)
@@ -276,13 +277,14 @@ extract_readme() {
     function flush() { if (n && kind[n] == "console") close(dir "/" n ".exp") }
     function new(k) {
       flush(); n++; kind[n] = k; print k > (dir "/" n ".kind"); close(dir "/" n ".kind")
-      if (k == "console") printf "" > (dir "/" n ".exp")
+      if (k == "console") printf "" > (dir "/" n ".exp"); else blk++
+      print blk > (dir "/" n ".block"); close(dir "/" n ".block")
     }
     !fence && /^<!-- (before|after): .* -->$/ {
       k = $2; sub(/:$/, "", k); c = $0; sub(/^<!-- [a-z]*: /, "", c); sub(/ -->$/, "", c)
       new(k); print c > (dir "/" n ".cmd"); close(dir "/" n ".cmd"); next
     }
-    !fence && /^```(console|sh)$/ { fence = substr($0, 4); if (fence == "sh") new("sh"); next }
+    !fence && /^```(console|sh)$/ { fence = substr($0, 4); blk++; if (fence == "sh") new("sh"); next }
     !fence && /^```/ { fence = "other"; next }
     fence && /^```$/ { if (fence == "sh") close(dir "/" n ".cmd"); flush(); fence = ""; incmd = 0; next }
     fence == "sh" { print > (dir "/" n ".cmd"); next }
@@ -300,7 +302,9 @@ extract_man() {
     {
       line = $0; i = ind(line); body = substr(line, i + 1)
       if (body ~ /^\$ /) {
+        if (!inex) blk++
         endex(); n++; print "console" > (dir "/" n ".kind"); close(dir "/" n ".kind")
+        print blk > (dir "/" n ".block"); close(dir "/" n ".block")
         base = i; inex = 1; incmd = 1; print substr(body, 3) > (dir "/" n ".cmd")
         printf "" > (dir "/" n ".exp"); next
       }
@@ -346,10 +350,20 @@ run_examples() {
     echo 'cd "$DOCS_SB/repo" || exit 2'
     echo '__st=0'
   } > "$script"
-  i=1
+  i=1 skipblk= skipped=
   while [ -f "$dir/$i.kind" ]; do
     kind=$(cat "$dir/$i.kind")
-    if [ -z "$SHAREDABS" ] && grep -q '\.\./shared' "$dir/$i.cmd"; then
+    blk=$(cat "$dir/$i.block")
+    why=
+    if [ -z "$SHAREDABS" ] && grep -q '\.\./shared' "$dir/$i.cmd"; then why="needs ../shared"
+    elif ! command -v parallel >/dev/null 2>&1 && grep -qw parallel "$dir/$i.cmd"; then
+      why="needs GNU parallel (apt-get install parallel)"
+    elif [ "$blk" = "$skipblk" ] || { [ "$kind" = after ] && [ -n "$skipped" ]; }; then why="follows a skipped one"
+    fi
+    skipped=$why
+    if [ -n "$why" ]; then
+      skipblk=$blk
+      echo "$why" > "$dir/$i.skip"
       printf '%s\n' "printf '\\036%s skip\\n' $i" >> "$script"
       i=$((i + 1)); continue
     fi
@@ -373,7 +387,7 @@ run_examples() {
     i=$((i + 1))
   done
   DOCS_SB=$sb DOCS_HOSTS=$sb/hosts DOCS_HDFS=$sb/hdfs PATH="$STUBS:$BINABS:$PATH" \
-    HADOOP_HOME=/opt/hadoop HOME=$sb timeout 300 sh "$script" > "$sb/all.out" 2>&1
+    HADOOP_HOME=/opt/hadoop HOME=$sb SHELL=${SHELL:-/bin/sh} timeout 300 sh "$script" > "$sb/all.out" 2>&1
   echo "# $name: the examples ran (status $?)"
   # split the output at the \036 N markers; \037 N SECONDS closes each
   awk -v dir="$sb" '
@@ -387,7 +401,7 @@ run_examples() {
     kind=$(cat "$dir/$i.kind")
     what="$name example $i ($kind): $(head -1 "$dir/$i.cmd" | tr -d '\\' | cut -c1-60)"
     if [ -f "$sb/skip.$i" ]; then
-      echo "# skip: $what (needs ../shared)"
+      echo "# skip: $what ($(cat "$dir/$i.skip"))"
     elif [ ! -f "$sb/time.$i" ]; then
       echo "not ok - $what: did not finish"; tail -5 "$sb/all.out"
     else

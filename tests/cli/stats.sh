@@ -155,3 +155,9 @@ if have_shared corpus/ccpd/middlegames.pgn.gz; then
   expect_eq "middlegames: from a FEN" "counts,records,2807 counts,from_start,141 counts,from_fen,2666" \
     "$(echo $($S --csv $SHARED/corpus/ccpd/middlegames.pgn.gz | grep -E '^counts,(records|from_start|from_fen),'))"
 fi
+
+# parts made under different repetition rules do not merge
+$BIN/xq-stats -q --json --rules axf corpus/sample-games.pgn > $TMP/axf.json 2>/dev/null
+$BIN/xq-stats -q --json corpus/sample-games.pgn > $TMP/cxa.json 2>/dev/null
+expect_eq "json records the rule set" '"rules":"axf"' "$(grep -o '"rules":"axf"' $TMP/axf.json)"
+expect_status "merge refuses mixed rule sets" 2 $BIN/xq-stats --merge $TMP/axf.json $TMP/cxa.json
