@@ -16,9 +16,10 @@ OPT     ?= -O2 -g
 PKGS     = libxml-2.0 zlib
 DEBPKGS  = libxml2-dev zlib1g-dev libcmocka-dev pkg-config
 # Only for tests, installed when possible: an independent rules engine for
-# the differential test and GNU parallel for the map-reduce recipe test
+# the differential test, GNU parallel for the map-reduce recipe test, groff
+# and man for the manual page tests
 # (tests that need them skip with a message without them).
-TESTPKGS = fairy-stockfish parallel
+TESTPKGS = fairy-stockfish parallel groff-base man-db
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -40,6 +41,8 @@ UNIT_BIN  = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SHARED   ?= $(abspath ../shared)
 
 .PHONY: all deps run check unit cli asan bench fuzz install clean
+# keep the objects make builds on the way to a tool (no "rm build/tools/*.o")
+.SECONDARY:
 .DEFAULT_GOAL := run
 
 all: deps $(TOOLS)

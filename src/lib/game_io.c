@@ -17,11 +17,39 @@ static size_t skip_blanks(const char *raw, size_t len, size_t i)
     return i;
 }
 
+/* One replacement of raw[from, to) by text (from == to: an insertion). */
+typedef struct {
+    size_t from, to;
+    const char *text, *suffix;
+} edit;
+
+/* The movetext result token (g->result) as the last standalone occurrence
+ * in raw after offset start; false when it is not there.  Its characters
+ * (digits, '-', '/', '*') are never Big5 or GBK trail bytes. */
+static bool find_result_token(const char *raw, size_t len, size_t start, const char *token, edit *e)
+{
+    size_t n = strlen(token);
+    if (!n || n > len) return false;
+    for (size_t i = len - n + 1; i-- > start;) {
+        if (memcmp(raw + i, token, n)) continue;
+        bool before = i == 0 || strchr(" \t\r\n)}", raw[i - 1]);
+        bool after = i + n == len || strchr(" \t\r\n", raw[i + n]);
+        if (before && after) {
+            e->from = i;
+            e->to = i + n;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool xq_write_raw_with_result(FILE *out, const xq_game *g, const char *result)
 {
     const char *raw = g->raw ? g->raw : "";   /* NULL for records without raw bytes (XML) */
     size_t len = g->raw_len, after_tags = 0;
-    bool saw_tag = false;
+    bool saw_tag = false, crlf = false;
+    edit edits[2];
+    int nedits = 0;
     for (size_t i = 0; i < len; i = line_end(raw, len, i)) {
         size_t s = skip_blanks(raw, len, i);
         if (s >= len || raw[s] != '[') {
@@ -31,21 +59,34 @@ bool xq_write_raw_with_result(FILE *out, const xq_game *g, const char *result)
         saw_tag = true;
         after_tags = line_end(raw, len, i);
         size_t n = skip_blanks(raw, len, s + 1);
-        if (len - n >= 6 && !strncasecmp(raw + n, "Result", 6)) {
+        if (nedits == 0 && len - n >= 6 && !strncasecmp(raw + n, "Result", 6)) {
             const char *q1 = memchr(raw + n, '"', after_tags - n);
             const char *q2 = q1 ? memchr(q1 + 1, '"', (size_t)(raw + after_tags - (q1 + 1))) : NULL;
-            if (q1 && q2) {
-                fwrite(raw, 1, (size_t)(q1 + 1 - raw), out);
-                fputs(result, out);
-                fwrite(q2, 1, (size_t)(raw + len - q2), out);
-                return !ferror(out);
-            }
+            if (q1 && q2) edits[nedits++] = (edit){(size_t)(q1 + 1 - raw), (size_t)(q2 - raw), result, ""};
         }
     }
-    /* no Result tag: add one after the last tag line, in the record's line ending */
-    bool crlf = after_tags >= 2 && raw[after_tags - 2] == '\r';
-    fwrite(raw, 1, after_tags, out);
-    fprintf(out, "[Result \"%s\"]%s", result, crlf ? "\r\n" : "\n");
-    fwrite(raw + after_tags, 1, len - after_tags, out);
+    if (nedits == 0) {
+        /* no Result tag: add one after the last tag line, in the record's line ending */
+        crlf = after_tags >= 2 && raw[after_tags - 2] == '\r';
+        edits[nedits++] = (edit){after_tags, after_tags, "[Result \"", NULL};
+    }
+    /* the result token closing the movetext says the same */
+    edit token;
+    if (g->result && strcmp(g->result, result) && find_result_token(raw, len, after_tags, g->result, &token)) {
+        token.text = result;
+        token.suffix = "";
+        edits[nedits++] = token;
+    }
+    size_t at = 0;
+    for (int k = 0; k < nedits; k++) {
+        fwrite(raw + at, 1, edits[k].from - at, out);
+        if (edits[k].suffix) {
+            fputs(edits[k].text, out);
+        } else {
+            fprintf(out, "[Result \"%s\"]%s", result, crlf ? "\r\n" : "\n");
+        }
+        at = edits[k].to;
+    }
+    fwrite(raw + at, 1, len - at, out);
     return !ferror(out);
 }

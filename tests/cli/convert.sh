@@ -128,8 +128,8 @@ fi
 
 # -j: byte-identical output whatever the number of threads
 if have_shared corpus/ccpd/middlegames.pgn.gz; then
-  $BIN/xq-convert -q -j1 --to xml ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/x1 2>/dev/null
-  $BIN/xq-convert -q -j2 --to xml ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/x2 2>/dev/null
+  $BIN/xq-convert -q -j1 --to xml $SHARED/corpus/ccpd/middlegames.pgn.gz > $TMP/x1 2>/dev/null
+  $BIN/xq-convert -q -j2 --to xml $SHARED/corpus/ccpd/middlegames.pgn.gz > $TMP/x2 2>/dev/null
   expect_eq "-j1 and -j2 XML identical" "$(md5sum < $TMP/x1)" "$(md5sum < $TMP/x2)"
 fi
 # an XQF file holds one game: the second is refused, the first written

@@ -29,8 +29,8 @@ expect_status "unknown option" 2 $P --bogus
 expect_status "--help" 0 $P --help
 
 if have_shared corpus/ccpd/masters.pgn.gz; then
-  $P -q --tags Red,Black,Result ../shared/corpus/ccpd/masters.pgn.gz > $TMP/tags 2>/dev/null
+  $P -q --tags Red,Black,Result $SHARED/corpus/ccpd/masters.pgn.gz > $TMP/tags 2>/dev/null
   expect_eq "masters: one TSV line per record" 53685 "$(wc -l < $TMP/tags)"
-  $P ../shared/corpus/ccpd/masters.pgn.gz > /dev/null 2> $TMP/err
+  $P $SHARED/corpus/ccpd/masters.pgn.gz > /dev/null 2> $TMP/err
   expect_eq "masters: summary" "53685 games, 4683603 plies decoded: 1 errors in 1 games, 32870 warnings" "$(tail -1 $TMP/err)"
 fi

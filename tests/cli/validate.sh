@@ -39,6 +39,8 @@ expect_eq "keep invalid: 7 records" 7 "$($V --report json $TMP/bad.pgn 2>/dev/nu
 sed -n '/Result tag contradicts/,/^0-1$/p' corpus/broken.pgn | sed '1i [Game "Chinese Chess"]' > $TMP/mismatch.pgn
 $V -q --keep invalid --fix-results $TMP/mismatch.pgn > $TMP/fixed.pgn 2>/dev/null
 expect_eq "fix-results sets 1-0" '[Result "1-0"]' "$(grep '^\[Result' $TMP/fixed.pgn)"
+expect_eq "fix-results: the movetext result too" "1-0" "$(grep -v '^$' $TMP/fixed.pgn | tail -1)"
+expect_status "fix-results: the fixed record validates clean" 0 $V -q $TMP/fixed.pgn
 
 # usage errors exit 2
 expect_status "unknown option" 2 $V --no-such-option
@@ -52,14 +54,14 @@ expect_eq "bad perft FEN message" "xq-validate: FEN board: unexpected 'X' at col
 expect_eq "perft 3" 79666 "$($V --perft 3)"
 expect_eq "perft 2 from a FEN" 222 "$($V --perft 2 --fen 'C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1')"
 
-# The public corpus (../shared/corpus): exact counts and the exact games with findings.
+# The public corpus ($SHARED/corpus): exact counts and the exact games with findings.
 # error_kinds: "GAME KIND" of the first error of each JSON report line with errors
 error_kinds() {
   grep -v '"errors":0' | sed 's/{"kind":"[a-z-]*","severity":"warning"[^}]*},\{0,1\}//g' |
     sed 's/.*"game":\([0-9]*\).*"findings":\[{"kind":"\([a-z-]*\)".*/\1 \2/'
 }
 if have_shared corpus/ccpd/masters.pgn.gz; then
-  $V ../shared/corpus/ccpd/masters.pgn.gz >/dev/null 2>$TMP/err; st=$?
+  $V $SHARED/corpus/ccpd/masters.pgn.gz >/dev/null 2>$TMP/err; st=$?
   expect_eq "masters: exit 1" 1 $st
   expect_eq "masters: summary" "53685 games: 53680 valid, 5 with errors, 0 unreadable; 39553 warnings (-W shows them)" "$(tail -1 $TMP/err)"
   # Checked by hand: game 38029 ply 70 (35... 士６進５): the red cannon on a9
@@ -71,7 +73,7 @@ if have_shared corpus/ccpd/masters.pgn.gz; then
 17590 result-mismatch
 17736 result-mismatch
 38029 illegal-move" \
-    "$($V --report json ../shared/corpus/ccpd/masters.pgn.gz 2>/dev/null | error_kinds)"
+    "$($V --report json $SHARED/corpus/ccpd/masters.pgn.gz 2>/dev/null | error_kinds)"
 fi
 if have_shared corpus/ccpd/middlegames.pgn.gz; then
   # Checked by hand: game 2173 ply 18: the red chariot on g9 checks the
@@ -80,7 +82,7 @@ if have_shared corpus/ccpd/middlegames.pgn.gz; then
 "2096 impossible-position
 2173 illegal-move
 2680 illegal-move" \
-    "$($V --report json ../shared/corpus/ccpd/middlegames.pgn.gz 2>/dev/null | error_kinds)"
+    "$($V --report json $SHARED/corpus/ccpd/middlegames.pgn.gz 2>/dev/null | error_kinds)"
 fi
 if have_shared corpus/ccpd/openings.pgn.gz; then
   # five FEN tags lack the red general ("RNBA1ABNR"): data errors
@@ -90,30 +92,30 @@ if have_shared corpus/ccpd/openings.pgn.gz; then
 207 impossible-position
 226 impossible-position
 240 impossible-position" \
-    "$($V --report json ../shared/corpus/ccpd/openings.pgn.gz 2>/dev/null | error_kinds)"
+    "$($V --report json $SHARED/corpus/ccpd/openings.pgn.gz 2>/dev/null | error_kinds)"
 fi
 for f in endgames:244 openings:961 tactics:433 mating-drills:130; do
   set=${f%%:*} want=${f##*:}
   if have_shared corpus/ccpd/$set.pgn.gz; then
-    [ $set = openings ] || expect_status "$set: valid" 0 $V -q ../shared/corpus/ccpd/$set.pgn.gz
-    expect_eq "$set: $want games" "$want" "$($V --report json ../shared/corpus/ccpd/$set.pgn.gz 2>/dev/null | wc -l)"
+    [ $set = openings ] || expect_status "$set: valid" 0 $V -q $SHARED/corpus/ccpd/$set.pgn.gz
+    expect_eq "$set: $want games" "$want" "$($V --report json $SHARED/corpus/ccpd/$set.pgn.gz 2>/dev/null | wc -l)"
   fi
 done
 if have_shared corpus/wukong-samples/xqdb_international.pgn; then
   for f in xqdb_international xqdb_traditional bulk_games_uci; do
     # game 7 (LE Thien Vi vs BI BingJian, 1997) ends in checkmate without a result
     expect_eq "wukong $f" "7 result-missing" \
-      "$($V --report json ../shared/corpus/wukong-samples/$f.pgn 2>/dev/null | error_kinds)"
+      "$($V --report json $SHARED/corpus/wukong-samples/$f.pgn 2>/dev/null | error_kinds)"
   done
 fi
 
 # -j: the output is the same for every number of threads
 if have_shared corpus/ccpd/middlegames.pgn.gz; then
-  $V -j 1 --report json -W ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/j1 2>&1
-  $V -j 3 --report json -W ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/j3 2>&1
+  $V -j 1 --report json -W $SHARED/corpus/ccpd/middlegames.pgn.gz > $TMP/j1 2>&1
+  $V -j 3 --report json -W $SHARED/corpus/ccpd/middlegames.pgn.gz > $TMP/j3 2>&1
   expect_eq "-j 1 and -j 3 give identical output" "$(md5sum < $TMP/j1)" "$(md5sum < $TMP/j3)"
-  $V -j 2 -W ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/t2 2>&1
-  $V -j 1 -W ../shared/corpus/ccpd/middlegames.pgn.gz > $TMP/t1 2>&1
+  $V -j 2 -W $SHARED/corpus/ccpd/middlegames.pgn.gz > $TMP/t2 2>&1
+  $V -j 1 -W $SHARED/corpus/ccpd/middlegames.pgn.gz > $TMP/t1 2>&1
   expect_eq "-j 2 diagnostics identical" "$(md5sum < $TMP/t1)" "$(md5sum < $TMP/t2)"
 fi
 expect_status "bad -j" 2 $V -j 0 corpus/broken.pgn
