@@ -35,6 +35,8 @@ for bin in "$@"; do
   # extra seeds for the binary readers: the shared corpus's XQF, CBR/CBL
   # and DhtmlXQ files when present (copied into build-fuzz/, never into git)
   extra=""
+  # the hostile inputs of corpus/broken/ seed the text readers (read only)
+  case $short in pgn|xml) extra=corpus/broken ;; esac
   if [ "$short" = binary ] && [ -d "${SHARED:-../shared}/corpus" ]; then
     extra=build-fuzz/seeds-shared/binary
     mkdir -p "$extra"
