@@ -23,12 +23,13 @@ if [ ! -f "$GZ" ]; then echo "bench: $GZ not found (set SHARED)"; exit 2; fi
 zcat "$GZ" > "$TMP/masters.pgn"
 BYTES=$(wc -c < "$TMP/masters.pgn")
 GAMES=53685
-PLIES=$("$BIN/xq-validate" -q -j1 --report json "$GZ" 2>/dev/null | sed 's/.*"plies":\([0-9]*\).*/\1/' | awk '{s+=$1} END {print s}')
+# plies decoded, from xq-parse's summary line ("N games, P plies decoded: ...")
+PLIES=$("$BIN/xq-parse" "$GZ" 2>&1 >/dev/null | sed -n 's/^[0-9]* games, \([0-9]*\) plies decoded.*/\1/p')
 
 # run_one CMD... : prints "seconds peak_kib" of one run (output discarded)
 run_one() {
   /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" >/dev/null 2>&1
-  cat "$TMP/time"
+  tail -n 1 "$TMP/time"   # GNU time puts "Command exited with non-zero status N" first
 }
 
 # median N CMD... : median wall seconds and max peak RSS over N runs
@@ -89,6 +90,7 @@ set -- $(median 1 "$BIN/xq-validate" --perft 5)
 awk -v s="$1" 'BEGIN { printf "perft 5 from the start position: 133312995 nodes in %.2f s = %.1f M nodes/s (one core)\n", s, 133312995 / s / 1e6 }'
 
 echo
+PATH=$PATH:/usr/games   # where Debian puts pgn-extract
 if ! command -v pgn-extract >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   (apt-get install -y -qq pgn-extract || (apt-get update -qq && apt-get install -y -qq pgn-extract)) >/dev/null 2>&1
 fi

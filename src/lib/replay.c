@@ -220,6 +220,44 @@ static bool other_side_could(const xq_position *pos, const xq_node *node, xq_not
     return r.status == XQ_NOTE_OK || r.status == XQ_NOTE_RESOLVED;
 }
 
+/* Variations: each is an alternative to the ply it hangs on, so it is
+ * replayed from the position before that ply; its first illegal or
+ * undecodable move is an error of the record (the main line's status is
+ * not changed by it).  Nested variations are checked the same way, to the
+ * reader's nesting limit.  Main-line moves were decoded by the replay
+ * (node->move, up to out->plies); variation moves are decoded here and
+ * stored in their nodes too. */
+static void check_branch(xq_branch *b, xq_position pos, int first_ply, bool main_line, int decoded,
+                         xq_notation notation, xq_replay *out)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        xq_node *node = &b->nodes[i];
+        int ply = first_ply + (int)i;
+        for (uint32_t v = 0; v < node->variation_count; v++)
+            check_branch(&node->variations[v], pos, ply, false, 0, notation, out);
+        xq_move m;
+        if (main_line) {
+            if ((int)i >= decoded) return;
+            m = node->move;
+        } else {
+            char msg[192];
+            xq_note_result r;
+            xq_move_read(&pos, node->text, strlen(node->text), notation, 0, &r, msg, sizeof msg);
+            if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
+                bool illegal = r.status == XQ_NOTE_ILLEGAL && r.move != XQ_MOVE_NONE;
+                add_finding(out, illegal ? XQ_FIND_ILLEGAL_MOVE : XQ_FIND_UNDECODABLE_MOVE, XQ_SEV_ERROR, 0, node,
+                            "variation at ply %d (%.40s): %s", ply, node->text,
+                            illegal ? xq_illegal_str(r.why) : msg);
+                return;
+            }
+            m = r.move;
+            node->move = m;
+        }
+        xq_undo u;
+        xq_make(&pos, m, &u);
+    }
+}
+
 void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
 {
     memset(out, 0, sizeof *out);
@@ -394,6 +432,7 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         }
     }
     out->final = pos;
+    check_branch(&g->main, out->start, 1, true, out->plies, notation, out);
 
     /* the recorded result against the board */
     if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) {

@@ -119,3 +119,11 @@ if have_shared corpus/ccpd/middlegames.pgn.gz; then
   expect_eq "-j 2 diagnostics identical" "$(md5sum < $TMP/t1)" "$(md5sum < $TMP/t2)"
 fi
 expect_status "bad -j" 2 $V -j 0 corpus/broken.pgn
+
+# variations are replayed from their branch position: an illegal move there is an error
+printf '1. 炮二平五 馬８進７ (1... 馬８進９ 2. 車一進五) 2. 馬二進三 *\n' > $TMP/var.pgn
+expect_status "illegal move in a variation" 1 $V $TMP/var.pgn
+expect_eq "variation diagnostic" "$TMP/var.pgn:1:28: error: game 1: variation at ply 3 (車一進五): a piece stands in the way
+1 games: 0 valid, 1 with errors, 0 unreadable" "$(cat $TMP/err)"
+printf '1. 炮二平五 馬８進７ (1... 馬８進９ 2. 車九進一) 2. 馬二進三 *\n' > $TMP/var2.pgn
+expect_status "legal variation" 0 $V -q $TMP/var2.pgn
