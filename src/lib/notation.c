@@ -363,7 +363,7 @@ static xq_note_status choose(xqn_ctx *c, cand_set *cs, bool warn, const char *wa
         if (!warn) return finish_known(c, legal.m[0], XQ_LEGAL);
         char a[3];
         xqn_sqname(XQ_FROM(legal.m[0]), a);
-        xqn_fail(c, XQ_NOTE_RESOLVED, 0, "%s; only the one on %s can legally move so", warn_msg, a);
+        xqn_fail(c, XQ_NOTE_RESOLVED, 0, "%s; only the one on %s can make this move legally", warn_msg, a);
         return resolved(c, legal.m[0]);
     }
     if (legal.n == 0) {

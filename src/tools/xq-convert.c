@@ -343,7 +343,7 @@ int main(int argc, char **argv)
         status = XQ_EXIT_USAGE;
     }
     if (!opt.quiet) {
-        fprintf(stderr, "%llu games: %llu converted in full, %llu not fully\n", t.games, t.games - t.partial,
+        fprintf(stderr, "%llu game%s: %llu converted in full, %llu not fully\n", t.games, t.games == 1 ? "" : "s", t.games - t.partial,
                 t.partial);
         static const char *const what[4] = {"tags", "comments", "NAGs", "variations"};
         for (int b = 0; b < 4; b++)

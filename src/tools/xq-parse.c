@@ -178,7 +178,8 @@ int main(int argc, char **argv)
         status = XQ_EXIT_USAGE;
     }
     if (!opt.quiet)
-        fprintf(stderr, "%llu games, %llu plies decoded: %llu errors in %llu games, %llu warnings\n", t.games,
-                t.plies, t.errors, t.bad_games, t.warnings);
+        fprintf(stderr, "%llu game%s, %llu plies decoded: %llu error%s in %llu game%s, %llu warning%s\n", t.games,
+                t.games == 1 ? "" : "s", t.plies, t.errors, t.errors == 1 ? "" : "s", t.bad_games,
+                t.bad_games == 1 ? "" : "s", t.warnings, t.warnings == 1 ? "" : "s");
     return status;
 }

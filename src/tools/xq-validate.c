@@ -395,9 +395,10 @@ int main(int argc, char **argv)
     }
     if (status == XQ_EXIT_OK && (t.with_errors || t.unreadable)) status = XQ_EXIT_FINDINGS;
     if (!opt.quiet) {
-        fprintf(stderr, "%llu games: %llu valid, %llu with errors, %llu unreadable", t.games, t.valid,
+        fprintf(stderr, "%llu game%s: %llu valid, %llu with errors, %llu unreadable", t.games, t.games == 1 ? "" : "s", t.valid,
                 t.with_errors, t.unreadable);
-        if (t.warnings) fprintf(stderr, "; %llu warnings%s", t.warnings, opt.warnings ? "" : " (-W shows them)");
+        if (t.warnings)
+            fprintf(stderr, "; %llu warning%s%s", t.warnings, t.warnings == 1 ? "" : "s", opt.warnings ? "" : " (-W shows them)");
         fputc('\n', stderr);
     }
     return status;

@@ -27,7 +27,7 @@ check() {
   expect_eq "$name: nothing on stdout" "" "$(head -c 200 "$TMP/out")"
   # the summary's counts add up, and the JSON report has a line per game
   sum=$(tail -1 "$TMP/err")
-  n=$(echo "$sum" | sed -n 's/^\([0-9]*\) games: \([0-9]*\) valid, \([0-9]*\) with errors, \([0-9]*\) unreadable.*/\1 \2 \3 \4/p')
+  n=$(echo "$sum" | sed -n 's/^\([0-9]*\) games\{0,1\}: \([0-9]*\) valid, \([0-9]*\) with errors, \([0-9]*\) unreadable.*/\1 \2 \3 \4/p')
   set -- $n
   if [ $# -eq 4 ] && [ $(($2 + $3 + $4)) -eq "$1" ]; then echo "ok - $name: counts add up"
   else echo "not ok - $name: counts do not add up: $sum"; fi

@@ -135,4 +135,4 @@ fi
 # an XQF file holds one game: the second is refused, the first written
 expect_status "xqf: one game only" 1 $BIN/xq-convert -q --to xqf -o $TMP/two.xqf corpus/sample-games.pgn
 expect_eq "xqf: second game refused" "corpus/sample-games.pgn:26:1: error: game 2: not written: an XQF file holds one game" "$(sed -n 2p $TMP/err)"
-expect_eq "xqf: the first game reads back" "1 games: 1 valid, 0 with errors, 0 unreadable" "$($BIN/xq-validate $TMP/two.xqf 2>&1)"
+expect_eq "xqf: the first game reads back" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($BIN/xq-validate $TMP/two.xqf 2>&1)"

@@ -14,20 +14,20 @@ if have_shared corpus/cchess-testdata/test.xqf; then
     $V "$TD/$f" >/dev/null 2>"$TMP/err"
     expect_eq "xq-validate $f" "$want" "$(tail -1 "$TMP/err")"
   done <<'EOF'
-test.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-test1.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-BadMoveTest1.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-BadMoveTest2.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-BadMoveTest3.xqf|1 games: 0 valid, 1 with errors, 0 unreadable
-BadMoveTest4.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-EmptyTest.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-NoMove.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-FiveGoatsTest.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-WildHouse.xqf|1 games: 0 valid, 1 with errors, 0 unreadable
-game_test.xqf|1 games: 1 valid, 0 with errors, 0 unreadable; 1 warnings (-W shows them)
-ucci_test1.xqf|1 games: 1 valid, 0 with errors, 0 unreadable
-test.cbr|1 games: 1 valid, 0 with errors, 0 unreadable
-test2.cbr|1 games: 1 valid, 0 with errors, 0 unreadable
+test.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+test1.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+BadMoveTest1.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+BadMoveTest2.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+BadMoveTest3.xqf|1 game: 0 valid, 1 with errors, 0 unreadable
+BadMoveTest4.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+EmptyTest.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+NoMove.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+FiveGoatsTest.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+WildHouse.xqf|1 game: 0 valid, 1 with errors, 0 unreadable
+game_test.xqf|1 game: 1 valid, 0 with errors, 0 unreadable; 1 warning (-W shows them)
+ucci_test1.xqf|1 game: 1 valid, 0 with errors, 0 unreadable
+test.cbr|1 game: 1 valid, 0 with errors, 0 unreadable
+test2.cbr|1 game: 1 valid, 0 with errors, 0 unreadable
 1956年全国象棋锦标赛93局.CBL|93 games: 93 valid, 0 with errors, 0 unreadable
 1989年龙化杯象棋名师邀请赛35局.CBL|38 games: 36 valid, 2 with errors, 0 unreadable; 3 warnings (-W shows them)
 EOF
@@ -98,7 +98,7 @@ if have_shared corpus/dhtmlxq/dhtmlxq.txt; then
   $V "$D" 2>"$TMP/err"
   # variations are replayed too: the one illegal move of its 1,446 variations
   expect_eq "xq-validate dhtmlxq.txt" "$D:1517:244: error: game 1: variation at ply 65 (e2g4): general left in check
-1 games: 0 valid, 1 with errors, 0 unreadable" "$(cat "$TMP/err")"
+1 game: 0 valid, 1 with errors, 0 unreadable" "$(cat "$TMP/err")"
   $C -q -t dhtmlxq "$D" > "$TMP/d1.txt" 2>"$TMP/err"
   expect_eq "dhtmlxq.txt: its one illegal variation move is reported" \
     "$D:1517:244: error: game 1: variation at ply 65 (e2g4): e2g4 is illegal: general left in check; later moves kept untranslated" \

@@ -13,7 +13,7 @@ corpus/broken.pgn:55:9: error: game 8: comment '{' not closed at end of input
 8 games, 13 plies decoded: 6 errors in 6 games, 0 warnings" "$(cat $TMP/err)"
 
 expect_status "edge cases parse clean" 0 $P corpus/edge-cases.pgn
-expect_eq "edge cases summary" "8 games, 24 plies decoded: 0 errors in 0 games, 1 warnings" "$(cat $TMP/err)"
+expect_eq "edge cases summary" "8 games, 24 plies decoded: 0 errors in 0 games, 1 warning" "$(cat $TMP/err)"
 expect_eq "--tags TSV" "corpus/edge-cases.pgn	1	*
 corpus/edge-cases.pgn	2	*
 corpus/edge-cases.pgn	3	1-0
@@ -32,5 +32,5 @@ if have_shared corpus/ccpd/masters.pgn.gz; then
   $P -q --tags Red,Black,Result $SHARED/corpus/ccpd/masters.pgn.gz > $TMP/tags 2>/dev/null
   expect_eq "masters: one TSV line per record" 53685 "$(wc -l < $TMP/tags)"
   $P $SHARED/corpus/ccpd/masters.pgn.gz > /dev/null 2> $TMP/err
-  expect_eq "masters: summary" "53685 games, 4683603 plies decoded: 1 errors in 1 games, 32870 warnings" "$(tail -1 $TMP/err)"
+  expect_eq "masters: summary" "53685 games, 4683603 plies decoded: 1 error in 1 game, 32870 warnings" "$(tail -1 $TMP/err)"
 fi

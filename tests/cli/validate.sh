@@ -13,9 +13,9 @@ expect_eq "broken.pgn summary" "8 games: 1 valid, 6 with errors, 1 unreadable" "
 expect_status "sample games are valid" 0 $V corpus/sample-games.pgn
 expect_eq "sample games summary" "3 games: 3 valid, 0 with errors, 0 unreadable" "$(cat $TMP/err)"
 expect_status "edge cases are valid" 0 $V corpus/edge-cases.pgn
-expect_eq "edge cases: one warning" "8 games: 8 valid, 0 with errors, 0 unreadable; 1 warnings (-W shows them)" "$(cat $TMP/err)"
+expect_eq "edge cases: one warning" "8 games: 8 valid, 0 with errors, 0 unreadable; 1 warning (-W shows them)" "$(cat $TMP/err)"
 expect_status "strict makes the tandem warning an error" 1 $V -q --strict corpus/edge-cases.pgn
-expect_eq "strict diagnostic" "corpus/edge-cases.pgn:10:8: error: game 2 (Plain file where 前/後 was needed: resolved by legality, a warning), ply 1: 2 chariots on file 8 without 前/後; only the one on h4 can legally move so" "$(cat $TMP/err)"
+expect_eq "strict diagnostic" "corpus/edge-cases.pgn:10:8: error: game 2 (Plain file where 前/後 was needed: resolved by legality, a warning), ply 1: 2 chariots on file 8 without 前/後; only the one on h4 can make this move legally" "$(cat $TMP/err)"
 
 # standard input, and the same through gzip
 expect_status "stdin" 1 sh -c "$V -q < corpus/broken.pgn"
@@ -124,6 +124,6 @@ expect_status "bad -j" 2 $V -j 0 corpus/broken.pgn
 printf '1. 炮二平五 馬８進７ (1... 馬８進９ 2. 車一進五) 2. 馬二進三 *\n' > $TMP/var.pgn
 expect_status "illegal move in a variation" 1 $V $TMP/var.pgn
 expect_eq "variation diagnostic" "$TMP/var.pgn:1:28: error: game 1: variation at ply 3 (車一進五): a piece stands in the way
-1 games: 0 valid, 1 with errors, 0 unreadable" "$(cat $TMP/err)"
+1 game: 0 valid, 1 with errors, 0 unreadable" "$(cat $TMP/err)"
 printf '1. 炮二平五 馬８進７ (1... 馬８進９ 2. 車九進一) 2. 馬二進三 *\n' > $TMP/var2.pgn
 expect_status "legal variation" 0 $V -q $TMP/var2.pgn
