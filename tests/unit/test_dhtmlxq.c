@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,77 +30,13 @@
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static void save_tmp(const void *p, size_t n, char path[64])
-{
-    strcpy(path, "/tmp/xq-test-dhtml-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, p, n), (ssize_t)n);
-    close(fd);
-}
-
-static int read_path(const char *path, xq_game *g, int max, xq_format *fmt, xq_encoding *enc)
-{
-    if (access(path, R_OK) != 0 && !strncmp(path, XQ_SHARED, strlen(XQ_SHARED))) skip();   /* no ../shared */
-    char err[256];
-    xq_reader *r = xq_reader_open(path, NULL, err, sizeof err);
-    if (!r) fprintf(stderr, "%s\n", err);
-    assert_non_null(r);
-    if (fmt) *fmt = xq_reader_format(r);
-    int n = 0;
-    for (;;) {
-        assert_true(n < max);
-        xq_game_init(&g[n]);
-        int rc = xq_reader_next(r, &g[n]);
-        assert_true(rc >= 0);
-        if (rc == 0) {
-            xq_game_free(&g[n]);
-            break;
-        }
-        n++;
-    }
-    xq_reader_close(r);
-    if (enc && n) *enc = g[0].encoding;
-    return n;
-}
-
 static int read_text(const char *text, size_t n, xq_game *g, int max, xq_format *fmt)
 {
     char path[64];
     save_tmp(text, n, path);
-    int k = read_path(path, g, max, fmt, NULL);
+    int k = read_path_enc(path, g, max, fmt, NULL);
     unlink(path);
     return k;
-}
-
-static void free_all(xq_game *g, int n)
-{
-    for (int i = 0; i < n; i++) xq_game_free(&g[i]);
-}
-
-typedef struct {
-    size_t moves, variations, comments, depth;
-} tally;
-
-static void count(const xq_branch *b, size_t depth, tally *t)
-{
-    if (depth > t->depth) t->depth = depth;
-    if (b->comment) t->comments++;
-    for (size_t i = 0; i < b->count; i++) {
-        t->moves++;
-        if (b->nodes[i].comment) t->comments++;
-        for (uint32_t v = 0; v < b->nodes[i].variation_count; v++) {
-            t->variations++;
-            count(&b->nodes[i].variations[v], depth + 1, t);
-        }
-    }
-}
-
-static tally tally_of(const xq_game *g)
-{
-    tally t = {0};
-    count(&g->main, 0, &t);
-    return t;
 }
 
 /* Lines holding an illegal move; the first such node goes to *first. */
@@ -201,7 +139,7 @@ static void test_corpus(void **state)
     xq_game g[2];
     xq_format fmt;
     xq_encoding enc;
-    assert_int_equal(read_path(CORPUS, g, 2, &fmt, &enc), 1);
+    assert_int_equal(read_path_enc(CORPUS, g, 2, &fmt, &enc), 1);
     assert_int_equal(fmt, XQ_FMT_DHTMLXQ);
     assert_int_equal(enc, XQ_ENC_UTF8);
     assert_int_equal(g[0].diag_count, 0);
@@ -550,7 +488,7 @@ static void test_round_trip(void **state)
     free_all(b, 1);
 
     /* the corpus: everything but the 4 moves after its illegal one */
-    assert_int_equal(read_path(CORPUS, g, 2, NULL, NULL), 1);
+    assert_int_equal(read_path_enc(CORPUS, g, 2, NULL, NULL), 1);
     t1 = write_dhtmlxq(&g[0], &rep, &n1);
     assert_non_null(strstr(rep.why, "variation at ply 65 (e2g4)"));
     assert_int_equal(read_text(t1, n1, b, 2, NULL), 1);

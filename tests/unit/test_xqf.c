@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,56 +31,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static unsigned char *load(const char *path, size_t *n)
-{
-    if (access(path, R_OK) != 0 && !strncmp(path, XQ_SHARED, strlen(XQ_SHARED))) skip();   /* no ../shared */
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc((size_t)len + 1);
-    assert_non_null(buf);
-    *n = fread(buf, 1, (size_t)len, f);
-    fclose(f);
-    return buf;
-}
-
-/* Write bytes to a fresh temporary file; path receives its name. */
-static void save_tmp(const void *p, size_t n, char path[64])
-{
-    strcpy(path, "/tmp/xq-test-xqf-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, p, n), (ssize_t)n);
-    close(fd);
-}
-
-/* Read every record of path into g[] (each initialised); returns the count. */
-static int read_path(const char *path, xq_game *g, int max, xq_format *fmt)
-{
-    if (access(path, R_OK) != 0 && !strncmp(path, XQ_SHARED, strlen(XQ_SHARED))) skip();   /* no ../shared */
-    char err[256];
-    xq_reader *r = xq_reader_open(path, NULL, err, sizeof err);
-    if (!r) fprintf(stderr, "%s\n", err);
-    assert_non_null(r);
-    if (fmt) *fmt = xq_reader_format(r);
-    int n = 0;
-    for (;;) {
-        assert_true(n < max);
-        xq_game_init(&g[n]);
-        int rc = xq_reader_next(r, &g[n]);
-        assert_true(rc >= 0);
-        if (rc == 0) {
-            xq_game_free(&g[n]);
-            break;
-        }
-        n++;
-    }
-    xq_reader_close(r);
-    return n;
-}
-
 /* One game from bytes (through a temporary file). */
 static void read_bytes(const void *p, size_t n, xq_game *g)
 {
@@ -88,31 +40,6 @@ static void read_bytes(const void *p, size_t n, xq_game *g)
     assert_int_equal(read_path(path, two, 2, NULL), 1);
     *g = two[0];
     unlink(path);
-}
-
-typedef struct {
-    size_t moves, variations, comments, depth;
-} tally;
-
-static void count(const xq_branch *b, size_t depth, tally *t)
-{
-    if (depth > t->depth) t->depth = depth;
-    if (b->comment) t->comments++;
-    for (size_t i = 0; i < b->count; i++) {
-        t->moves++;
-        if (b->nodes[i].comment) t->comments++;
-        for (uint32_t v = 0; v < b->nodes[i].variation_count; v++) {
-            t->variations++;
-            count(&b->nodes[i].variations[v], depth + 1, t);
-        }
-    }
-}
-
-static tally tally_of(const xq_game *g)
-{
-    tally t = {0};
-    count(&g->main, 0, &t);
-    return t;
 }
 
 /* Replay every line of b from pos (moves as UCCI text); counts the moves

@@ -1,0 +1,111 @@
+/* test_util.h - helpers shared by the unit tests of the record readers:
+ * whole files in and out of temporary files, every record of a file into
+ * an array of games, and counts over a game's move tree.  Tests that read
+ * ../shared (XQ_SHARED) skip when it is not there.  Include after cmocka.h. */
+#ifndef XQ_TEST_UTIL_H
+#define XQ_TEST_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pgn_read.h"
+
+/* Skip the calling test when path lies in ../shared and is missing. */
+static inline void skip_without_shared(const char *path)
+{
+    if (access(path, R_OK) != 0 && !strncmp(path, XQ_SHARED, strlen(XQ_SHARED))) skip();
+}
+
+/* The whole file at path, malloc'd (caller frees), its size in *n. */
+static inline unsigned char *load(const char *path, size_t *n)
+{
+    skip_without_shared(path);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc((size_t)len + 1);
+    assert_non_null(buf);
+    *n = fread(buf, 1, (size_t)len, f);
+    fclose(f);
+    return buf;
+}
+
+/* Write n bytes to a fresh temporary file; path receives its name. */
+static inline void save_tmp(const void *p, size_t n, char path[64])
+{
+    strcpy(path, "/tmp/xq-test-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, p, n), (ssize_t)n);
+    close(fd);
+}
+
+/* Read every record of path into g[0..max) (each initialised; the caller
+ * frees them); the format the reader chose goes to *fmt and the first
+ * game's encoding to *enc when not NULL.  Returns the number of records. */
+static inline int read_path_enc(const char *path, xq_game *g, int max, xq_format *fmt, xq_encoding *enc)
+{
+    skip_without_shared(path);
+    char err[256];
+    xq_reader *r = xq_reader_open(path, NULL, err, sizeof err);
+    if (!r) fprintf(stderr, "%s\n", err);
+    assert_non_null(r);
+    if (fmt) *fmt = xq_reader_format(r);
+    int n = 0;
+    for (;;) {
+        assert_true(n < max);
+        xq_game_init(&g[n]);
+        int rc = xq_reader_next(r, &g[n]);
+        assert_true(rc >= 0);
+        if (rc == 0) {
+            xq_game_free(&g[n]);
+            break;
+        }
+        n++;
+    }
+    xq_reader_close(r);
+    if (enc && n) *enc = g[0].encoding;
+    return n;
+}
+
+static inline int read_path(const char *path, xq_game *g, int max, xq_format *fmt)
+{
+    return read_path_enc(path, g, max, fmt, NULL);
+}
+
+static inline void free_all(xq_game *g, int n)
+{
+    for (int i = 0; i < n; i++) xq_game_free(&g[i]);
+}
+
+/* Moves, variations, comments and nesting depth of a move tree. */
+typedef struct {
+    size_t moves, variations, comments, depth;
+} tally;
+
+static inline void count(const xq_branch *b, size_t depth, tally *t)
+{
+    if (depth > t->depth) t->depth = depth;
+    if (b->comment) t->comments++;
+    for (size_t i = 0; i < b->count; i++) {
+        t->moves++;
+        if (b->nodes[i].comment) t->comments++;
+        for (uint32_t v = 0; v < b->nodes[i].variation_count; v++) {
+            t->variations++;
+            count(&b->nodes[i].variations[v], depth + 1, t);
+        }
+    }
+}
+
+static inline tally tally_of(const xq_game *g)
+{
+    tally t = {0};
+    count(&g->main, 0, &t);
+    return t;
+}
+
+#endif
