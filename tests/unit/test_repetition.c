@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "pgn_read.h"
 #include "repetition.h"
 #include "replay.h"
@@ -68,26 +70,6 @@ static int parse_moves(const char *f, const char *list, xq_position *start, xq_m
         p += 4;
     }
     return n;
-}
-
-/* Read the first record of text (through a temp file) and replay it. */
-static void replay_text(const char *text, const xq_replay_options *opt, xq_replay *r)
-{
-    char path[] = "/tmp/xq-test-repetition-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
-    xq_game g;
-    xq_game_init(&g);
-    assert_int_equal(xq_reader_next(rd, &g), 1);
-    xq_replay_game(&g, opt, r);
-    xq_game_free(&g);
-    xq_reader_close(rd);
-    unlink(path);
 }
 
 static void replay_moves(const char *f, const char *moves, const char *result, xq_rules rules, bool strict,
@@ -458,11 +440,11 @@ static xq_result expected(const char *text)
 
 typedef struct {
     int pass, fail, skipped;
-} tally;
+} case_tally;
 
 /* Replay one case and compare; known differences must give our documented verdict. */
 static void check_case(const char *id, const char *f, const char *moves, xq_rules rules, const char *exp_text,
-                       tally *t)
+                       case_tally *t)
 {
     xq_result want = expected(exp_text);
     if (want == XQ_RESULT_NONE) {
@@ -497,7 +479,7 @@ static void cxa_cases(void **state)
     FILE *fp = fopen(XQ_SHARED "/cases/cxa1999-cases.txt", "r");
     if (!fp) skip();
     static char line[16384], f[256], moves[8192], id[32], exp_cxa[256], exp_axf[256];
-    tally cxa = {0, 0, 0}, axf = {0, 0, 0};
+    case_tally cxa = {0, 0, 0}, axf = {0, 0, 0};
     bool more = true;
     f[0] = moves[0] = id[0] = exp_cxa[0] = exp_axf[0] = 0;
     while (more) {
@@ -533,7 +515,7 @@ static void axf_diagrams(void **state)
     FILE *fp = fopen(XQ_SHARED "/cases/axf-diagrams.tsv", "r");
     if (!fp) skip();
     static char line[65536];
-    tally t = {0, 0, 0};
+    case_tally t = {0, 0, 0};
     int rows = 0;
     assert_non_null(fgets(line, sizeof line, fp));   /* the header */
     static const char header[] = "id\tsource\truleset\tdiagram\tkind\tfen\tmoves\tmoves_3fold\tverdict\t";

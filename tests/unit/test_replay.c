@@ -12,30 +12,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "pgn_read.h"
 #include "replay.h"
-
-/* Read the first record of text (written to a temp file) and replay it. */
-static void replay_text(const char *text, const xq_replay_options *opt, xq_replay *r)
-{
-    char path[] = "/tmp/xq-test-replay-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
-    xq_game g;
-    xq_game_init(&g);
-    assert_int_equal(xq_reader_next(rd, &g), 1);
-    xq_replay_options def;
-    xq_replay_options_default(&def);
-    xq_replay_game(&g, opt ? opt : &def, r);
-    xq_game_free(&g);
-    xq_reader_close(rd);
-    unlink(path);
-}
 
 static bool has_finding(const xq_replay *r, xq_finding_kind k, xq_severity sev)
 {

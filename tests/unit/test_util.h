@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pgn_read.h"
+#include "replay.h"
 
 /* Skip the calling test when path lies in ../shared and is missing. */
 static inline void skip_without_shared(const char *path)
@@ -106,6 +107,26 @@ static inline tally tally_of(const xq_game *g)
     tally t = {0};
     count(&g->main, 0, &t);
     return t;
+}
+
+/* Read the first record of text (through a temporary file) and replay it
+ * under opt (NULL: the default CXA 1999 options) into *r. */
+static inline void replay_text(const char *text, const xq_replay_options *opt, xq_replay *r)
+{
+    char path[64];
+    save_tmp(text, strlen(text), path);
+    char err[256];
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    xq_game g;
+    xq_game_init(&g);
+    assert_int_equal(xq_reader_next(rd, &g), 1);
+    xq_replay_options def;
+    xq_replay_options_default(&def);
+    xq_replay_game(&g, opt ? opt : &def, r);
+    xq_game_free(&g);
+    xq_reader_close(rd);
+    unlink(path);
 }
 
 #endif
