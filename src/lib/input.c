@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+#include "zin.h"
 
 enum {
     SAMPLE_SIZE = 64 * 1024,     /* encoding detection sample */
@@ -467,7 +467,7 @@ xq_format xq_sniff_format(const unsigned char *p, size_t n)
 /* ---- the input object ------------------------------------------------- */
 
 struct xq_input {
-    gzFile gz;
+    xq_zin *gz;             /* plain or gzip bytes (zin.h) */
     char *path;
     unsigned char *buf;
     size_t cap, pos, end;   /* unconsumed data is buf[pos..end) */
@@ -523,14 +523,12 @@ xq_input *xq_input_open(const char *path, xq_encoding enc, char *err, size_t err
     }
     in->cap = READ_CHUNK;
     in->cd = (iconv_t)-1;
-    in->gz = gzdopen(fd, "rb");
+    in->gz = xq_zin_open(fd);   /* owns fd from here on */
     if (!in->gz) {
-        set_err(err, errsz, path, "cannot start zlib");
-        close(fd);
+        set_err(err, errsz, path, strerror(ENOMEM));
         xq_input_close(in);
         return NULL;
     }
-    gzbuffer(in->gz, READ_CHUNK);
     if (!set_encoding(in, enc)) {
         set_err(err, errsz, path, "iconv cannot convert this encoding to UTF-8");
         xq_input_close(in);
@@ -542,22 +540,13 @@ xq_input *xq_input_open(const char *path, xq_encoding enc, char *err, size_t err
 void xq_input_close(xq_input *in)
 {
     if (!in) return;
-    if (in->gz) gzclose(in->gz);
+    xq_zin_close(in->gz);
     if (in->cd != (iconv_t)-1) iconv_close(in->cd);
     for (int i = 0; i < 128; i++) free(in->pairs[i]);
     xq_buf_free(&in->out);
     free(in->buf);
     free(in->path);
     free(in);
-}
-
-/* zlib's message for the last error, without the "<fd:N>: " that gzdopen
- * puts in front (the caller names the file). */
-static const char *gz_message(gzFile gz, int *zerr)
-{
-    const char *msg = gzerror(gz, zerr);
-    const char *colon = msg[0] == '<' ? strstr(msg, ">: ") : NULL;
-    return colon ? colon + 3 : msg;
 }
 
 /* Ensure end - pos >= need unless at end of input; reads as much as fits.
@@ -589,30 +578,18 @@ static bool fill(xq_input *in, size_t need)
         }
         size_t room = in->cap - in->end;
         if (room > (1u << 30)) room = 1u << 30;
-        int r = gzread(in->gz, in->buf + in->end, (unsigned)room);
+        ssize_t r = xq_zin_read(in->gz, in->buf + in->end, room);
         if (!in->gz_checked) {
             in->gz_checked = true;
-            in->gzipped = gzdirect(in->gz) == 0;
+            in->gzipped = xq_zin_gzipped(in->gz);
         }
         if (r < 0) {
-            int zerr;
-            const char *msg = gz_message(in->gz, &zerr);
-            set_err(in->err, sizeof in->err, in->path,
-                    zerr == Z_ERRNO ? strerror(errno) : msg);
+            /* read error, corrupt or cut gzip data, bytes after the gzip data */
+            set_err(in->err, sizeof in->err, in->path, xq_zin_error(in->gz));
             in->failed = in->eof = true;
             return false;
         }
-        if (r == 0) {
-            int zerr;
-            const char *msg = gz_message(in->gz, &zerr);
-            if (zerr != Z_OK) {
-                /* e.g. Z_BUF_ERROR: truncated gzip stream */
-                set_err(in->err, sizeof in->err, in->path, msg);
-                in->failed = in->eof = true;
-                return false;
-            }
-            in->eof = true;
-        }
+        if (r == 0) in->eof = true;
         in->end += (size_t)r;
     }
     return true;

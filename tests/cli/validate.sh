@@ -127,3 +127,12 @@ expect_eq "variation diagnostic" "$TMP/var.pgn:1:28: error: game 1: variation at
 1 game: 0 valid, 1 with errors, 0 unreadable" "$(cat $TMP/err)"
 printf '1. 炮二平五 馬８進７ (1... 馬８進９ 2. 車九進一) 2. 馬二進三 *\n' > $TMP/var2.pgn
 expect_status "legal variation" 0 $V -q $TMP/var2.pgn
+
+# gzip: members in a row are one stream; bytes after the gzip data are an error, never dropped silently
+gzip -c corpus/sample-games.pgn > $TMP/a.gz; gzip -c corpus/edge-cases.pgn > $TMP/b.gz
+cat $TMP/a.gz $TMP/b.gz > $TMP/ab.gz
+expect_status "two gzip members" 0 $V $TMP/ab.gz
+expect_eq "two gzip members: all games" "11 games: 11 valid, 0 with errors, 0 unreadable; 1 warning (-W shows them)" "$(cat $TMP/err)"
+cat $TMP/a.gz corpus/edge-cases.pgn > $TMP/ap.gz
+expect_status "plain text after gzip data" 2 $V -q $TMP/ap.gz
+expect_eq "plain text after gzip data: said" "xq-validate: $TMP/ap.gz: 1094 bytes after the end of the gzip data at byte offset 832 are not read" "$(tail -1 $TMP/err)"

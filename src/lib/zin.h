@@ -1,0 +1,38 @@
+/* zin.h - read a file descriptor, inflating gzip when the data starts with
+ * its magic bytes (never decided by name).  Our own loop around zlib's
+ * inflate, because gzread ignores whatever follows the last gzip member
+ * without a word, and a tool that must never lose a game has to say so.
+ *
+ * Several gzip members in a row are read as one stream (as gzip -d does).
+ * Bytes after the last member that are not another member are an error
+ * ("N bytes after the end of the gzip data at byte offset X"), reported
+ * after all the decompressed data was delivered; so is a stream cut short.
+ */
+#ifndef XQ_ZIN_H
+#define XQ_ZIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct xq_zin xq_zin;
+
+/* Take ownership of fd (closed by xq_zin_close).  NULL when out of memory
+ * (fd is closed then too). */
+xq_zin *xq_zin_open(int fd);
+
+/* Read up to room bytes of (decompressed) data into dst.  Returns the
+ * count (> 0), 0 at the end of the data, or -1 on an error: a read error,
+ * corrupt or truncated gzip data, or bytes after the gzip data;
+ * xq_zin_error says which in one line. */
+ssize_t xq_zin_read(xq_zin *z, void *dst, size_t room);
+
+/* The message of the last -1; "" before any. */
+const char *xq_zin_error(const xq_zin *z);
+
+/* Whether the data was gzip (known after the first read). */
+bool xq_zin_gzipped(const xq_zin *z);
+
+void xq_zin_close(xq_zin *z);
+
+#endif
