@@ -259,3 +259,19 @@ const char *xq_result_str(xq_result r)
     default: return "";
     }
 }
+
+void xq_text_defang(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        if ((*p < 0x20 && *p != '\t') || *p == 0x7F) {
+            *p++ = '?';
+        } else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {   /* C1 control, 2 bytes */
+            p[0] = '?';
+            memmove(p + 1, p + 2, strlen((char *)p + 2) + 1);
+            p++;
+        } else {
+            p++;
+        }
+    }
+}

@@ -164,4 +164,10 @@ size_t xq_game_count_diags(const xq_game *g, xq_severity sev);
  * XQ_RESULT_NONE (static). */
 const char *xq_result_str(xq_result r);
 
+/* Replace, in place, the control characters of UTF-8 text s (C0 but tab,
+ * DEL, and the C1 range U+0080..U+009F) by '?', so that text from a record
+ * quoted in a diagnostic cannot drive the user's terminal (escape
+ * sequences).  Other bytes are left as they are. */
+void xq_text_defang(char *s);
+
 #endif

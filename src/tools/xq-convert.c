@@ -185,6 +185,7 @@ static void convert_game(void *ctx, xq_slot *slot)
         return;
     }
     if (!xq_write_game(slot->out, g, r, &st->opt->write, &rep)) {
+        xq_text_defang(rep.why);   /* may quote record text: no terminal escapes */
         fprintf(slot->err, "%s:%lu:%lu: error: game %llu: %s\n", g->file,
                 (unsigned long)(rep.line ? rep.line : g->first_line), (unsigned long)(rep.line ? rep.col : 1),
                 (unsigned long long)g->index, rep.why);

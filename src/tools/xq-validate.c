@@ -81,6 +81,7 @@ static const char *tag_trimmed(const xq_game *g, const char *name, char *buf, si
         while (n && ((unsigned char)v[n] & 0xC0) == 0x80) n--;
     }
     snprintf(buf, size, "%.*s", (int)n, v);
+    xq_text_defang(buf);   /* no terminal escapes from the record */
     return buf;
 }
 

@@ -136,3 +136,8 @@ expect_eq "two gzip members: all games" "11 games: 11 valid, 0 with errors, 0 un
 cat $TMP/a.gz corpus/edge-cases.pgn > $TMP/ap.gz
 expect_status "plain text after gzip data" 2 $V -q $TMP/ap.gz
 expect_eq "plain text after gzip data: said" "xq-validate: $TMP/ap.gz: 1094 bytes after the end of the gzip data at byte offset 832 are not read" "$(tail -1 $TMP/err)"
+
+# record text quoted in diagnostics cannot send terminal escape sequences
+printf '[Event "a\033[31mred"]\n1. 炮二平五 \033[2J\n' > $TMP/esc.pgn
+expect_status "escapes: exit 1" 1 $V -q $TMP/esc.pgn
+expect_eq "escapes: no control character reaches stderr" "0" "$(tr -d '\n' < $TMP/err | tr -d '[:print:]' | tr -d '\200-\377' | wc -c)"
