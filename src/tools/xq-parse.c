@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pipeline.h"
 #include "pgn_read.h"
 #include "replay.h"
 #include "write.h"
@@ -21,6 +22,7 @@ typedef struct {
     output_kind output;
     char *tag_list;           /* comma-separated tag names for --tags */
     bool quiet, warnings;
+    int threads;
 } options;
 
 typedef struct {
@@ -36,10 +38,12 @@ static void usage(FILE *to)
           "  -t, --tags=NAMES        print a tab-separated line per game: file, game\n"
           "                          number, then the tags NAMES (comma-separated,\n"
           "                          e.g. Event,Red,Black,Result); '' for absent tags\n"
-          "  -j, --json              print each parsed game as one JSON object per line\n"
+          "  -J, --json              print each parsed game as one JSON object per line\n"
           "  -W, --warnings          print warnings, not only errors\n"
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
           "  -q, --quiet             no summary line\n"
+          "  -j, --jobs=N            parse on N threads (default: the number of CPUs);\n"
+          "                          the output is the same for every N\n"
           "  -h, --help              show this help and exit\n"
           "  -V, --version           show the version and exit\n"
           "\n"
@@ -48,27 +52,27 @@ static void usage(FILE *to)
 }
 
 /* Tab and newline would break the TSV: print them as spaces. */
-static void print_tsv_field(const char *s)
+static void print_tsv_field(FILE *o, const char *s)
 {
-    for (; s && *s; s++) putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+    for (; s && *s; s++) putc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, o);
 }
 
-static void print_tags(const xq_game *g, const char *list)
+static void print_tags(FILE *o, const xq_game *g, const char *list)
 {
-    print_tsv_field(g->file);
-    printf("\t%llu", (unsigned long long)g->index);
+    print_tsv_field(o, g->file);
+    fprintf(o, "\t%llu", (unsigned long long)g->index);
     const char *p = list;
     while (*p) {
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         char name[128];
         snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
-        putchar('\t');
-        print_tsv_field(xq_game_tag(g, name));
+        putc('\t', o);
+        print_tsv_field(o, xq_game_tag(g, name));
         p += n + (comma ? 1 : 0);
         if (!comma) break;
     }
-    putchar('\n');
+    putc('\n', o);
 }
 
 /* Syntax diagnostics and move-decoding failures only: judging the game
@@ -85,61 +89,75 @@ static bool is_parse_finding(const xq_finding *f)
     }
 }
 
+/* What a worker counted in one game, for the totals. */
+typedef struct {
+    int errors, warnings;
+} game_counts;
+
+typedef struct {
+    const options *opt;
+    totals *t;
+} run_state;
+
+/* A worker's part: replay (which decodes every move) and report. */
+static void parse_game(void *ctx, xq_slot *slot)
+{
+    const options *opt = ((run_state *)ctx)->opt;
+    xq_game *g = &slot->game;
+    xq_replay *r = &slot->replay;
+    game_counts *n = slot->user;
+    xq_replay_game(g, &opt->rules, r);
+    n->errors = n->warnings = 0;
+    for (int i = 0; i < r->nfindings; i++) {
+        const xq_finding *f = &r->findings[i];
+        if (!is_parse_finding(f)) continue;
+        bool error = f->severity == XQ_SEV_ERROR;
+        if (error) n->errors++;
+        else n->warnings++;
+        if (!error && !opt->warnings) continue;
+        unsigned long line = f->line ? f->line : (unsigned long)g->first_line;
+        bool at_bad = f->ply && f->ply == r->bad_ply;
+        fprintf(slot->err, "%s:%lu:%lu: %s: game %llu: %s%s%s\n", g->file, line,
+                (unsigned long)(f->line ? f->col : 1), error ? "error" : "warning",
+                (unsigned long long)g->index, at_bad ? r->bad_move : "", at_bad ? ": " : "", f->message);
+    }
+    if (opt->output == OUT_TAGS) print_tags(slot->out, g, opt->tag_list);
+    else if (opt->output == OUT_JSON) xq_write_json(slot->out, g, r);
+}
+
+/* In input order: the totals. */
+static void account_game(void *ctx, xq_slot *slot)
+{
+    totals *t = ((run_state *)ctx)->t;
+    const game_counts *n = slot->user;
+    t->games++;
+    t->plies += (unsigned long long)slot->replay.plies;
+    t->warnings += (unsigned long long)n->warnings;
+    if (n->errors) {
+        t->errors += (unsigned long long)n->errors;
+        t->bad_games++;
+    }
+}
+
 static int parse_file(const char *path, const options *opt, totals *t)
 {
-    char err[512];
-    xq_reader *rd = xq_reader_open(path, &opt->read, err, sizeof err);
-    if (!rd) {
-        xq_cli_error(PROG, "%s", err);
-        return XQ_EXIT_USAGE;
-    }
-    xq_game g;
-    xq_game_init(&g);
-    xq_replay r;
-    int st, status = XQ_EXIT_OK;
-    while ((st = xq_reader_next(rd, &g)) == 1) {
-        xq_replay_game(&g, &opt->rules, &r);
-        t->games++;
-        t->plies += (unsigned long long)r.plies;
-        int errors = 0;
-        for (int i = 0; i < r.nfindings; i++) {
-            const xq_finding *f = &r.findings[i];
-            if (!is_parse_finding(f)) continue;
-            bool error = f->severity == XQ_SEV_ERROR;
-            if (error) errors++;
-            else t->warnings++;
-            if (!error && !opt->warnings) continue;
-            unsigned long line = f->line ? f->line : (unsigned long)g.first_line;
-            fprintf(stderr, "%s:%lu:%lu: %s: game %llu: %s%s%s\n", g.file, line,
-                    (unsigned long)(f->line ? f->col : 1), error ? "error" : "warning",
-                    (unsigned long long)g.index, f->ply == r.bad_ply && f->ply ? r.bad_move : "",
-                    f->ply == r.bad_ply && f->ply ? ": " : "", f->message);
-        }
-        if (errors) {
-            t->errors += (unsigned long long)errors;
-            t->bad_games++;
-            status = XQ_EXIT_FINDINGS;
-        }
-        if (opt->output == OUT_TAGS) print_tags(&g, opt->tag_list);
-        else if (opt->output == OUT_JSON) xq_write_json(stdout, &g, &r);
-    }
-    if (st < 0) {
-        xq_cli_error(PROG, "%s", xq_reader_error(rd));
-        status = XQ_EXIT_USAGE;
-    }
-    xq_game_free(&g);
-    xq_reader_close(rd);
-    return status;
+    run_state st = {opt, t};
+    xq_pipeline_options po = {
+        .threads = opt->threads, .user_size = sizeof(game_counts), .ctx = &st,
+        .process = parse_game, .account = account_game,
+    };
+    return xq_cli_run_file(PROG, path, &opt->read, &po);
 }
 
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"tags", required_argument, NULL, 't'},
-        {"json", no_argument, NULL, 'j'},
+        {"json", no_argument, NULL, 'J'},
         {"warnings", no_argument, NULL, 'W'},
         {"encoding", required_argument, NULL, 'e'},
         {"quiet", no_argument, NULL, 'q'},
+        {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -147,11 +165,12 @@ int main(int argc, char **argv)
     options opt;
     memset(&opt, 0, sizeof opt);
     xq_replay_options_default(&opt.rules);
+    opt.threads = xq_cpu_count();
     int c;
-    while ((c = getopt_long(argc, argv, "t:jWe:qhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:JWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 't': opt.output = OUT_TAGS; opt.tag_list = optarg; break;
-        case 'j': opt.output = OUT_JSON; break;
+        case 'J': opt.output = OUT_JSON; break;
         case 'W': opt.warnings = true; break;
         case 'e':
             if (!xq_encoding_parse(optarg, &opt.read.encoding)) {
@@ -160,6 +179,9 @@ int main(int argc, char **argv)
             }
             break;
         case 'q': opt.quiet = true; break;
+        case 'j':
+            if (!xq_cli_int(PROG, "jobs", optarg, 256, &opt.threads)) return XQ_EXIT_USAGE;
+            break;
         case 'h': usage(stdout); return XQ_EXIT_OK;
         case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
         default:
@@ -177,6 +199,7 @@ int main(int argc, char **argv)
         xq_cli_error(PROG, "write error on standard output");
         status = XQ_EXIT_USAGE;
     }
+    if (status == XQ_EXIT_OK && t.bad_games) status = XQ_EXIT_FINDINGS;
     if (!opt.quiet)
         fprintf(stderr, "%llu game%s, %llu plies decoded: %llu error%s in %llu game%s, %llu warning%s\n", t.games,
                 t.games == 1 ? "" : "s", t.plies, t.errors, t.errors == 1 ? "" : "s", t.bad_games,

@@ -34,3 +34,9 @@ if have_shared corpus/ccpd/masters.pgn.gz; then
   $P $SHARED/corpus/ccpd/masters.pgn.gz > /dev/null 2> $TMP/err
   expect_eq "masters: summary" "53685 games, 4683603 plies decoded: 1 error in 1 game, 32870 warnings" "$(tail -1 $TMP/err)"
 fi
+
+# -j: the same output for every number of threads; -J is --json
+if have_shared corpus/ccpd/middlegames.pgn.gz; then
+  expect_eq "-j1 and -j2 JSON identical" "$($P -q -j1 -J $SHARED/corpus/ccpd/middlegames.pgn.gz | md5sum)" \
+    "$($P -q -j2 --json $SHARED/corpus/ccpd/middlegames.pgn.gz | md5sum)"
+fi
