@@ -10,6 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Games a worker claims at once, and the backlog that wakes a worker: one
+ * wake-up (a futex round trip) per game cost more than the replay of a
+ * short game. */
+enum { CLAIM_BATCH = 8 };
+
 typedef struct {
     const xq_pipeline_options *opt;
     xq_slot *slots;
@@ -57,11 +62,13 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&r->lock);
             return NULL;
         }
-        xq_slot *s = &r->slots[r->claim_count++ % r->nslots];
+        size_t first = r->claim_count, n = r->read_count - first;
+        if (n > CLAIM_BATCH) n = CLAIM_BATCH;
+        r->claim_count += n;
         pthread_mutex_unlock(&r->lock);
-        r->opt->process(r->opt->ctx, s);
+        for (size_t k = 0; k < n; k++) r->opt->process(r->opt->ctx, &r->slots[(first + k) % r->nslots]);
         pthread_mutex_lock(&r->lock);
-        s->done = 1;
+        for (size_t k = 0; k < n; k++) r->slots[(first + k) % r->nslots].done = 1;
         pthread_cond_broadcast(&r->done);
         pthread_mutex_unlock(&r->lock);
     }
@@ -70,7 +77,10 @@ static void *worker(void *arg)
 static void wait_done(ring *r, xq_slot *s)
 {
     pthread_mutex_lock(&r->lock);
-    while (!s->done) pthread_cond_wait(&r->done, &r->lock);
+    while (!s->done) {
+        pthread_cond_broadcast(&r->ready);   /* a smaller backlog than a batch: take it now */
+        pthread_cond_wait(&r->done, &r->lock);
+    }
     s->done = 0;
     pthread_mutex_unlock(&r->lock);
 }
@@ -115,7 +125,7 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
     ring r;
     memset(&r, 0, sizeof r);
     r.opt = opt;
-    r.nslots = (size_t)opt->threads * 4;
+    r.nslots = (size_t)opt->threads * 4 * CLAIM_BATCH;
     r.slots = calloc(r.nslots, sizeof *r.slots);
     if (!r.slots) {
         *err_msg = "out of memory";
@@ -156,7 +166,7 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
         if (st != 1) break;
         pthread_mutex_lock(&r.lock);
         r.read_count++;
-        pthread_cond_signal(&r.ready);
+        if (r.read_count - r.claim_count >= CLAIM_BATCH) pthread_cond_signal(&r.ready);
         pthread_mutex_unlock(&r.lock);
     }
     pthread_mutex_lock(&r.lock);

@@ -9,7 +9,7 @@
  * them to the output (stdout by default) and stderr in order and calls
  * `account` for totals.
  *
- * Memory: at most 4 * threads games in flight, each in a reused slot, so it
+ * Memory: at most 32 * threads games in flight, each in a reused slot, so it
  * does not grow with the input.
  */
 #ifndef XQ_PIPELINE_H
