@@ -32,18 +32,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     bool gz = size >= 2 && data[0] == 0x1F && data[1] == 0x8B;
-    uint32_t variant = fuzz_hash(data, size);
-    xq_game g;
-    xq_game_init(&g);
-    uint64_t n = 0;
-    int rc;
-    while ((rc = xq_reader_next(rd, &g)) == 1) {
-        n++;
-        fuzz_check_game(&g, n, gz ? UINT64_MAX : size);
-        fuzz_replay_and_write(&g, variant + (uint32_t)n);
-    }
-    if (rc < 0) FUZZ_CHECK(xq_reader_error(rd)[0]);
-    xq_game_free(&g);
-    xq_reader_close(rd);
+    fuzz_each_game(rd, data, size, gz ? UINT64_MAX : size);
     return 0;
 }

@@ -160,4 +160,24 @@ static inline void fuzz_check_game(const xq_game *g, uint64_t index, uint64_t st
     fuzz_check_branch(&g->main, 0);
 }
 
+/* Read every game of rd: check each (fuzz_check_game, stream_size bytes
+ * of input or UINT64_MAX when unknown), replay and write it; a failed read
+ * must say why.  Closes rd. */
+static inline void fuzz_each_game(xq_reader *rd, const uint8_t *data, size_t size, uint64_t stream_size)
+{
+    uint32_t variant = fuzz_hash(data, size);
+    xq_game g;
+    xq_game_init(&g);
+    uint64_t n = 0;
+    int rc;
+    while ((rc = xq_reader_next(rd, &g)) == 1) {
+        n++;
+        fuzz_check_game(&g, n, stream_size);
+        fuzz_replay_and_write(&g, variant + (uint32_t)n);
+    }
+    if (rc < 0) FUZZ_CHECK(xq_reader_error(rd)[0]);
+    xq_game_free(&g);
+    xq_reader_close(rd);
+}
+
 #endif

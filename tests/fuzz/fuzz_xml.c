@@ -18,18 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(err[0]);
         return 0;
     }
-    uint32_t variant = fuzz_hash(data, size);
-    xq_game g;
-    xq_game_init(&g);
-    uint64_t n = 0;
-    int rc;
-    while ((rc = xq_reader_next(rd, &g)) == 1) {
-        n++;
-        fuzz_check_game(&g, n, UINT64_MAX);
-        fuzz_replay_and_write(&g, variant + (uint32_t)n);
-    }
-    if (rc < 0) FUZZ_CHECK(xq_reader_error(rd)[0]);
-    xq_game_free(&g);
-    xq_reader_close(rd);
+    fuzz_each_game(rd, data, size, UINT64_MAX);
     return 0;
 }

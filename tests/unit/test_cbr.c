@@ -40,31 +40,6 @@ static int read_bytes(const void *p, size_t n, xq_game *g, int max)
     return k;
 }
 
-/* Lines holding a move that is not legal (UCCI text from the start). */
-static size_t bad_lines(const xq_branch *b, const xq_position *start)
-{
-    xq_position pos = *start;
-    size_t bad = 0;
-    for (size_t i = 0; i < b->count; i++) {
-        const xq_node *n = &b->nodes[i];
-        for (uint32_t v = 0; v < n->variation_count; v++) bad += bad_lines(&n->variations[v], &pos);
-        xq_note_result res;
-        xq_move_read(&pos, n->text, strlen(n->text), XQ_NOTATION_UCCI, 0, &res, NULL, 0);
-        if (res.status != XQ_NOTE_OK) return bad + 1;
-        xq_undo u;
-        xq_make(&pos, res.move, &u);
-    }
-    return bad;
-}
-
-static size_t bad_lines_game(const xq_game *g)
-{
-    xq_position pos;
-    if (g->fen) assert_true(xq_fen_read(&pos, g->fen, NULL, 0));
-    else xq_position_start(&pos);
-    return bad_lines(&g->main, &pos);
-}
-
 static bool has_diag(const xq_game *g, xq_severity sev, uint64_t offset, const char *part)
 {
     for (size_t i = 0; i < g->diag_count; i++)
@@ -107,7 +82,7 @@ static void test_cbl_1956(void **state)
         assert_int_equal(memcmp(g[i].raw, "CCBridge Record", 16), 0);
         assert_int_equal(g[i].diag_count, 0);
         assert_null(g[i].fen);
-        assert_int_equal(bad_lines_game(&g[i]), 0);
+        assert_int_equal(bad_lines_game(&g[i], NULL, false), 0);
         xq_replay r;
         xq_replay_game(&g[i], &ro, &r);
         assert_int_equal(r.status, XQ_STATUS_VALID);
@@ -136,7 +111,7 @@ static void test_cbl_1989(void **state)
     assert_int_equal(n, 38);
     int headings = 0;
     for (int i = 0; i < n; i++) {
-        assert_int_equal(bad_lines_game(&g[i]), 0);
+        assert_int_equal(bad_lines_game(&g[i], NULL, false), 0);
         if (g[i].diag_count) {
             assert_int_equal(g[i].diag_count, 1);
             assert_true(has_diag(&g[i], XQ_SEV_WARNING, g[i].offset + 2120, "a section heading"));
@@ -180,7 +155,7 @@ static void test_cbr_files(void **state)
     assert_int_equal(t.variations, 11);
     assert_int_equal(t.comments, 13);
     assert_int_equal(t.depth, 7);
-    assert_int_equal(bad_lines_game(&g[0]), 0);
+    assert_int_equal(bad_lines_game(&g[0], NULL, false), 0);
     assert_int_equal(g[0].diag_count, 0);
     assert_int_equal(g[0].raw_len, 2842);
     assert_tag(&g[0], "Title", "黄丹青讲座004-破解新式弃马局的攻防要领");

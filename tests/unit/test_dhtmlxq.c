@@ -39,35 +39,6 @@ static int read_text(const char *text, size_t n, xq_game *g, int max, xq_format 
     return k;
 }
 
-/* Lines holding an illegal move; the first such node goes to *first. */
-static size_t bad_lines(const xq_branch *b, const xq_position *start, const xq_node **first)
-{
-    xq_position pos = *start;
-    size_t bad = 0;
-    for (size_t i = 0; i < b->count; i++) {
-        const xq_node *n = &b->nodes[i];
-        for (uint32_t v = 0; v < n->variation_count; v++) bad += bad_lines(&n->variations[v], &pos, first);
-        xq_note_result res;
-        xq_move_read(&pos, n->text, strlen(n->text), XQ_NOTATION_UCCI, 0, &res, NULL, 0);
-        if (res.status != XQ_NOTE_OK) {
-            if (!*first) *first = n;
-            return bad + 1;
-        }
-        xq_undo u;
-        xq_make(&pos, res.move, &u);
-    }
-    return bad;
-}
-
-static size_t bad_lines_game(const xq_game *g, const xq_node **first)
-{
-    xq_position pos;
-    if (g->fen) assert_true(xq_fen_read(&pos, g->fen, NULL, 0));
-    else xq_position_start(&pos);
-    *first = NULL;
-    return bad_lines(&g->main, &pos, first);
-}
-
 /* A diagnostic of that severity at line:col containing part. */
 static bool has_diag(const xq_game *g, xq_severity sev, uint32_t line, uint32_t col, const char *part)
 {
@@ -172,7 +143,7 @@ static void test_corpus(void **state)
     assert_string_equal(b1->nodes[37].comment, "和");
     /* one move of the corpus is illegal: branch 1194 at ply 65 */
     const xq_node *bad;
-    assert_int_equal(bad_lines_game(&g[0], &bad), 1);
+    assert_int_equal(bad_lines_game(&g[0], &bad, false), 1);
     assert_string_equal(bad->text, "e2g4");
     assert_int_equal(bad->line, 1517);
     assert_int_equal(bad->col, 244);
@@ -311,7 +282,7 @@ static void test_variations(void **state)
     assert_string_equal(v2->nodes[0].text, "h9i7");
     assert_int_equal(tally_of(&g[0]).variations, 2);
     const xq_node *bad;
-    assert_int_equal(bad_lines_game(&g[0], &bad), 0);
+    assert_int_equal(bad_lines_game(&g[0], &bad, false), 0);
     /* lines and columns count characters after the BOM */
     assert_int_equal(m->nodes[0].line, 2);
     assert_int_equal(m->nodes[0].col, 19);

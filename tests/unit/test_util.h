@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "notation.h"
 #include "pgn_read.h"
 #include "replay.h"
 
@@ -107,6 +108,42 @@ static inline tally tally_of(const xq_game *g)
     tally t = {0};
     count(&g->main, 0, &t);
     return t;
+}
+
+/* Lines of a move tree (the branch and every variation, each replayed from
+ * its branch position; moves as UCCI text) that hold a move that is not
+ * legal.  The first such node goes to *first when first is not NULL; with
+ * check_stored, each legal move must equal the reader's node->move. */
+static inline size_t bad_lines_in(const xq_branch *b, const xq_position *start, const xq_node **first,
+                                  bool check_stored)
+{
+    xq_position pos = *start;
+    size_t bad = 0;
+    for (size_t i = 0; i < b->count; i++) {
+        const xq_node *n = &b->nodes[i];
+        for (uint32_t v = 0; v < n->variation_count; v++)
+            bad += bad_lines_in(&n->variations[v], &pos, first, check_stored);
+        xq_note_result res;
+        xq_move_read(&pos, n->text, strlen(n->text), XQ_NOTATION_UCCI, 0, &res, NULL, 0);
+        if (res.status != XQ_NOTE_OK) {
+            if (first && !*first) *first = n;
+            return bad + 1;
+        }
+        if (check_stored) assert_int_equal(res.move, n->move);
+        xq_undo u;
+        xq_make(&pos, res.move, &u);
+    }
+    return bad;
+}
+
+/* bad_lines_in over a whole game, from its FEN tag or the start. */
+static inline size_t bad_lines_game(const xq_game *g, const xq_node **first, bool check_stored)
+{
+    xq_position pos;
+    if (g->fen) assert_true(xq_fen_read(&pos, g->fen, NULL, 0));
+    else xq_position_start(&pos);
+    if (first) *first = NULL;
+    return bad_lines_in(&g->main, &pos, first, check_stored);
 }
 
 /* Read the first record of text (through a temporary file) and replay it

@@ -42,33 +42,6 @@ static void read_bytes(const void *p, size_t n, xq_game *g)
     unlink(path);
 }
 
-/* Replay every line of b from pos (moves as UCCI text); counts the moves
- * that are not legal. */
-static size_t bad_moves(const xq_branch *b, const xq_position *start)
-{
-    xq_position pos = *start;
-    size_t bad = 0;
-    for (size_t i = 0; i < b->count; i++) {
-        const xq_node *n = &b->nodes[i];
-        for (uint32_t v = 0; v < n->variation_count; v++) bad += bad_moves(&n->variations[v], &pos);
-        xq_note_result res;
-        xq_move_read(&pos, n->text, strlen(n->text), XQ_NOTATION_UCCI, 0, &res, NULL, 0);
-        if (res.status != XQ_NOTE_OK) return bad + 1;
-        assert_int_equal(res.move, n->move);
-        xq_undo u;
-        xq_make(&pos, res.move, &u);
-    }
-    return bad;
-}
-
-static size_t bad_moves_game(const xq_game *g)
-{
-    xq_position pos;
-    if (g->fen) assert_true(xq_fen_read(&pos, g->fen, NULL, 0));
-    else xq_position_start(&pos);
-    return bad_moves(&g->main, &pos);
-}
-
 /* Same trees: texts, comments, variations. */
 static void assert_same_branch(const xq_branch *a, const xq_branch *b)
 {
@@ -249,7 +222,7 @@ static void test_variation_trees(void **state)
         assert_int_equal(t.variations, F[i].variations);
         assert_int_equal(t.comments, F[i].comments);
         assert_int_equal(t.depth, F[i].depth);
-        assert_int_equal(bad_moves_game(&g[0]), F[i].bad);
+        assert_int_equal(bad_lines_game(&g[0], NULL, true), F[i].bad);
         assert_int_equal(g[0].diag_count, 0);
         xq_game_free(&g[0]);
     }
@@ -435,7 +408,7 @@ static void test_cut_files(void **state)
     read_bytes(v10, n10 - 100, &g);
     assert_true(g.diag_count == 1 && g.diags[0].severity == XQ_SEV_ERROR);
     assert_true(g.main.count > 50 && g.main.count < 110);
-    assert_int_equal(bad_moves_game(&g), 0);
+    assert_int_equal(bad_lines_game(&g, NULL, true), 0);
     xq_game_free(&g);
 
     for (size_t len = 3; len <= n18; len += len < 1100 ? 1 : 7) {
@@ -498,7 +471,7 @@ static void test_corrupt_files(void **state)
     assert_int_equal(g.diag_count, 1);
     assert_null(g.fen);
     assert_int_equal(g.main.count, 110);
-    assert_int_equal(bad_moves_game(&g), 0);
+    assert_int_equal(bad_lines_game(&g, NULL, true), 0);
     xq_game_free(&g);
 
     /* a Pascal string longer than its field */
@@ -689,7 +662,7 @@ static void test_round_trip_untranslated(void **state)
     tally a = tally_of(&g[0]), b = tally_of(&back);
     assert_true(rep.untranslated > 0);
     assert_int_equal(b.moves, a.moves - rep.untranslated);
-    assert_int_equal(bad_moves_game(&back), 0);
+    assert_int_equal(bad_lines_game(&back, NULL, true), 0);
     assert_int_equal(back.main.count, g[0].main.count);
     xq_game_free(&back);
     xq_game_free(&g[0]);
