@@ -434,7 +434,12 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         }
     }
     out->final = pos;
-    check_branch(&g->main, out->start, 1, true, out->plies, notation, out);
+    /* a second walk of the main line only for records that have variations */
+    for (size_t i = 0; i < g->main.count; i++)
+        if (g->main.nodes[i].variation_count) {
+            check_branch(&g->main, out->start, 1, true, out->plies, notation, out);
+            break;
+        }
 
     /* the recorded result against the board */
     if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) {
