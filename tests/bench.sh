@@ -58,16 +58,25 @@ set -- $(median "$RUNS" cat "$TMP/masters.pgn")
 CAT=$1
 report "floor: cat masters.pgn" "$1" "$2" $GAMES "$PLIES" "$BYTES" 0
 
+LAST=0   # seconds of the last bench_tool run
 bench_tool() {   # LABEL FLOOR CMD...
   label=$1 floor=$2; shift 2
-  if [ ! -x "$1" ]; then echo "$label: $1 not built, skipped"; return; fi
+  if [ ! -x "$1" ]; then echo "$label: $1 not built, skipped"; LAST=0; return; fi
   set -- $(median "$RUNS" "$@")
+  LAST=$1
   report "$label" "$1" "$2" $GAMES "$PLIES" "$BYTES" "$floor"
 }
 for j in 1 2; do
   bench_tool "xq-validate -j$j (gz)" "$ZCAT" "$BIN/xq-validate" -q -j$j "$GZ"
+  eval "GZ_J$j=\$LAST"
   bench_tool "xq-validate -j$j (Big5 file)" "$CAT" "$BIN/xq-validate" -q -j$j "$TMP/masters.pgn"
+  eval "FILE_J$j=\$LAST"
 done
+# the speed-up of the second core, and how much of the gzip run is decompression alone
+awk -v f1="$FILE_J1" -v f2="$FILE_J2" -v g1="$GZ_J1" -v g2="$GZ_J2" -v z="$ZCAT" 'BEGIN {
+  if (f2 > 0 && g2 > 0)
+    printf "speed-up of -j2 over -j1: %.2fx (Big5 file), %.2fx (gz); zcat alone takes %.0f%% of the -j2 gz run\n",
+      f1 / f2, g1 / g2, 100 * z / g2 }'
 bench_tool "xq-parse (Big5 file)" "$CAT" "$BIN/xq-parse" -q "$TMP/masters.pgn"
 bench_tool "xq-convert --to xml -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to xml "$TMP/masters.pgn"
 bench_tool "xq-convert --to pgn iccs -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to pgn --notation iccs "$TMP/masters.pgn"

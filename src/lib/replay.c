@@ -103,15 +103,21 @@ static void add_finding(xq_replay *out, xq_finding_kind kind, xq_severity sev, i
 
 /* ---- board facts ------------------------------------------------------- */
 
-/* CXA1999 §4.2.1 at least: neither side has a chariot, horse, cannon or
- * soldier, so neither can possibly win. */
-static bool dead_position(const xq_position *pos)
+/* A chariot, horse, cannon or soldier.  CXA1999 §4.2.1 at least: when
+ * neither side has one, neither can possibly win. */
+static bool is_attacker(xq_piece p)
 {
-    for (int sq = 0; sq < XQ_SQUARES; sq++) {
-        xq_kind k = XQ_KIND(pos->board[sq]);
-        if (k == XQ_HORSE || k == XQ_CHARIOT || k == XQ_CANNON || k == XQ_SOLDIER) return false;
-    }
-    return true;
+    xq_kind k = XQ_KIND(p);
+    return k == XQ_HORSE || k == XQ_CHARIOT || k == XQ_CANNON || k == XQ_SOLDIER;
+}
+
+/* Chariots, horses, cannons and soldiers of both sides on the board: when
+ * none is left the position is dead; captures count them down. */
+static int attackers_on(const xq_position *pos)
+{
+    int n = 0;
+    for (int sq = 0; sq < XQ_SQUARES; sq++) n += is_attacker(pos->board[sq]);
+    return n;
 }
 
 static xq_result loss_for(xq_color loser)
@@ -130,6 +136,8 @@ typedef struct {
     size_t n, cap;
     xq_position base;        /* the position of keys[0] */
     int base_ply;            /* the ply after which it stood (0: the start) */
+    uint64_t seen[16];       /* 1024-bit filter of the keys since the stretch began */
+    bool fresh;              /* the newest key's filter bit was clear: it cannot repeat */
     uint64_t local[256];
     xq_move mlocal[256];
 } key_history;
@@ -145,6 +153,7 @@ static void history_push(key_history *h, uint64_t key, xq_move m)
         if (!k || !mv) {   /* out of memory: repetition detection degrades, replay goes on */
             free(k);
             free(mv);
+            h->fresh = true;
             return;
         }
         memcpy(k, h->keys, h->n * sizeof *k);
@@ -159,6 +168,21 @@ static void history_push(key_history *h, uint64_t key, xq_move m)
     }
     if (h->n) h->moves[h->n - 1] = m;
     h->keys[h->n++] = key;
+    /* most positions are new: the filter spares history_count's scan of
+     * the whole stretch at every ply */
+    uint64_t bit = (uint64_t)1 << (key & 63), *word = &h->seen[(key >> 6) & 15];
+    h->fresh = !(*word & bit);
+    *word |= bit;
+}
+
+/* Start a new stretch at pos, after ply (a capture makes every earlier
+ * position unreachable, CXA1999 §24). */
+static void history_restart(key_history *h, const xq_position *pos, int ply)
+{
+    h->n = 0;
+    h->base = *pos;
+    h->base_ply = ply;
+    memset(h->seen, 0, sizeof h->seen);
 }
 
 /* Judge the repetition ending at the newest position (CXA1999 §24, §26 or
@@ -290,7 +314,9 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
 
     /* the start position */
     xq_position pos;
-    if (g->fen && *g->fen) {
+    if (g->fen && !strcmp(g->fen, XQ_START_FEN)) {
+        xq_position_start(&pos);   /* most records name the start position: no parse, no check */
+    } else if (g->fen && *g->fen) {
         char err[160];
         if (!xq_fen_read(&pos, g->fen, err, sizeof err)) {
             out->status = XQ_STATUS_UNREADABLE;
@@ -312,13 +338,15 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
     out->start = pos;
 
     xq_notation notation = xq_notation_from_format_tag(xq_game_tag(g, "Format"));
-    key_history hist = {.keys = NULL, .n = 0, .cap = 256, .base = pos, .base_ply = 0};
+    key_history hist = {.keys = NULL, .n = 0, .cap = 256};
+    history_restart(&hist, &pos, 0);
     hist.keys = hist.local;
     hist.moves = hist.mlocal;
     history_push(&hist, pos.key, XQ_MOVE_NONE);
     int checks[2] = {0, 0};          /* checks per side since the last capture */
     int limit_plies = 2 * opt->move_limit;
-    bool limit_reached = false, dead = dead_position(&pos), after_end_told = false;
+    int attackers = attackers_on(&pos);
+    bool limit_reached = false, dead = attackers == 0, after_end_told = false;
     int repetition_ply = 0;
 
     xq_node *nodes = g->main.nodes;
@@ -379,16 +407,14 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         out->plies = ply;
 
         if (u.captured) {
-            hist.n = 0;
-            hist.base = pos;
-            hist.base_ply = ply;
+            history_restart(&hist, &pos, ply);
             checks[0] = checks[1] = 0;
-            if (!dead && dead_position(&pos)) dead = true;
+            if (is_attacker(u.captured) && --attackers == 0) dead = true;
         } else if (opt->check_cap > 0 && xq_in_check(&pos, pos.side)) {
             checks[mover]++;   /* only counted when the move limit caps checks */
         }
         history_push(&hist, pos.key, r.move);
-        if (!repetition_ply && hist.n >= 5 && history_count(&hist) >= opt->repetitions &&
+        if (!repetition_ply && hist.n >= 5 && !hist.fresh && history_count(&hist) >= opt->repetitions &&
             history_judge(&hist, opt, &out->repetition))
             repetition_ply = ply;
 
