@@ -1,5 +1,6 @@
 /* board_tables.h - constant geometry shared by the rules core (internal).
- * Files and ranks of each square, palace and river tests (CXA1999 §1.1). */
+ * Files and ranks of each square, their bits in the occupancy masks,
+ * palace and river tests (CXA1999 §1.1). */
 #ifndef XQ_BOARD_TABLES_H
 #define XQ_BOARD_TABLES_H
 
@@ -12,6 +13,15 @@ static const uint8_t xq_rank_of[XQ_SQUARES] = {
     XQ_R9_(5), XQ_R9_(6), XQ_R9_(7), XQ_R9_(8), XQ_R9_(9)};
 static const uint8_t xq_file_of[XQ_SQUARES] = {
     XQ_F9_, XQ_F9_, XQ_F9_, XQ_F9_, XQ_F9_, XQ_F9_, XQ_F9_, XQ_F9_, XQ_F9_, XQ_F9_};
+/* The bit of each square in its rank's mask (1 << file) and in its file's
+ * mask (1 << rank): xq_position's rank_occ and file_occ. */
+#define XQ_B9_ 1, 2, 4, 8, 16, 32, 64, 128, 256
+static const uint16_t xq_rank_bit[XQ_SQUARES] = {
+    XQ_B9_, XQ_B9_, XQ_B9_, XQ_B9_, XQ_B9_, XQ_B9_, XQ_B9_, XQ_B9_, XQ_B9_, XQ_B9_};
+static const uint16_t xq_file_bit[XQ_SQUARES] = {
+    XQ_R9_(1), XQ_R9_(2), XQ_R9_(4), XQ_R9_(8), XQ_R9_(16),
+    XQ_R9_(32), XQ_R9_(64), XQ_R9_(128), XQ_R9_(256), XQ_R9_(512)};
+#undef XQ_B9_
 #undef XQ_R9_
 #undef XQ_F9_
 

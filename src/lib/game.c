@@ -117,6 +117,8 @@ void xq_game_reset(xq_game *g)
     g->tag_cap = keep.tag_cap;
     g->diags = keep.diags;
     g->diag_cap = keep.diag_cap;
+    g->node_buf = keep.node_buf;
+    g->node_cap = keep.node_cap;
     g->raw = g->raw_buf;
 }
 
@@ -134,6 +136,7 @@ void xq_game_free(xq_game *g)
     free(g->raw_buf);
     free(g->tags);
     free(g->diags);
+    free(g->node_buf);
     xq_game_init(g);
 }
 

@@ -107,6 +107,11 @@ typedef struct {
     xq_arena *arena;
     char *raw_buf;
     size_t raw_cap, tag_cap, diag_cap;
+    /* malloc'd node array kept with the game (kept by xq_game_reset, freed
+     * by xq_game_free): the PGN reader hands its main line over here
+     * instead of copying it into the arena (pgn_read.c record_end) */
+    xq_node *node_buf;
+    size_t node_cap;          /* in nodes */
 } xq_game;
 
 /* Diagnostics kept per game; further ones are only counted (diag_dropped)

@@ -147,6 +147,39 @@ static bool all_ascii(const unsigned char *s, size_t n)
     return true;
 }
 
+/* True when s[0..n) is well-formed UTF-8 without NUL bytes: what
+ * xq_utf8_valid(s, n, false) says, in one pass that takes ASCII 8 bytes at
+ * a time and the common 3-byte characters (U+1000..U+FFFF but the
+ * surrogates: CJK, full-width forms) inline. */
+static bool utf8_clean(const unsigned char *s, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    size_t i = 0, bad;
+    while (i < n) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            if (!c) return false;
+            i++;
+            while (i + 8 <= n) {
+                uint64_t w;
+                memcpy(&w, s + i, 8);
+                if ((w & highs) || ((w - ones) & ~w & highs)) break;
+                i += 8;
+            }
+            continue;
+        }
+        if (c >= 0xE1 && c != 0xED && c <= 0xEF && i + 2 < n && (s[i + 1] & 0xC0) == 0x80 &&
+            (s[i + 2] & 0xC0) == 0x80) {
+            i += 3;
+            continue;
+        }
+        int k = utf8_seq(s + i, n - i, &bad);
+        if (k <= 0) return false;
+        i += (size_t)k;
+    }
+    return true;
+}
+
 /* xq_utf8_valid, with NUL bytes allowed when nul_ok (for detection: a
  * stray NUL does not make a UTF-8 file look like Big5 or GBK). */
 static bool utf8_valid(const unsigned char *s, size_t n, bool allow_cut, bool nul_ok)
@@ -259,66 +292,97 @@ static uint32_t pair_entry(iconv_t cd, unsigned char lead, unsigned char next)
     return PAIR_SLOW;
 }
 
-/* Decode s[0..n) with the pair cache (rows[lead - 0x80], 256 entries each,
- * allocated on first use); same contract as iconv_decode. */
-static int table_decode(iconv_t cd, uint32_t **rows, const char *what, const unsigned char *s,
+/* Write the 3 UTF-8 bytes of pair entry e at o (4 bytes of room: on
+ * little-endian machines one 4-byte store, whose 4th byte the next
+ * character overwrites or which lies past the output's length). */
+static inline void store3(char *o, uint32_t e)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(o, &e, 4);
+#else
+    o[0] = (char)e;
+    o[1] = (char)(e >> 8);
+    o[2] = (char)(e >> 16);
+#endif
+}
+
+/* Decode one character at s[i] (lead byte b >= 0x80 or NUL) the slow
+ * way: pair cache misses, GB18030 4-byte forms, a lead byte at the end of
+ * the line, bad sequences (reported, counted in *nbad).  Writes at *o
+ * (16 bytes of room) and advances it; returns the input bytes used (>= 1). */
+static long decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const unsigned char *s,
+                        size_t n, size_t i, uint64_t off, xq_buf *out, char **o,
+                        xq_bad_bytes_fn *bad, void *ctx, int *nbad)
+{
+    unsigned char b = s[i];
+    uint32_t e = PAIR_BAD;
+    if (b) {
+        if (i + 1 >= n) {
+            e = pair_entry(cd, b, 0);    /* last byte: single-byte char or bad */
+            if (e >> 28 != 1) e = PAIR_BAD;
+        } else {
+            uint32_t *slot = &pairs[(size_t)(b - 0x80) << 8 | s[i + 1]];
+            if (!*slot) *slot = pair_entry(cd, b, s[i + 1]);
+            e = *slot;
+        }
+    }
+    if (e == PAIR_SLOW) {
+        char *inp = (char *)(s + i), *outp = *o;
+        size_t inleft = n - i < 4 ? n - i : 4, outleft = 16;
+        iconv(cd, NULL, NULL, NULL, NULL);
+        iconv(cd, &inp, &inleft, &outp, &outleft);
+        size_t used = (size_t)((const unsigned char *)inp - (s + i));
+        if (used) {
+            *o = outp;
+            return (long)used;
+        }
+        e = PAIR_BAD;
+    }
+    if (e == PAIR_BAD) {
+        out->len = (size_t)(*o - out->p);
+        if (bad) bad(ctx, off + i, out->len, b ? what : "NUL byte");
+        (*nbad)++;
+        memcpy(*o, REPLACEMENT, 3);
+        *o += 3;
+        return 1;
+    }
+    store3(*o, e);
+    *o += e >> 24 & 3;
+    return (long)(e >> 28);
+}
+
+/* Decode s[0..n) with the pair cache (pairs[(lead - 0x80) << 8 | next],
+ * 128 x 256 entries, allocated on first use); same contract as
+ * iconv_decode.  The loop handles ASCII bytes and cached pairs, the two
+ * cases of nearly every byte of a Big5/GBK record, inline; the rest goes
+ * to decode_slow.  Output room: 3 bytes per input byte (U+FFFD per bad
+ * byte is the worst case) + 16 for decode_slow's iconv. */
+static int table_decode(iconv_t cd, uint32_t **pairs, const char *what, const unsigned char *s,
                         size_t n, uint64_t off, xq_buf *out, xq_bad_bytes_fn *bad, void *ctx)
 {
-    if (!xq_buf_reserve(out, 3 * n + 8)) return -1;
+    if (!xq_buf_reserve(out, 3 * n + 16)) return -1;
+    if (!*pairs && !(*pairs = calloc((size_t)128 << 8, sizeof **pairs))) return -1;
+    const uint32_t *pt = *pairs;
     char *o = out->p + out->len;
     int nbad = 0;
-    size_t i = 0;
-    while (i < n) {
-        unsigned char b = s[i];
-        if (b && b < 0x80) {
+    if (!n) return 0;
+    const unsigned char *p = s, *last = s + n - 1;
+    while (p <= last) {
+        unsigned b = *p;
+        if (b - 1u < 0x7Fu) {            /* 0x01..0x7F */
             *o++ = (char)b;
-            i++;
+            p++;
             continue;
         }
-        uint32_t e = PAIR_BAD;
-        if (b) {
-            if (i + 1 >= n) {
-                e = pair_entry(cd, b, 0);    /* last byte: single-byte char or bad */
-                if (e >> 28 != 1) e = PAIR_BAD;
-            } else {
-                uint32_t *row = rows[b - 0x80];
-                if (!row) {
-                    row = rows[b - 0x80] = calloc(256, sizeof *row);
-                    if (!row) return -1;
-                }
-                uint32_t *slot = &row[s[i + 1]];
-                if (!*slot) *slot = pair_entry(cd, b, s[i + 1]);
-                e = *slot;
-            }
-        }
-        if (e == PAIR_SLOW) {
-            char *inp = (char *)(s + i), *outp = o;
-            size_t inleft = n - i < 4 ? n - i : 4, outleft = 16;
-            iconv(cd, NULL, NULL, NULL, NULL);
-            iconv(cd, &inp, &inleft, &outp, &outleft);
-            size_t used = (size_t)((const unsigned char *)inp - (s + i));
-            if (used) {
-                o = outp;
-                i += used;
-                continue;
-            }
-            e = PAIR_BAD;
-        }
-        if (e == PAIR_BAD) {
-            out->len = (size_t)(o - out->p);
-            if (bad) bad(ctx, off + i, out->len, b ? what : "NUL byte");
-            nbad++;
-            memcpy(o, REPLACEMENT, 3);
-            o += 3;
-            i++;
+        uint32_t e = b && p < last ? pt[(b << 8 | p[1]) - 0x8000] : 0;
+        if (e > PAIR_SLOW) {             /* cached: up to 3 UTF-8 bytes */
+            store3(o, e);
+            o += e >> 24 & 3;
+            p += e >> 28;
             continue;
         }
-        /* 4 bytes of room are reserved: store all, keep olen */
-        o[0] = (char)e;
-        o[1] = (char)(e >> 8);
-        o[2] = (char)(e >> 16);
-        o += e >> 24 & 3;
-        i += e >> 28;
+        size_t i = (size_t)(p - s);
+        p += decode_slow(cd, *pairs, what, s, n, i, off, out, &o, bad, ctx, &nbad);
     }
     out->len = (size_t)(o - out->p);
     return nbad;
@@ -478,7 +542,7 @@ struct xq_input {
     xq_raw_line last;
     xq_encoding enc;        /* AUTO while undecided */
     iconv_t cd;
-    uint32_t *pairs[128];   /* pair cache for cd, a row per lead byte 0x80.. */
+    uint32_t *pairs;        /* pair cache for cd: 128 x 256 entries, lead byte 0x80.. */
     xq_buf out;
     char err[512];
 };
@@ -542,7 +606,7 @@ void xq_input_close(xq_input *in)
     if (!in) return;
     xq_zin_close(in->gz);
     if (in->cd != (iconv_t)-1) iconv_close(in->cd);
-    for (int i = 0; i < 128; i++) free(in->pairs[i]);
+    free(in->pairs);
     xq_buf_free(&in->out);
     free(in->buf);
     free(in->path);
@@ -696,8 +760,7 @@ int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
         n -= 3;
         off += 3;
     }
-    if (all_ascii(s, n) || ((in->enc == XQ_ENC_UTF8 || in->enc == XQ_ENC_AUTO) &&
-                            xq_utf8_valid(s, n, false))) {
+    if ((in->enc == XQ_ENC_UTF8 || in->enc == XQ_ENC_AUTO) ? utf8_clean(s, n) : all_ascii(s, n)) {
         out->s = (const char *)s;
         out->len = n;
         return 0;
@@ -705,7 +768,7 @@ int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
     in->out.len = 0;
     int r;
     if (in->enc == XQ_ENC_GBK || in->enc == XQ_ENC_BIG5)
-        r = table_decode(in->cd, in->pairs,
+        r = table_decode(in->cd, &in->pairs,
                          in->enc == XQ_ENC_BIG5 ? "invalid Big5 byte sequence"
                                                 : "invalid GBK byte sequence",
                          s, n, off, &in->out, bad, ctx);

@@ -6,191 +6,394 @@
  * cannons capture over exactly one screen, soldiers go sideways only after
  * crossing the river.  A move that leaves one's own general attacked, or
  * leaves the two generals facing on an open file, is illegal (§3.1, §4.1.2).
+ *
+ * Speed: every replayed ply asks whether a move leaves the mover's general
+ * attacked, so that test is table driven and never changes the position
+ * (it looks at a 90-byte copy of the board with the move made).  Lines
+ * (chariot, cannon, flying general) are read from the rank and file
+ * occupancy masks of xq_position (first and second piece in a direction =
+ * lowest or highest set bits); the short-range pieces come from constant
+ * per-square tables built below by the preprocessor, with no bounds test
+ * in the loops.  Move lists know whether the side is in check, and then
+ * test only what a move can open (needs_test, exposes_unchecked).
+ * tests/unit/test_movegen_fast.c checks every function against the plain
+ * board-walking implementation this replaced.
  */
 #include "board_tables.h"
 #include "position.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-static const int ORTH[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
-static const int DIAG[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-static const int KNIGHT[8][2] = {{1, 2}, {-1, 2}, {1, -2}, {-1, -2},
-                                 {2, 1}, {2, -1}, {-2, 1}, {-2, -1}};
+/* An empty slot in the tables below (no square). */
+enum { NONE = 0xFF };
 
-/* Square-index steps of the four rays: north, south, east, west. */
-static const int RAY_STEP[4] = {9, -9, 1, -1};
+/* --- Constant tables, computed by the preprocessor ----------------------
+ * SQ_ON(s, df, dr): is the square df files and dr ranks from s on the
+ * board?  SQ_AT(...): that square, or `none` when off the board. */
+#define SQ_F(s) ((s) % 9)
+#define SQ_R(s) ((s) / 9)
+#define SQ_ON(s, df, dr) ((unsigned)(SQ_F(s) + (df)) < 9u && (unsigned)(SQ_R(s) + (dr)) < 10u)
+#define SQ_AT(s, df, dr, none) (SQ_ON(s, df, dr) ? (s) + (df) + 9 * (dr) : (none))
+/* The square, when it is in the palace of colour c (files d..f, ranks 0..2
+ * for Red, 7..9 for Black), else NONE. */
+#define SQ_PAL(s, df, dr, c)                                                   \
+    (SQ_ON(s, df, dr) && SQ_F(s) + (df) >= 3 && SQ_F(s) + (df) <= 5 &&          \
+             ((c) == 0 ? SQ_R(s) + (dr) <= 2 : SQ_R(s) + (dr) >= 7)             \
+         ? (s) + (df) + 9 * (dr)                                               \
+         : NONE)
+/* Rank r on the own half of colour c (ranks 0..4 Red, 5..9 Black). */
+#define SQ_OWN_HALF(r, c) ((c) == 0 ? (r) <= 4 : (r) >= 5)
 
-static inline bool on_board(int f, int r) { return (unsigned)f < 9 && (unsigned)r < 10; }
-static inline int sgn(int x) { return (x > 0) - (x < 0); }
+/* One table row per square: M(0), M(1), ..., M(89). */
+#define EACH9_(M, b) M((b) + 0), M((b) + 1), M((b) + 2), M((b) + 3), M((b) + 4), \
+                     M((b) + 5), M((b) + 6), M((b) + 7), M((b) + 8)
+#define EACH_SQ(M) EACH9_(M, 0), EACH9_(M, 9), EACH9_(M, 18), EACH9_(M, 27), EACH9_(M, 36), \
+                   EACH9_(M, 45), EACH9_(M, 54), EACH9_(M, 63), EACH9_(M, 72), EACH9_(M, 81)
 
-/* Is the general of colour c attacked by the other side, or facing the
- * other general with nothing between?  The hot test of every replay. */
+/* General steps (north, south, east, west) that stay in the palace. */
+#define GEN_ROW(s, c) {SQ_PAL(s, 0, 1, c), SQ_PAL(s, 0, -1, c), SQ_PAL(s, 1, 0, c), SQ_PAL(s, -1, 0, c)}
+#define GEN_RED(s) GEN_ROW(s, 0)
+#define GEN_BLACK(s) GEN_ROW(s, 1)
+static const uint8_t GENERAL_TO[2][XQ_SQUARES][4] = {{EACH_SQ(GEN_RED)}, {EACH_SQ(GEN_BLACK)}};
+
+/* Advisor steps (NE, SE, NW, SW) that stay in the palace. */
+#define ADV_ROW(s, c) {SQ_PAL(s, 1, 1, c), SQ_PAL(s, 1, -1, c), SQ_PAL(s, -1, 1, c), SQ_PAL(s, -1, -1, c)}
+#define ADV_RED(s) ADV_ROW(s, 0)
+#define ADV_BLACK(s) ADV_ROW(s, 1)
+static const uint8_t ADVISOR_TO[2][XQ_SQUARES][4] = {{EACH_SQ(ADV_RED)}, {EACH_SQ(ADV_BLACK)}};
+
+/* Elephant points (NE, SE, NW, SW) as {eye, target}; NONE target when off
+ * the board or across the river for colour c. */
+#define ELE_PT(s, dx, dy, c)                                                   \
+    {SQ_AT(s, dx, dy, NONE),                                                   \
+     SQ_ON(s, 2 * (dx), 2 * (dy)) && SQ_OWN_HALF(SQ_R(s) + 2 * (dy), c)         \
+         ? (s) + 2 * (dx) + 18 * (dy)                                          \
+         : NONE}
+#define ELE_ROW(s, c) {ELE_PT(s, 1, 1, c), ELE_PT(s, 1, -1, c), ELE_PT(s, -1, 1, c), ELE_PT(s, -1, -1, c)}
+#define ELE_RED(s) ELE_ROW(s, 0)
+#define ELE_BLACK(s) ELE_ROW(s, 1)
+static const uint8_t ELEPHANT_TO[2][XQ_SQUARES][4][2] = {{EACH_SQ(ELE_RED)}, {EACH_SQ(ELE_BLACK)}};
+
+/* Horse moves by leg (north, south, east, west): {leg, target, target},
+ * the targets in the order the generator has always emitted them. */
+#define HORSE_ROW(s)                                                                      \
+    {{SQ_AT(s, 0, 1, NONE), SQ_AT(s, -1, 2, NONE), SQ_AT(s, 1, 2, NONE)},                 \
+     {SQ_AT(s, 0, -1, NONE), SQ_AT(s, -1, -2, NONE), SQ_AT(s, 1, -2, NONE)},              \
+     {SQ_AT(s, 1, 0, NONE), SQ_AT(s, 2, -1, NONE), SQ_AT(s, 2, 1, NONE)},                 \
+     {SQ_AT(s, -1, 0, NONE), SQ_AT(s, -2, -1, NONE), SQ_AT(s, -2, 1, NONE)}}
+static const uint8_t HORSE_TO[XQ_SQUARES][4][3] = {EACH_SQ(HORSE_ROW)};
+
+/* Horses that attack square s, by leg: a horse reaches s over a leg that is
+ * a diagonal neighbour of s, from the two squares beyond that leg.  Rows
+ * {leg, horse, horse}.  No NONE here, so the check test has no bounds
+ * test: an off-board leg reads as s itself (the attacked square: occupied,
+ * so the leg counts as blocked; if it is empty, its horse squares, also s,
+ * read as empty too) and an off-board horse square as its leg (which the
+ * test has just found empty). */
+#define HLEG_(s, dx, dy) SQ_AT(s, dx, dy, s)
+#define HATT_PT(s, dx, dy)                                                     \
+    {HLEG_(s, dx, dy), SQ_AT(s, dx, 2 * (dy), HLEG_(s, dx, dy)),               \
+     SQ_AT(s, 2 * (dx), dy, HLEG_(s, dx, dy))}
+#define HATT_ROW(s) {HATT_PT(s, 1, 1), HATT_PT(s, 1, -1), HATT_PT(s, -1, 1), HATT_PT(s, -1, -1)}
+static const uint8_t HORSE_ATTACK[XQ_SQUARES][4][3] = {EACH_SQ(HATT_ROW)};
+
+/* Soldier moves of colour c: forward, then (across the river) west, east. */
+#define SOL_FWD(c) ((c) == 0 ? 1 : -1)
+#define SOL_ROW(s, c)                                                          \
+    {SQ_AT(s, 0, SOL_FWD(c), NONE),                                            \
+     SQ_OWN_HALF(SQ_R(s), c) ? NONE : SQ_AT(s, -1, 0, NONE),                   \
+     SQ_OWN_HALF(SQ_R(s), c) ? NONE : SQ_AT(s, 1, 0, NONE)}
+#define SOL_RED(s) SOL_ROW(s, 0)
+#define SOL_BLACK(s) SOL_ROW(s, 1)
+static const uint8_t SOLDIER_TO[2][XQ_SQUARES][3] = {{EACH_SQ(SOL_RED)}, {EACH_SQ(SOL_BLACK)}};
+
+/* Squares from which a soldier of colour c attacks s: behind s (as c
+ * moves), and beside s when s is across the river for c. */
+#define SOLATT_ROW(s, c)                                                       \
+    {SQ_AT(s, 0, -SOL_FWD(c), NONE),                                           \
+     SQ_OWN_HALF(SQ_R(s), c) ? NONE : SQ_AT(s, -1, 0, NONE),                   \
+     SQ_OWN_HALF(SQ_R(s), c) ? NONE : SQ_AT(s, 1, 0, NONE)}
+#define SOLATT_RED(s) SOLATT_ROW(s, 0)
+#define SOLATT_BLACK(s) SOLATT_ROW(s, 1)
+static const uint8_t SOLDIER_ATTACK[2][XQ_SQUARES][3] = {{EACH_SQ(SOLATT_RED)}, {EACH_SQ(SOLATT_BLACK)}};
+
+/* --- Line scans on the occupancy masks ---------------------------------- */
+
+/* Inline even where the compiler would rather call (the check test is
+ * worth its copies: each caller folds its own constants into it). */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE
+#endif
+
+/* Lowest / highest set bit of a non-zero mask. */
+static inline int low_bit(unsigned m)
+{
+#if defined(__GNUC__)
+    return __builtin_ctz(m);
+#else
+    int i = 0;
+    while (!(m & 1u)) m >>= 1, i++;
+    return i;
+#endif
+}
+
+static inline int high_bit(unsigned m)
+{
+#if defined(__GNUC__)
+    return 31 - __builtin_clz(m);
+#else
+    int i = -1;
+    while (m) m >>= 1, i++;
+    return i;
+#endif
+}
+
+/* The occupied squares met from bit i of a line mask, nearest first:
+ * first[0..1] towards higher bits, first[2..3] towards lower bits; -1 when
+ * there is none.  Line indices, not squares. */
+typedef struct { int up1, up2, down1, down2; } line_hits;
+
+static inline line_hits scan_line(unsigned occ, int i)
+{
+    line_hits h = {-1, -1, -1, -1};
+    unsigned up = occ & (~1u << i), down = occ & ((1u << i) - 1);
+    if (up) {
+        h.up1 = low_bit(up);
+        up &= up - 1;
+        if (up) h.up2 = low_bit(up);
+    }
+    if (down) {
+        h.down1 = high_bit(down);
+        down ^= 1u << h.down1;
+        if (down) h.down2 = high_bit(down);
+    }
+    return h;
+}
+
+/* --- Attacks ------------------------------------------------------------ */
+
+/* Is the general standing on g attacked by colour e (chariot, cannon over
+ * one screen, the other general along an open file, horse over a free
+ * leg, soldier)?  b is the board to look at; fo and ro are the occupancy
+ * masks of g's file and rank on that board.  The hot test of every replay:
+ * no bounds test anywhere (the line masks stop at the edges, the horse
+ * table has no holes, a soldier square is looked at only when its mask
+ * bit says it is occupied). */
+ALWAYS_INLINE static inline bool general_attacked(const xq_piece *b, int g, xq_color e, unsigned fo, unsigned ro)
+{
+    int gf = xq_file_of[g], gr = xq_rank_of[g];
+    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, e), cannon = XQ_PIECE(XQ_CANNON, e);
+    xq_piece general = XQ_PIECE(XQ_GENERAL, e), horse = XQ_PIECE(XQ_HORSE, e);
+    xq_piece soldier = XQ_PIECE(XQ_SOLDIER, e);
+    unsigned m;
+
+    /* the file: chariot or the other general first (flying general,
+     * §4.1.2), cannon second */
+    if ((m = fo & (~1u << gr)) != 0) {
+        xq_piece p = b[gf + 9 * low_bit(m)];
+        if (p == chariot || p == general) return true;
+        m &= m - 1;
+        if (m && b[gf + 9 * low_bit(m)] == cannon) return true;
+    }
+    if ((m = fo & ((1u << gr) - 1)) != 0) {
+        int r = high_bit(m);
+        xq_piece p = b[gf + 9 * r];
+        if (p == chariot || p == general) return true;
+        m ^= 1u << r;
+        if (m && b[gf + 9 * high_bit(m)] == cannon) return true;
+    }
+    /* the rank, where a general does not count */
+    int r0 = g - gf;
+    if ((m = ro & (~1u << gf)) != 0) {
+        if (b[r0 + low_bit(m)] == chariot) return true;
+        m &= m - 1;
+        if (m && b[r0 + low_bit(m)] == cannon) return true;
+    }
+    if ((m = ro & ((1u << gf) - 1)) != 0) {
+        int f = high_bit(m);
+        if (b[r0 + f] == chariot) return true;
+        m ^= 1u << f;
+        if (m && b[r0 + high_bit(m)] == cannon) return true;
+    }
+    /* horses over each free diagonal neighbour (see HORSE_ATTACK) */
+    const uint8_t(*ha)[3] = HORSE_ATTACK[g];
+#define HORSE_OVER(k) (!b[ha[k][0]] && (b[ha[k][1]] == horse || b[ha[k][2]] == horse))
+    if (HORSE_OVER(0) || HORSE_OVER(1) || HORSE_OVER(2) || HORSE_OVER(3)) return true;
+#undef HORSE_OVER
+    /* soldiers: from behind g as e moves, and from beside g once e has
+     * crossed the river; (x << 1) >> i is bit i - 1 of x, 0 below bit 0 */
+    unsigned behind = e == XQ_BLACK ? (fo >> (gr + 1)) & 1u : ((fo << 1) >> gr) & 1u;
+    if (behind && b[e == XQ_BLACK ? g + 9 : g - 9] == soldier) return true;
+    if (!xq_own_half(gr, e)) {
+        if (((ro >> (gf + 1)) & 1u) && b[g + 1] == soldier) return true;
+        if ((((ro << 1) >> gf) & 1u) && b[g - 1] == soldier) return true;
+    }
+    return false;
+}
+
 bool xq_in_check(const xq_position *pos, xq_color c)
 {
     int g = pos->general[c];
     if (g >= XQ_SQUARES) return false;
-    const xq_piece *b = pos->board;
-    xq_color e = (xq_color)(c ^ 1);
-    int gf = xq_file_of[g], gr = xq_rank_of[g];
-    xq_piece echariot = XQ_PIECE(XQ_CHARIOT, e), ecannon = XQ_PIECE(XQ_CANNON, e);
-    xq_piece egeneral = XQ_PIECE(XQ_GENERAL, e), ehorse = XQ_PIECE(XQ_HORSE, e);
-    xq_piece esoldier = XQ_PIECE(XQ_SOLDIER, e);
+    return general_attacked(pos->board, g, (xq_color)(c ^ 1), pos->file_occ[xq_file_of[g]],
+                            pos->rank_occ[xq_rank_of[g]]);
+}
 
-    /* rays by square index: north, south (vertical: the flying general
-     * counts), east, west; no bounds test inside the walk */
-    const int len[4] = {9 - gr, gr, 8 - gf, gf};
-    for (int d = 0; d < 4; d++) {
-        int step = RAY_STEP[d], n = len[d], sq = g;
-        while (n > 0 && !b[sq += step]) n--;
-        if (n == 0) continue;
-        xq_piece p = b[sq];
-        if (p == echariot || (p == egeneral && d < 2)) return true;
-        for (n--; n > 0; n--)
-            if (b[sq += step]) {
-                if (b[sq] == ecannon) return true;
-                break;
-            }
-    }
-    for (int k = 0; k < 8; k++) {
-        int f = gf + KNIGHT[k][0], r = gr + KNIGHT[k][1];
-        if (!on_board(f, r) || b[XQ_SQ(f, r)] != ehorse) continue;
-        if (!b[XQ_SQ(gf + sgn(KNIGHT[k][0]), gr + sgn(KNIGHT[k][1]))]) return true;
-    }
-    int sr = gr - xq_forward(e);
-    if (on_board(gf, sr) && b[XQ_SQ(gf, sr)] == esoldier) return true;
-    if (gf > 0 && b[XQ_SQ(gf - 1, gr)] == esoldier && !xq_own_half(gr, e)) return true;
-    if (gf < 8 && b[XQ_SQ(gf + 1, gr)] == esoldier && !xq_own_half(gr, e)) return true;
-    return false;
+/* Would the pseudo-legal move from -> to by the side to move leave its
+ * general attacked or facing the other one?  Tests a copy of the board
+ * with the move made (90 bytes: cheaper than telling the moved squares
+ * apart in every look-up), never the position itself. */
+static inline bool exposes_general(const xq_position *pos, int from, int to)
+{
+    xq_piece p = pos->board[from];
+    int g = XQ_KIND(p) == XQ_GENERAL ? to : pos->general[pos->side];
+    if (g >= XQ_SQUARES) return false;
+    xq_piece b[XQ_SQUARES];
+    memcpy(b, pos->board, sizeof b);
+    b[to] = p;
+    b[from] = XQ_NONE;
+    int gf = xq_file_of[g], gr = xq_rank_of[g];
+    int ff = xq_file_of[from], fr = xq_rank_of[from], tf = xq_file_of[to], tr = xq_rank_of[to];
+    unsigned fo = pos->file_occ[gf], ro = pos->rank_occ[gr];
+    if (ff == gf) fo &= ~(1u << fr);
+    if (fr == gr) ro &= ~(1u << ff);
+    if (tf == gf) fo |= 1u << tr;
+    if (tr == gr) ro |= 1u << tf;
+    return general_attacked(b, g, (xq_color)(pos->side ^ 1), fo, ro);
+}
+
+/* The first pieces met from sq in each line direction, as squares (-1 for
+ * none): [d][0] nearest, [d][1] next; d = north, south, east, west. */
+static void line_pieces(const xq_position *pos, int sq, int hit[4][2])
+{
+    int f = xq_file_of[sq], r = xq_rank_of[sq];
+    line_hits v = scan_line(pos->file_occ[f], r), h = scan_line(pos->rank_occ[r], f);
+    int idx[4][2] = {{v.up1, v.up2}, {v.down1, v.down2}, {h.up1, h.up2}, {h.down1, h.down2}};
+    for (int d = 0; d < 4; d++)
+        for (int k = 0; k < 2; k++)
+            hit[d][k] = idx[d][k] < 0 ? -1 : d < 2 ? f + 9 * idx[d][k] : r * 9 + idx[d][k];
 }
 
 bool xq_attacked(const xq_position *pos, int sq, xq_color by)
 {
     const xq_piece *b = pos->board;
     int sf = xq_file_of[sq], sr = xq_rank_of[sq];
+    bool palace = xq_in_palace(sf, sr, by);
+    int hit[4][2];
+    line_pieces(pos, sq, hit);
     for (int d = 0; d < 4; d++) {
-        int df = ORTH[d][0], dr = ORTH[d][1];
-        int f = sf + df, r = sr + dr, seen = 0;
-        for (; on_board(f, r); f += df, r += dr) {
-            xq_piece p = b[XQ_SQ(f, r)];
-            if (!p) continue;
-            if (seen == 0) {
-                if (XQ_COLOR(p) == by) {
-                    xq_kind k = XQ_KIND(p);
-                    if (k == XQ_CHARIOT) return true;
-                    /* the general: one step in the palace, or along an open
-                     * file against the other general (flying general) */
-                    if (k == XQ_GENERAL &&
-                        ((abs(f - sf) + abs(r - sr) == 1 && xq_in_palace(sf, sr, by)) ||
-                         (df == 0 && XQ_KIND(b[sq]) == XQ_GENERAL)))
-                        return true;
-                }
-                seen = 1;
-            } else {
-                if (p == XQ_PIECE(XQ_CANNON, by)) return true;
-                break;
-            }
+        if (hit[d][0] < 0) continue;
+        xq_piece p = b[hit[d][0]];
+        if (XQ_COLOR(p) == by) {
+            xq_kind k = XQ_KIND(p);
+            if (k == XQ_CHARIOT) return true;
+            /* the general: one step in the palace, or along an open file
+             * against the other general (flying general) */
+            int dist = abs(hit[d][0] - sq);
+            if (k == XQ_GENERAL && (((dist == 1 || dist == 9) && palace) ||
+                                    (d < 2 && XQ_KIND(b[sq]) == XQ_GENERAL)))
+                return true;
         }
+        if (hit[d][1] >= 0 && b[hit[d][1]] == XQ_PIECE(XQ_CANNON, by)) return true;
     }
-    for (int k = 0; k < 8; k++) {
-        int f = sf + KNIGHT[k][0], r = sr + KNIGHT[k][1];
-        if (!on_board(f, r) || b[XQ_SQ(f, r)] != XQ_PIECE(XQ_HORSE, by)) continue;
-        if (!b[XQ_SQ(sf + sgn(KNIGHT[k][0]), sr + sgn(KNIGHT[k][1]))]) return true;
-    }
-    int r0 = sr - xq_forward(by);
-    if (on_board(sf, r0) && b[XQ_SQ(sf, r0)] == XQ_PIECE(XQ_SOLDIER, by)) return true;
-    if (!xq_own_half(sr, by)) {
-        if (sf > 0 && b[XQ_SQ(sf - 1, sr)] == XQ_PIECE(XQ_SOLDIER, by)) return true;
-        if (sf < 8 && b[XQ_SQ(sf + 1, sr)] == XQ_PIECE(XQ_SOLDIER, by)) return true;
-    }
-    for (int d = 0; d < 4; d++) {
-        int f = sf + DIAG[d][0], r = sr + DIAG[d][1];
-        if (on_board(f, r) && b[XQ_SQ(f, r)] == XQ_PIECE(XQ_ADVISOR, by) &&
-            xq_in_palace(sf, sr, by))
-            return true;
-        int f2 = sf + 2 * DIAG[d][0], r2 = sr + 2 * DIAG[d][1];
-        if (on_board(f2, r2) && b[XQ_SQ(f2, r2)] == XQ_PIECE(XQ_ELEPHANT, by) &&
-            !b[XQ_SQ(f, r)] && xq_own_half(sr, by))
+    const uint8_t(*ha)[3] = HORSE_ATTACK[sq];
+    xq_piece horse = XQ_PIECE(XQ_HORSE, by);
+    for (int k = 0; k < 4; k++)
+        if (!b[ha[k][0]] && (b[ha[k][1]] == horse || b[ha[k][2]] == horse)) return true;
+    const uint8_t *sa = SOLDIER_ATTACK[by][sq];
+    for (int k = 0; k < 3; k++)
+        if (sa[k] != NONE && b[sa[k]] == XQ_PIECE(XQ_SOLDIER, by)) return true;
+    /* advisors from a diagonal neighbour when sq is in their palace;
+     * elephants two points away over a free eye when sq is on their half */
+    static const int DIAG[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    bool own_half = xq_own_half(sr, by);
+    for (int k = 0; k < 4; k++) {
+        int f = sf + DIAG[k][0], r = sr + DIAG[k][1], f2 = f + DIAG[k][0], r2 = r + DIAG[k][1];
+        if ((unsigned)f >= 9 || (unsigned)r >= 10) continue;
+        if (palace && b[XQ_SQ(f, r)] == XQ_PIECE(XQ_ADVISOR, by)) return true;
+        if (own_half && (unsigned)f2 < 9 && (unsigned)r2 < 10 && !b[XQ_SQ(f, r)] &&
+            b[XQ_SQ(f2, r2)] == XQ_PIECE(XQ_ELEPHANT, by))
             return true;
     }
     return false;
 }
 
+/* --- Move generation ---------------------------------------------------- */
+
+/* The moves of a chariot or cannon on from along one direction (square
+ * step `step`): `quiet` empty squares, then the capture of the piece on
+ * `target` (the first piece met for a chariot, the second for a cannon;
+ * -1 for none) when it is not of colour c. */
+static inline int slide(const xq_piece *b, xq_color c, int from, int step, int quiet, int target,
+                        xq_move *moves, int n)
+{
+    for (int k = 1, sq = from + step; k <= quiet; k++, sq += step) moves[n++] = XQ_MOVE(from, sq);
+    if (target >= 0 && XQ_COLOR(b[target]) != c) moves[n++] = XQ_MOVE(from, target);
+    return n;
+}
+
+/* Chariot or cannon moves, in the order north, south, east, west, each
+ * direction nearest first and its capture last. */
+static int gen_slider(const xq_position *pos, int from, bool cannon, xq_move *moves, int n)
+{
+    const xq_piece *b = pos->board;
+    xq_color c = XQ_COLOR(b[from]);
+    int f = xq_file_of[from], r = xq_rank_of[from], r0 = from - f;
+    line_hits v = scan_line(pos->file_occ[f], r), h = scan_line(pos->rank_occ[r], f);
+    /* the piece a capture takes: the first met, or for a cannon the second */
+    int vu = cannon ? v.up2 : v.up1, vd = cannon ? v.down2 : v.down1;
+    int hu = cannon ? h.up2 : h.up1, hd = cannon ? h.down2 : h.down1;
+    /* empty squares before the first piece (or the edge) in each direction */
+    n = slide(b, c, from, 9, (v.up1 < 0 ? 10 : v.up1) - r - 1, vu < 0 ? -1 : f + 9 * vu, moves, n);
+    n = slide(b, c, from, -9, r - v.down1 - 1, vd < 0 ? -1 : f + 9 * vd, moves, n);
+    n = slide(b, c, from, 1, (h.up1 < 0 ? 9 : h.up1) - f - 1, hu < 0 ? -1 : r0 + hu, moves, n);
+    n = slide(b, c, from, -1, f - h.down1 - 1, hd < 0 ? -1 : r0 + hd, moves, n);
+    return n;
+}
+
 /* Pseudo-legal moves (geometry and captures; not own-general safety) of
- * the piece on from, appended at moves[n]; returns the new count. */
+ * the piece on from, appended at moves[n]; returns the new count.  The
+ * order is fixed (callers show moves in it): see the tables. */
 static int gen_piece(const xq_position *pos, int from, xq_move *moves, int n)
 {
     const xq_piece *b = pos->board;
     xq_piece p = b[from];
     xq_color c = XQ_COLOR(p);
-    int ff = xq_file_of[from], fr = xq_rank_of[from];
 #define TARGET_OK(sq) (!b[sq] || XQ_COLOR(b[sq]) != c)
     switch (XQ_KIND(p)) {
     case XQ_GENERAL:
-        for (int d = 0; d < 4; d++) {
-            int f = ff + ORTH[d][0], r = fr + ORTH[d][1];
-            if (xq_in_palace(f, r, c) && TARGET_OK(XQ_SQ(f, r))) moves[n++] = XQ_MOVE(from, XQ_SQ(f, r));
+    case XQ_ADVISOR: {
+        const uint8_t *t = XQ_KIND(p) == XQ_GENERAL ? GENERAL_TO[c][from] : ADVISOR_TO[c][from];
+        for (int k = 0; k < 4; k++)
+            if (t[k] != NONE && TARGET_OK(t[k])) moves[n++] = XQ_MOVE(from, t[k]);
+        break;
+    }
+    case XQ_ELEPHANT: {
+        const uint8_t(*t)[2] = ELEPHANT_TO[c][from];
+        for (int k = 0; k < 4; k++)
+            if (t[k][1] != NONE && !b[t[k][0]] && TARGET_OK(t[k][1])) moves[n++] = XQ_MOVE(from, t[k][1]);
+        break;
+    }
+    case XQ_HORSE: {
+        const uint8_t(*t)[3] = HORSE_TO[from];
+        for (int k = 0; k < 4; k++) {
+            if (t[k][0] == NONE || b[t[k][0]]) continue;   /* leg off the board or blocked */
+            if (t[k][1] != NONE && TARGET_OK(t[k][1])) moves[n++] = XQ_MOVE(from, t[k][1]);
+            if (t[k][2] != NONE && TARGET_OK(t[k][2])) moves[n++] = XQ_MOVE(from, t[k][2]);
         }
         break;
-    case XQ_ADVISOR:
-        for (int d = 0; d < 4; d++) {
-            int f = ff + DIAG[d][0], r = fr + DIAG[d][1];
-            if (xq_in_palace(f, r, c) && TARGET_OK(XQ_SQ(f, r))) moves[n++] = XQ_MOVE(from, XQ_SQ(f, r));
-        }
-        break;
-    case XQ_ELEPHANT:
-        for (int d = 0; d < 4; d++) {
-            int f = ff + 2 * DIAG[d][0], r = fr + 2 * DIAG[d][1];
-            if (!on_board(f, r) || !xq_own_half(r, c)) continue;
-            if (b[XQ_SQ(ff + DIAG[d][0], fr + DIAG[d][1])]) continue;
-            if (TARGET_OK(XQ_SQ(f, r))) moves[n++] = XQ_MOVE(from, XQ_SQ(f, r));
-        }
-        break;
-    case XQ_HORSE:
-        for (int d = 0; d < 4; d++) {
-            int lf = ff + ORTH[d][0], lr = fr + ORTH[d][1];
-            if (!on_board(lf, lr) || b[XQ_SQ(lf, lr)]) continue;
-            /* two targets beyond each free leg */
-            for (int s = -1; s <= 1; s += 2) {
-                int f = lf + ORTH[d][0] + (ORTH[d][0] == 0 ? s : 0);
-                int r = lr + ORTH[d][1] + (ORTH[d][1] == 0 ? s : 0);
-                if (on_board(f, r) && TARGET_OK(XQ_SQ(f, r))) moves[n++] = XQ_MOVE(from, XQ_SQ(f, r));
-            }
-        }
-        break;
+    }
     case XQ_CHARIOT:
-        for (int d = 0; d < 4; d++) {
-            int f = ff + ORTH[d][0], r = fr + ORTH[d][1];
-            for (; on_board(f, r); f += ORTH[d][0], r += ORTH[d][1]) {
-                int sq = XQ_SQ(f, r);
-                if (!b[sq]) { moves[n++] = XQ_MOVE(from, sq); continue; }
-                if (XQ_COLOR(b[sq]) != c) moves[n++] = XQ_MOVE(from, sq);
-                break;
-            }
-        }
-        break;
     case XQ_CANNON:
-        for (int d = 0; d < 4; d++) {
-            int f = ff + ORTH[d][0], r = fr + ORTH[d][1];
-            for (; on_board(f, r); f += ORTH[d][0], r += ORTH[d][1]) {
-                int sq = XQ_SQ(f, r);
-                if (!b[sq]) { moves[n++] = XQ_MOVE(from, sq); continue; }
-                break;
-            }
-            for (f += ORTH[d][0], r += ORTH[d][1]; on_board(f, r); f += ORTH[d][0], r += ORTH[d][1]) {
-                int sq = XQ_SQ(f, r);
-                if (!b[sq]) continue;
-                if (XQ_COLOR(b[sq]) != c) moves[n++] = XQ_MOVE(from, sq);
-                break;
-            }
-        }
+        n = gen_slider(pos, from, XQ_KIND(p) == XQ_CANNON, moves, n);
         break;
     case XQ_SOLDIER: {
-        int r = fr + xq_forward(c);
-        if (r >= 0 && r <= 9 && TARGET_OK(XQ_SQ(ff, r))) moves[n++] = XQ_MOVE(from, XQ_SQ(ff, r));
-        if (!xq_own_half(fr, c)) {
-            if (ff > 0 && TARGET_OK(from - 1)) moves[n++] = XQ_MOVE(from, from - 1);
-            if (ff < 8 && TARGET_OK(from + 1)) moves[n++] = XQ_MOVE(from, from + 1);
-        }
+        const uint8_t *t = SOLDIER_TO[c][from];
+        for (int k = 0; k < 3; k++)
+            if (t[k] != NONE && TARGET_OK(t[k])) moves[n++] = XQ_MOVE(from, t[k]);
         break;
     }
     default:
@@ -200,30 +403,11 @@ static int gen_piece(const xq_position *pos, int from, xq_move *moves, int n)
     return n;
 }
 
-/* Would playing pseudo-legal m leave the mover's general safe?  Moves
- * the piece on the board only (no key, no counters: nothing else is
- * looked at by the test) and puts it back. */
-static bool keeps_general_safe(xq_position *pos, xq_move m)
-{
-    int from = XQ_FROM(m), to = XQ_TO(m);
-    xq_color me = pos->side;
-    xq_piece p = pos->board[from], cap = pos->board[to];
-    uint8_t g = pos->general[me];
-    pos->board[to] = p;
-    pos->board[from] = XQ_NONE;
-    if (XQ_KIND(p) == XQ_GENERAL) pos->general[me] = (uint8_t)to;
-    bool ok = !xq_in_check(pos, me);
-    pos->board[from] = p;
-    pos->board[to] = cap;
-    pos->general[me] = g;
-    return ok;
-}
-
 /* Could pseudo-legal m, by the side to move, expose its own general?  Only
  * when the side is in check, the general moves, or the move leaves or
  * enters the general's file or rank (chariot, cannon screen, flying
  * general) or leaves a diagonal neighbour of the general (a horse leg).
- * All other moves are legal without a make/test/unmake. */
+ * All other moves are legal without a test. */
 static inline bool needs_test(const xq_position *pos, xq_move m, bool in_check)
 {
     if (in_check) return true;
@@ -236,13 +420,84 @@ static inline bool needs_test(const xq_position *pos, xq_move m, bool in_check)
     return abs(ff - gf) == 1 && abs(fr - gr) == 1;
 }
 
+/* exposes_general for a side NOT in check, moving a piece other than a
+ * general (not from or to the general's square): only what the move
+ * changes can attack, so only the general's file if from or to is on it,
+ * its rank likewise, and the horses behind from when from is a leg (a
+ * diagonal neighbour).  No soldier, and no other line or leg, can start
+ * attacking; the mover on `to` never attacks. */
+static bool exposes_unchecked(const xq_position *pos, int from, int to, int g)
+{
+    const xq_piece *b = pos->board;
+    xq_color e = (xq_color)(pos->side ^ 1);
+    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, e), cannon = XQ_PIECE(XQ_CANNON, e);
+    xq_piece general = XQ_PIECE(XQ_GENERAL, e), horse = XQ_PIECE(XQ_HORSE, e);
+    int gf = xq_file_of[g], gr = xq_rank_of[g];
+    int ff = xq_file_of[from], fr = xq_rank_of[from], tf = xq_file_of[to], tr = xq_rank_of[to];
+#define AT(x) ((x) == to ? XQ_NONE : b[x])
+    unsigned m;
+    if (ff == gf || tf == gf) {
+        unsigned fo = pos->file_occ[gf];
+        if (ff == gf) fo &= ~(1u << fr);
+        if (tf == gf) fo |= 1u << tr;
+        if ((m = fo & (~1u << gr)) != 0) {
+            xq_piece p = AT(gf + 9 * low_bit(m));
+            if (p == chariot || p == general) return true;
+            m &= m - 1;
+            if (m && AT(gf + 9 * low_bit(m)) == cannon) return true;
+        }
+        if ((m = fo & ((1u << gr) - 1)) != 0) {
+            int r = high_bit(m);
+            xq_piece p = AT(gf + 9 * r);
+            if (p == chariot || p == general) return true;
+            m ^= 1u << r;
+            if (m && AT(gf + 9 * high_bit(m)) == cannon) return true;
+        }
+    }
+    if (fr == gr || tr == gr) {
+        unsigned ro = pos->rank_occ[gr];
+        int r0 = g - gf;
+        if (fr == gr) ro &= ~(1u << ff);
+        if (tr == gr) ro |= 1u << tf;
+        if ((m = ro & (~1u << gf)) != 0) {
+            if (AT(r0 + low_bit(m)) == chariot) return true;
+            m &= m - 1;
+            if (m && AT(r0 + low_bit(m)) == cannon) return true;
+        }
+        if ((m = ro & ((1u << gf) - 1)) != 0) {
+            int f = high_bit(m);
+            if (AT(r0 + f) == chariot) return true;
+            m ^= 1u << f;
+            if (m && AT(r0 + high_bit(m)) == cannon) return true;
+        }
+    }
+    if ((ff == gf + 1 || ff == gf - 1) && (fr == gr + 1 || fr == gr - 1)) {
+        /* HORSE_ATTACK rows are in the order NE, SE, NW, SW; the sentinel
+         * of an off-board horse square is the leg, from, which holds the
+         * mover on this board */
+        const uint8_t *h = HORSE_ATTACK[g][(ff < gf) * 2 + (fr < gr)];
+        if (AT(h[1]) == horse || AT(h[2]) == horse) return true;
+    }
+#undef AT
+    return false;
+}
+
+/* Is pseudo-legal m legal, given whether the side to move is in check? */
+static inline bool legal_given(const xq_position *pos, xq_move m, bool in_check)
+{
+    if (!needs_test(pos, m, in_check)) return true;
+    int from = XQ_FROM(m), to = XQ_TO(m), g = pos->general[pos->side];
+    if (!in_check && g < XQ_SQUARES && from != g && to != g && XQ_KIND(pos->board[from]) != XQ_GENERAL)
+        return !exposes_unchecked(pos, from, to, g);
+    return !exposes_general(pos, from, to);
+}
+
 static int filter_legal(const xq_position *pos, xq_move *moves, int n)
 {
-    xq_position tmp = *pos;
     bool chk = xq_in_check(pos, pos->side);
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (!needs_test(pos, moves[i], chk) || keeps_general_safe(&tmp, moves[i])) moves[k++] = moves[i];
+        if (legal_given(pos, moves[i], chk)) moves[k++] = moves[i];
     return k;
 }
 
@@ -265,7 +520,6 @@ int xq_legal_moves(const xq_position *pos, xq_move *moves)
 
 bool xq_has_legal_move(const xq_position *pos)
 {
-    xq_position tmp = *pos;
     bool chk = xq_in_check(pos, pos->side);
     xq_move moves[XQ_MAX_MOVES];
     for (int sq = 0; sq < XQ_SQUARES; sq++) {
@@ -273,18 +527,27 @@ bool xq_has_legal_move(const xq_position *pos)
         if (!p || XQ_COLOR(p) != pos->side) continue;
         int n = gen_piece(pos, sq, moves, 0);
         for (int i = 0; i < n; i++)
-            if (!needs_test(pos, moves[i], chk) || keeps_general_safe(&tmp, moves[i])) return true;
+            if (legal_given(pos, moves[i], chk)) return true;
     }
     return false;
 }
 
-/* Number of pieces strictly between two squares on one file or rank. */
-static int pieces_between(const xq_piece *b, int from, int to)
+/* --- Legality with reasons ---------------------------------------------- */
+
+/* Pieces strictly between two squares on one file or rank: 0, 1, or 2
+ * for two or more (all that the rules ask). */
+static int pieces_between(const xq_position *pos, int from, int to)
 {
-    int df = sgn(xq_file_of[to] - xq_file_of[from]), dr = sgn(xq_rank_of[to] - xq_rank_of[from]);
-    int step = df + 9 * dr, count = 0;
-    for (int sq = from + step; sq != to; sq += step) count += b[sq] != 0;
-    return count;
+    int ff = xq_file_of[from], fr = xq_rank_of[from], tf = xq_file_of[to], tr = xq_rank_of[to];
+    unsigned occ = ff == tf ? pos->file_occ[ff] : pos->rank_occ[fr];
+    int a = ff == tf ? fr : ff, z = ff == tf ? tr : tf;
+    if (a > z) {
+        int t = a;
+        a = z;
+        z = t;
+    }
+    unsigned m = occ & (~1u << a) & ((1u << z) - 1);
+    return m == 0 ? 0 : (m & (m - 1)) == 0 ? 1 : 2;
 }
 
 /* The geometric part of legality: can piece p move from -> to on this
@@ -311,22 +574,22 @@ static xq_illegal geometry(const xq_position *pos, int from, int to)
     case XQ_ELEPHANT:
         if (adf != 2 || adr != 2) return XQ_ILL_GEOMETRY;
         if (!xq_own_half(tr, c)) return XQ_ILL_ELEPHANT_RIVER;
-        if (b[XQ_SQ(ff + df / 2, fr + dr / 2)]) return XQ_ILL_ELEPHANT_EYE;
+        if (b[(from + to) / 2]) return XQ_ILL_ELEPHANT_EYE;
         return own;
     case XQ_HORSE: {
         if (!((adf == 1 && adr == 2) || (adf == 2 && adr == 1))) return XQ_ILL_GEOMETRY;
-        int leg = adf == 2 ? XQ_SQ(ff + sgn(df), fr) : XQ_SQ(ff, fr + sgn(dr));
+        int leg = adf == 2 ? from + df / 2 : from + 9 * (dr / 2);
         if (b[leg]) return XQ_ILL_HORSE_LEG;
         return own;
     }
     case XQ_CHARIOT:
         if ((df != 0) == (dr != 0)) return XQ_ILL_GEOMETRY;
-        if (pieces_between(b, from, to)) return XQ_ILL_PATH_BLOCKED;
+        if (pieces_between(pos, from, to)) return XQ_ILL_PATH_BLOCKED;
         return own;
     case XQ_CANNON: {
         if ((df != 0) == (dr != 0)) return XQ_ILL_GEOMETRY;
         if (own) return own;
-        int between = pieces_between(b, from, to);
+        int between = pieces_between(pos, from, to);
         if (b[to]) return between == 1 ? XQ_LEGAL : XQ_ILL_CANNON_SCREEN;
         return between ? XQ_ILL_PATH_BLOCKED : XQ_LEGAL;
     }
@@ -346,7 +609,7 @@ static bool generals_face(const xq_position *pos)
 {
     int r = pos->general[XQ_RED], k = pos->general[XQ_BLACK];
     if (r >= XQ_SQUARES || k >= XQ_SQUARES || xq_file_of[r] != xq_file_of[k]) return false;
-    return pieces_between(pos->board, r, k) == 0;
+    return pieces_between(pos, r, k) == 0;
 }
 
 xq_illegal xq_move_legality(const xq_position *pos, xq_move m)
@@ -357,15 +620,16 @@ xq_illegal xq_move_legality(const xq_position *pos, xq_move m)
     if (from == to) return XQ_ILL_GEOMETRY;
     xq_illegal why = geometry(pos, from, to);
     if (why != XQ_LEGAL) return why;
+    if (!exposes_general(pos, from, to)) return XQ_LEGAL;
+    /* which of the two (rare, so on a copy): facing generals (§4.1.2) or
+     * an attacked general (§3.1) */
     xq_position tmp = *pos;
-    if (keeps_general_safe(&tmp, m)) return XQ_LEGAL;
-    /* which of the two: facing generals (§4.1.2) or an attacked general (§3.1) */
-    xq_piece p = tmp.board[from];
-    tmp.board[to] = p;
-    tmp.board[from] = XQ_NONE;
-    if (XQ_KIND(p) == XQ_GENERAL) tmp.general[pos->side] = (uint8_t)to;
+    xq_undo u;
+    xq_make(&tmp, m, &u);
     return generals_face(&tmp) ? XQ_ILL_GENERALS_FACE : XQ_ILL_LEAVES_CHECK;
 }
+
+/* --- Perft -------------------------------------------------------------- */
 
 static uint64_t perft_rec(xq_position *pos, int depth)
 {
@@ -375,15 +639,17 @@ static uint64_t perft_rec(xq_position *pos, int depth)
         xq_piece p = pos->board[sq];
         if (p && XQ_COLOR(p) == pos->side) n = gen_piece(pos, sq, moves, n);
     }
-    xq_color me = pos->side;
-    bool chk = xq_in_check(pos, me);
+    bool chk = xq_in_check(pos, pos->side);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
-        bool test = needs_test(pos, moves[i], chk);
-        if (depth == 1 && !test) { total++; continue; }
+        if (!legal_given(pos, moves[i], chk)) continue;
+        if (depth == 1) {
+            total++;
+            continue;
+        }
         xq_undo u;
         xq_make(pos, moves[i], &u);
-        if (!test || !xq_in_check(pos, me)) total += depth == 1 ? 1 : perft_rec(pos, depth - 1);
+        total += perft_rec(pos, depth - 1);
         xq_unmake(pos, moves[i], &u);
     }
     return total;

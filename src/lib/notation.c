@@ -184,30 +184,7 @@ int xqn_marker_index(int marker, int nth, int n)
 
 int xqn_target(xq_color side, xq_kind k, int from, int action, int arg)
 {
-    int x = XQ_FILE(from), r = XQ_RANK(from);
-    if (arg < 1 || arg > 9) return -1;
-    if (action == XQN_SIDE) {
-        if (!xqn_straight(k)) return -1;
-        int tx = xqn_file_x(side, arg);
-        return tx == x ? -1 : XQ_SQ(tx, r);
-    }
-    int d = action == XQN_FWD ? xqn_forward(side) : -xqn_forward(side);
-    int tx = x, dr;
-    if (xqn_straight(k)) {
-        dr = arg;
-    } else {
-        tx = xqn_file_x(side, arg);
-        int dx = abs(tx - x);
-        switch (k) {
-        case XQ_ADVISOR: if (dx != 1) return -1; dr = 1; break;
-        case XQ_ELEPHANT: if (dx != 2) return -1; dr = 2; break;
-        case XQ_HORSE: if (dx != 1 && dx != 2) return -1; dr = 3 - dx; break;
-        default: return -1;
-        }
-    }
-    int nr = r + d * dr;
-    if (nr < 0 || nr > 9) return -1;
-    return XQ_SQ(tx, nr);
+    return xqn_target_xr(side, k, XQ_FILE(from), XQ_RANK(from), action, arg);
 }
 
 static bool in_palace(int sq, xq_color side)
@@ -295,8 +272,7 @@ static void list_moves(xqn_ctx *c, const cand_set *cs, bool with_why, bool from_
     }
 }
 
-/* The decoded move m whose legality is known. */
-static xq_note_status finish_known(xqn_ctx *c, xq_move m, xq_illegal why)
+xq_note_status xqn_finish_known(xqn_ctx *c, xq_move m, xq_illegal why)
 {
     c->res->move = m;
     if (why == XQ_LEGAL) {
@@ -313,7 +289,7 @@ static xq_note_status finish_known(xqn_ctx *c, xq_move m, xq_illegal why)
 
 xq_note_status xqn_finish(xqn_ctx *c, xq_move m)
 {
-    return finish_known(c, m, (c->flags & XQ_READ_UNCHECKED) ? XQ_LEGAL : xq_move_legality(c->pos, m));
+    return xqn_finish_known(c, m, (c->flags & XQ_READ_UNCHECKED) ? XQ_LEGAL : xq_move_legality(c->pos, m));
 }
 
 /* The only legal candidate was found by legality although the text should
@@ -360,7 +336,7 @@ static xq_note_status choose(xqn_ctx *c, cand_set *cs, bool warn, const char *wa
         if (cs->why[i] == XQ_LEGAL) legal.m[legal.n++] = cs->m[i];
     }
     if (legal.n == 1) {
-        if (!warn) return finish_known(c, legal.m[0], XQ_LEGAL);
+        if (!warn) return xqn_finish_known(c, legal.m[0], XQ_LEGAL);
         char a[3];
         xqn_sqname(XQ_FROM(legal.m[0]), a);
         xqn_fail(c, XQ_NOTE_RESOLVED, 0, "%s; only the one on %s can make this move legally", warn_msg, a);
@@ -441,6 +417,17 @@ xq_note_status xqn_resolve(xqn_ctx *c, const xqn_desc *d)
     const xq_position *pos = c->pos;
     xq_color side = pos->side;
     xq_piece p = XQ_PIECE(d->kind, side);
+
+    /* Nearly every move of a record: a plain file with one piece of the
+     * kind and an action that stays on the board.  The general path below
+     * gives the same (one candidate, no warning: xqn_finish), and also
+     * finds every message when this does not apply. */
+    if (d->marker == XQN_M_NONE && d->action != XQN_ANY && !(c->flags & XQN_READ_NO_FAST)) {
+        int r = xqn_only_rank_on_file(pos, p, d->file);
+        int to = r >= 0 ? xqn_target_xr(side, d->kind, d->file, r, d->action, d->arg) : -1;
+        if (to >= 0) return xqn_finish(c, XQ_MOVE(XQ_SQ(d->file, r), to));
+    }
+
     const char *kn = xqn_kind_en(d->kind);
 
     if (d->action == XQN_SIDE && !xqn_straight(d->kind))
@@ -594,13 +581,13 @@ xq_note_status xqn_resolve_target(xqn_ctx *c, xq_kind kind, int to, int from_fil
         list_moves(c, &shape, true, false);
         return XQ_NOTE_ILLEGAL;
     }
-    if (ps.n == 1) return finish_known(c, ps.m[0], ps.why[0]);
+    if (ps.n == 1) return xqn_finish_known(c, ps.m[0], ps.why[0]);
     cand_set legal;
     legal.n = 0;
     for (int i = 0; i < ps.n; i++)
         if (ps.why[i] == XQ_LEGAL) legal.m[legal.n++] = ps.m[i];
     if (legal.n == 1) {
-        if (!warn) return finish_known(c, legal.m[0], XQ_LEGAL);
+        if (!warn) return xqn_finish_known(c, legal.m[0], XQ_LEGAL);
         char a[3];
         xqn_sqname(XQ_FROM(legal.m[0]), a);
         xqn_fail(c, XQ_NOTE_RESOLVED, 0, "%d %ss can reach %s; only the one on %s legally%s",
@@ -727,6 +714,68 @@ xq_notation xq_notation_detect(const char *text, size_t len)
     return n > 0 ? xqn_ascii_kind(s, n) : XQ_NOTATION_AUTO;
 }
 
+/* xq_move_read after its checks: recognise the notation (AUTO), then its
+ * reader.  Kept out of xq_move_read so the common case pays for none of
+ * its locals. */
+__attribute__((noinline))
+static xq_note_status read_general(xqn_ctx *c, const char *text, size_t len, xq_notation notation)
+{
+    xq_note_result *res = c->res;
+    bool chinese = notation == XQ_NOTATION_CHINESE || notation == XQ_NOTATION_CHINESE_ABBR
+                   || notation == XQ_NOTATION_CHINESE_3DIGIT;
+    if (notation == XQ_NOTATION_AUTO) {
+        size_t i = 0;
+        if (xqn_utf8_next(text, len, &i) < 0)
+            return xqn_fail(c, XQ_NOTE_BAD_CHAR, 1, "invalid UTF-8 byte 0x%02X at column 1",
+                            (unsigned)(unsigned char)text[0]);
+        chinese = !first_is_ascii(text, len);
+    }
+    if (chinese) {
+        if (notation == XQ_NOTATION_AUTO) res->notation = XQ_NOTATION_CHINESE;
+        return xqn_read_chinese(c, text, len);
+    }
+    if (notation < XQ_NOTATION_AUTO || notation >= XQ_NOTATION_COUNT)
+        return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "unknown notation %d", (int)notation);
+
+    char s[24];
+    int n = xqn_to_ascii(text, len, s, (int)sizeof s);
+    if (n == 0) return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "too long for a move");
+    if (n < 0) {
+        size_t i = 0;
+        long cp = 0;
+        for (int k = 0; k < -n; k++) cp = xqn_utf8_next(text, len, &i);
+        if (cp < 0)
+            return xqn_fail(c, XQ_NOTE_BAD_CHAR, -n, "invalid UTF-8 at column %d", -n);
+        if (cp < 0x80)
+            return xqn_fail(c, XQ_NOTE_BAD_CHAR, -n, "unknown character '%c' at column %d", (int)cp, -n);
+        char u[8];
+        size_t un = 0;
+        xqn_put_cp(u, sizeof u, &un, (unsigned long)cp);
+        return xqn_fail(c, XQ_NOTE_BAD_CHAR, -n, "unknown character '%s' (U+%04lX) at column %d",
+                        u, (unsigned long)cp, -n);
+    }
+    xq_notation kind = notation;
+    if (kind == XQ_NOTATION_AUTO) {
+        kind = xqn_ascii_kind(s, n);
+        if (kind == XQ_NOTATION_AUTO) {
+            for (int k = 0; k < n; k++)
+                if (!strchr("abcdefghiABCDEFGHIKkNnPpRrx+-.=#!?0123456789", s[k]))
+                    return xqn_fail(c, XQ_NOTE_BAD_CHAR, k + 1, "unknown character '%c' at column %d",
+                                    s[k], k + 1);
+            return xqn_fail(c, XQ_NOTE_SYNTAX, 0,
+                            "'%s' is not a move in Chinese, WXF, ICCS, UCCI or SAN notation", s);
+        }
+        res->notation = kind;
+    }
+    switch (kind) {
+    case XQ_NOTATION_WXF: return xqn_read_wxf(c, s, n);
+    case XQ_NOTATION_ICCS:
+    case XQ_NOTATION_UCCI: return xqn_read_coord(c, s, n);
+    case XQ_NOTATION_SAN: return xqn_read_san(c, s, n);
+    default: return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "unknown notation");
+    }
+}
+
 xq_note_status xq_move_read(const xq_position *pos, const char *text, size_t len,
                             xq_notation notation, unsigned flags,
                             xq_note_result *res, char *msg, size_t msg_size)
@@ -739,60 +788,13 @@ xq_note_status xq_move_read(const xq_position *pos, const char *text, size_t len
     res->column = 0;
     if (msg && msg_size) msg[0] = 0;
     if (!text || len == 0) return xqn_fail(&c, XQ_NOTE_EMPTY, 0, "empty move");
-
-    bool chinese = notation == XQ_NOTATION_CHINESE || notation == XQ_NOTATION_CHINESE_ABBR
-                   || notation == XQ_NOTATION_CHINESE_3DIGIT;
-    if (notation == XQ_NOTATION_AUTO) {
-        size_t i = 0;
-        if (xqn_utf8_next(text, len, &i) < 0)
-            return xqn_fail(&c, XQ_NOTE_BAD_CHAR, 1, "invalid UTF-8 byte 0x%02X at column 1",
-                            (unsigned)(unsigned char)text[0]);
-        chinese = !first_is_ascii(text, len);
+    /* the Chinese full form with one piece on its file, nearly every move
+     * of a real record (AUTO would recognise it as Chinese too) */
+    if ((unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT && !(flags & XQN_READ_NO_FAST)) {
+        int st = xqn_read_chinese_fast(&c, text, len);
+        if (st >= 0) return (xq_note_status)st;
     }
-    if (chinese) {
-        if (notation == XQ_NOTATION_AUTO) res->notation = XQ_NOTATION_CHINESE;
-        return xqn_read_chinese(&c, text, len);
-    }
-    if (notation < XQ_NOTATION_AUTO || notation >= XQ_NOTATION_COUNT)
-        return xqn_fail(&c, XQ_NOTE_SYNTAX, 0, "unknown notation %d", (int)notation);
-
-    char s[24];
-    int n = xqn_to_ascii(text, len, s, (int)sizeof s);
-    if (n == 0) return xqn_fail(&c, XQ_NOTE_SYNTAX, 0, "too long for a move");
-    if (n < 0) {
-        size_t i = 0;
-        long cp = 0;
-        for (int k = 0; k < -n; k++) cp = xqn_utf8_next(text, len, &i);
-        if (cp < 0)
-            return xqn_fail(&c, XQ_NOTE_BAD_CHAR, -n, "invalid UTF-8 at column %d", -n);
-        if (cp < 0x80)
-            return xqn_fail(&c, XQ_NOTE_BAD_CHAR, -n, "unknown character '%c' at column %d", (int)cp, -n);
-        char u[8];
-        size_t un = 0;
-        xqn_put_cp(u, sizeof u, &un, (unsigned long)cp);
-        return xqn_fail(&c, XQ_NOTE_BAD_CHAR, -n, "unknown character '%s' (U+%04lX) at column %d",
-                        u, (unsigned long)cp, -n);
-    }
-    xq_notation kind = notation;
-    if (kind == XQ_NOTATION_AUTO) {
-        kind = xqn_ascii_kind(s, n);
-        if (kind == XQ_NOTATION_AUTO) {
-            for (int k = 0; k < n; k++)
-                if (!strchr("abcdefghiABCDEFGHIKkNnPpRrx+-.=#!?0123456789", s[k]))
-                    return xqn_fail(&c, XQ_NOTE_BAD_CHAR, k + 1, "unknown character '%c' at column %d",
-                                    s[k], k + 1);
-            return xqn_fail(&c, XQ_NOTE_SYNTAX, 0,
-                            "'%s' is not a move in Chinese, WXF, ICCS, UCCI or SAN notation", s);
-        }
-        res->notation = kind;
-    }
-    switch (kind) {
-    case XQ_NOTATION_WXF: return xqn_read_wxf(&c, s, n);
-    case XQ_NOTATION_ICCS:
-    case XQ_NOTATION_UCCI: return xqn_read_coord(&c, s, n);
-    case XQ_NOTATION_SAN: return xqn_read_san(&c, s, n);
-    default: return xqn_fail(&c, XQ_NOTE_SYNTAX, 0, "unknown notation");
-    }
+    return read_general(&c, text, len, notation);
 }
 
 size_t xq_move_write(const xq_position *pos, xq_move m, xq_notation notation,

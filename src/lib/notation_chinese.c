@@ -1,6 +1,7 @@
 /* notation_chinese.c - Chinese notations: full 4-character form and its
  * tandem variants (formats.md §1a), abbreviated 炮25 (CXA1999 §7.5) and
  * 一字三碼 馬325 (xiangqi-basics-notes.zh-Hant.txt §9). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,75 +15,103 @@ typedef struct { unsigned char cls, val; } ctok;
 
 /* Every character the Chinese forms use (formats.md §1a "Piece characters
  * and the variants readers accept"): pieces (val = kind), numerals (val
- * 0..9: Chinese, financial 壹..玖, 〇/零), actions (XQN_FWD/BACK/SIDE, old
- * 上/下 too) and position markers (XQN_M_FRONT/MIDDLE/REAR).  A perfect
- * hash, slot ((cp * 78779) >> 16) & 127, checked by classify(). */
-static const struct { unsigned short cp; unsigned char cls, val; } chars[128] = {
-    [  2] = {0x76F8, CT_PIECE, XQ_ELEPHANT},   /* 相 */
-    [  4] = {0x5E05, CT_PIECE, XQ_GENERAL},   /* 帅 */
-    [  6] = {0x4F0D, CT_NUM, 5},   /* 伍 */
-    [  8] = {0x5E73, CT_ACT, XQN_SIDE},   /* 平 */
-    [  9] = {0x4FE5, CT_PIECE, XQ_CHARIOT},   /* 俥 */
-    [ 10] = {0x540E, CT_MARK, XQN_M_REAR},   /* 后 */
-    [ 25] = {0x9000, CT_ACT, XQN_BACK},   /* 退 */
-    [ 30] = {0x5C06, CT_PIECE, XQ_GENERAL},   /* 将 */
-    [ 31] = {0x5C07, CT_PIECE, XQ_GENERAL},   /* 將 */
-    [ 32] = {0x9A6C, CT_PIECE, XQ_HORSE},   /* 马 */
-    [ 33] = {0x8CB3, CT_NUM, 2},   /* 貳 */
-    [ 35] = {0x9646, CT_NUM, 6},   /* 陆 */
-    [ 36] = {0x8ECA, CT_PIECE, XQ_CHARIOT},   /* 車 */
-    [ 40] = {0x5352, CT_PIECE, XQ_SOLDIER},   /* 卒 */
-    [ 43] = {0x5E25, CT_PIECE, XQ_GENERAL},   /* 帥 */
-    [ 45] = {0x53C1, CT_NUM, 3},   /* 叁 */
-    [ 48] = {0x53C3, CT_NUM, 3},   /* 參 */
-    [ 50] = {0x4E5D, CT_NUM, 9},   /* 九 */
-    [ 55] = {0x8D30, CT_NUM, 2},   /* 贰 */
-    [ 57] = {0x99AC, CT_PIECE, XQ_HORSE},   /* 馬 */
-    [ 59] = {0x3007, CT_NUM, 0},   /* 〇 */
-    [ 60] = {0x7868, CT_PIECE, XQ_CHARIOT},   /* 硨 */
-    [ 62] = {0x8C61, CT_PIECE, XQ_ELEPHANT},   /* 象 */
-    [ 66] = {0x4E00, CT_NUM, 1},   /* 一 */
-    [ 67] = {0x4ED5, CT_PIECE, XQ_ADVISOR},   /* 仕 */
-    [ 70] = {0x4E03, CT_NUM, 7},   /* 七 */
-    [ 75] = {0x5305, CT_PIECE, XQ_CANNON},   /* 包 */
-    [ 76] = {0x67D2, CT_NUM, 7},   /* 柒 */
-    [ 77] = {0x4E09, CT_NUM, 3},   /* 三 */
-    [ 78] = {0x4E0A, CT_ACT, XQN_FWD},   /* 上 */
-    [ 80] = {0x4E0B, CT_ACT, XQN_BACK},   /* 下 */
-    [ 82] = {0x508C, CT_PIECE, XQ_HORSE},   /* 傌 */
-    [ 85] = {0x9032, CT_ACT, XQN_FWD},   /* 進 */
-    [ 90] = {0x5F8C, CT_MARK, XQN_M_REAR},   /* 後 */
-    [ 92] = {0x634C, CT_NUM, 8},   /* 捌 */
-    [ 94] = {0x516B, CT_NUM, 8},   /* 八 */
-    [ 95] = {0x9678, CT_NUM, 6},   /* 陸 */
-    [ 96] = {0x8F66, CT_PIECE, XQ_CHARIOT},   /* 车 */
-    [ 97] = {0x516D, CT_NUM, 6},   /* 六 */
-    [ 98] = {0x58EB, CT_PIECE, XQ_ADVISOR},   /* 士 */
-    [104] = {0x56DB, CT_NUM, 4},   /* 四 */
-    [106] = {0x5175, CT_PIECE, XQ_SOLDIER},   /* 兵 */
-    [107] = {0x4E8C, CT_NUM, 2},   /* 二 */
-    [108] = {0x8FDB, CT_ACT, XQN_FWD},   /* 进 */
-    [110] = {0x524D, CT_MARK, XQN_M_FRONT},   /* 前 */
-    [113] = {0x7396, CT_NUM, 9},   /* 玖 */
-    [114] = {0x70AE, CT_PIECE, XQ_CANNON},   /* 炮 */
-    [115] = {0x58F9, CT_NUM, 1},   /* 壹 */
-    [116] = {0x4E94, CT_NUM, 5},   /* 五 */
-    [119] = {0x96F6, CT_NUM, 0},   /* 零 */
-    [121] = {0x4E2D, CT_MARK, XQN_M_MIDDLE},   /* 中 */
-    [123] = {0x7832, CT_PIECE, XQ_CANNON},   /* 砲 */
-    [126] = {0x8086, CT_NUM, 4},   /* 肆 */
+ * 0..9: Chinese, financial 壹..玖, 〇/零, full-width ０..９), actions
+ * (XQN_FWD/BACK/SIDE, old 上/下 too) and position markers
+ * (XQN_M_FRONT/MIDDLE/REAR).  All are 3-byte UTF-8 characters, so the
+ * table is keyed by their three bytes as one number (U8KEY): the reader
+ * looks a character up without decoding it.  A perfect hash: slot
+ * U8SLOT(key), the top 8 bits of key * 0x48614033 mod 2^32 (found by a
+ * search over multipliers).  Two characters in one slot would be a
+ * duplicate designated initializer, which -Wextra -Werror rejects
+ * (-Woverride-init), so a collision cannot compile. */
+#define U8KEY(cp) ((0xE0u | (unsigned)(cp) >> 12) << 16 | (0x80u | ((unsigned)(cp) >> 6 & 0x3Fu)) << 8 \
+                   | (0x80u | ((unsigned)(cp) & 0x3Fu)))
+#define U8SLOT(key) ((uint32_t)((uint32_t)(key) * 0x48614033u) >> 24)
+#define CH(cp, c, v) [U8SLOT(U8KEY(cp))] = {U8KEY(cp), c, v}
+typedef struct { uint32_t key; unsigned char cls, val; } cn_char;
+static const cn_char chars[256] = {
+    CH(0x4ED5, CT_PIECE, XQ_ADVISOR),   /* 仕 */
+    CH(0x58EB, CT_PIECE, XQ_ADVISOR),   /* 士 */
+    CH(0x5305, CT_PIECE, XQ_CANNON),   /* 包 */
+    CH(0x70AE, CT_PIECE, XQ_CANNON),   /* 炮 */
+    CH(0x7832, CT_PIECE, XQ_CANNON),   /* 砲 */
+    CH(0x4FE5, CT_PIECE, XQ_CHARIOT),   /* 俥 */
+    CH(0x7868, CT_PIECE, XQ_CHARIOT),   /* 硨 */
+    CH(0x8ECA, CT_PIECE, XQ_CHARIOT),   /* 車 */
+    CH(0x8F66, CT_PIECE, XQ_CHARIOT),   /* 车 */
+    CH(0x76F8, CT_PIECE, XQ_ELEPHANT),   /* 相 */
+    CH(0x8C61, CT_PIECE, XQ_ELEPHANT),   /* 象 */
+    CH(0x5C06, CT_PIECE, XQ_GENERAL),   /* 将 */
+    CH(0x5C07, CT_PIECE, XQ_GENERAL),   /* 將 */
+    CH(0x5E05, CT_PIECE, XQ_GENERAL),   /* 帅 */
+    CH(0x5E25, CT_PIECE, XQ_GENERAL),   /* 帥 */
+    CH(0x508C, CT_PIECE, XQ_HORSE),   /* 傌 */
+    CH(0x99AC, CT_PIECE, XQ_HORSE),   /* 馬 */
+    CH(0x9A6C, CT_PIECE, XQ_HORSE),   /* 马 */
+    CH(0x5175, CT_PIECE, XQ_SOLDIER),   /* 兵 */
+    CH(0x5352, CT_PIECE, XQ_SOLDIER),   /* 卒 */
+    CH(0x3007, CT_NUM, 0),   /* 〇 */
+    CH(0x96F6, CT_NUM, 0),   /* 零 */
+    CH(0xFF10, CT_NUM, 0),   /* ０ */
+    CH(0x4E00, CT_NUM, 1),   /* 一 */
+    CH(0x58F9, CT_NUM, 1),   /* 壹 */
+    CH(0xFF11, CT_NUM, 1),   /* １ */
+    CH(0x4E8C, CT_NUM, 2),   /* 二 */
+    CH(0x8CB3, CT_NUM, 2),   /* 貳 */
+    CH(0x8D30, CT_NUM, 2),   /* 贰 */
+    CH(0xFF12, CT_NUM, 2),   /* ２ */
+    CH(0x4E09, CT_NUM, 3),   /* 三 */
+    CH(0x53C1, CT_NUM, 3),   /* 叁 */
+    CH(0x53C3, CT_NUM, 3),   /* 參 */
+    CH(0xFF13, CT_NUM, 3),   /* ３ */
+    CH(0x56DB, CT_NUM, 4),   /* 四 */
+    CH(0x8086, CT_NUM, 4),   /* 肆 */
+    CH(0xFF14, CT_NUM, 4),   /* ４ */
+    CH(0x4E94, CT_NUM, 5),   /* 五 */
+    CH(0x4F0D, CT_NUM, 5),   /* 伍 */
+    CH(0xFF15, CT_NUM, 5),   /* ５ */
+    CH(0x516D, CT_NUM, 6),   /* 六 */
+    CH(0x9646, CT_NUM, 6),   /* 陆 */
+    CH(0x9678, CT_NUM, 6),   /* 陸 */
+    CH(0xFF16, CT_NUM, 6),   /* ６ */
+    CH(0x4E03, CT_NUM, 7),   /* 七 */
+    CH(0x67D2, CT_NUM, 7),   /* 柒 */
+    CH(0xFF17, CT_NUM, 7),   /* ７ */
+    CH(0x516B, CT_NUM, 8),   /* 八 */
+    CH(0x634C, CT_NUM, 8),   /* 捌 */
+    CH(0xFF18, CT_NUM, 8),   /* ８ */
+    CH(0x4E5D, CT_NUM, 9),   /* 九 */
+    CH(0x7396, CT_NUM, 9),   /* 玖 */
+    CH(0xFF19, CT_NUM, 9),   /* ９ */
+    CH(0x4E0B, CT_ACT, XQN_BACK),   /* 下 */
+    CH(0x9000, CT_ACT, XQN_BACK),   /* 退 */
+    CH(0x4E0A, CT_ACT, XQN_FWD),   /* 上 */
+    CH(0x8FDB, CT_ACT, XQN_FWD),   /* 进 */
+    CH(0x9032, CT_ACT, XQN_FWD),   /* 進 */
+    CH(0x5E73, CT_ACT, XQN_SIDE),   /* 平 */
+    CH(0x524D, CT_MARK, XQN_M_FRONT),   /* 前 */
+    CH(0x4E2D, CT_MARK, XQN_M_MIDDLE),   /* 中 */
+    CH(0x540E, CT_MARK, XQN_M_REAR),   /* 后 */
+    CH(0x5F8C, CT_MARK, XQN_M_REAR),   /* 後 */
 };
+#undef CH
+
+/* The entry of the 3-byte character whose bytes are key, or NULL. */
+static inline const cn_char *char_of_key(uint32_t key)
+{
+    const cn_char *e = &chars[U8SLOT(key)];
+    return e->key == key ? e : NULL;
+}
 
 /* Classify one code point; ASCII and full-width digits are numerals too. */
 static inline bool classify(long cp, ctok *t)
 {
     if (cp >= '0' && cp <= '9') { t->cls = CT_NUM; t->val = (unsigned char)(cp - '0'); return true; }
-    if (cp >= 0xFF10 && cp <= 0xFF19) { t->cls = CT_NUM; t->val = (unsigned char)(cp - 0xFF10); return true; }
-    if (cp < 0x3000 || cp > 0xFFFF) return false;
-    unsigned h = (unsigned)(((unsigned long)cp * 78779u) >> 16) & 127u;
-    if (chars[h].cp != cp) return false;
-    t->cls = chars[h].cls;
-    t->val = chars[h].val;
+    if (cp < 0x800 || cp > 0xFFFF) return false;
+    const cn_char *e = char_of_key(U8KEY(cp));
+    if (!e) return false;
+    t->cls = e->cls;
+    t->val = e->val;
     return true;
 }
 
@@ -118,9 +147,10 @@ static int match_len(const ctok *t, int n, const char *pat)
     return i;
 }
 
-/* Tokenise: returns the count, or -(column) of a bad character, or 0 when
- * longer than cap. */
-static int tokenise(const char *text, size_t len, ctok *t, int cap, long *badcp)
+/* Tokenise character by character: returns the count, or -(column) of a
+ * bad character (its code point in *badcp, -1 for invalid UTF-8), or 0
+ * when longer than cap.  The exact path, for tokens tokenise_fast leaves. */
+static int tokenise_slow(const char *text, size_t len, ctok *t, int cap, long *badcp)
 {
     size_t i = 0;
     int n = 0;
@@ -135,9 +165,51 @@ static int tokenise(const char *text, size_t len, ctok *t, int cap, long *badcp)
     return n;
 }
 
+/* The common token: ASCII digits and table characters only, at most cap
+ * of them.  Looks each 3-byte character up by its bytes without decoding
+ * it: a table key is a valid UTF-8 sequence, so a match is exactly what
+ * xqn_utf8_next and classify would give.  Returns the count, or -1 for
+ * anything else (tokenise_slow then finds the error). */
+static inline int tokenise_fast(const char *text, size_t len, ctok *t, int cap)
+{
+    const unsigned char *u = (const unsigned char *)text;
+    size_t i = 0;
+    int n = 0;
+    while (i < len) {
+        if (n >= cap) return -1;
+        unsigned b = u[i];
+        if (b - '0' <= 9u) {
+            t[n].cls = CT_NUM;
+            t[n].val = (unsigned char)(b - '0');
+            i++;
+        } else {
+            if (b < 0xE0 || len - i < 3) return -1;
+            const cn_char *e = char_of_key(b << 16 | (unsigned)u[i + 1] << 8 | u[i + 2]);
+            if (!e) return -1;
+            t[n].cls = e->cls;
+            t[n].val = e->val;
+            i += 3;
+        }
+        n++;
+    }
+    return n > 0 ? n : -1;
+}
+
+/* Tokenise (tokenise_slow's contract), the common token without decoding
+ * unless fast is false (XQN_READ_NO_FAST). */
+static inline int tokenise(const char *text, size_t len, ctok *t, int cap, long *badcp, bool fast)
+{
+    int n = fast ? tokenise_fast(text, len, t, cap) : -1;
+    return n > 0 ? n : tokenise_slow(text, len, t, cap, badcp);
+}
+
 static int find_shape(const ctok *t, int n, int *best)
 {
     *best = 0;
+    /* the full form 炮二平五, nearly every move of real records: the first
+     * pattern, so the loop below would return the same */
+    if (n == 4 && t[0].cls == CT_PIECE && t[1].cls == CT_NUM && t[2].cls == CT_ACT && t[3].cls == CT_NUM)
+        return SH_FULL;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         int m = match_len(t, n, shapes[s].pat);
         if (m == n && shapes[s].len == n) return shapes[s].shape;
@@ -150,7 +222,7 @@ xq_notation xqn_chinese_shape(const char *text, size_t len)
 {
     ctok t[6];
     long bad;
-    int n = tokenise(text, len, t, 6, &bad), best;
+    int n = tokenise(text, len, t, 6, &bad, true), best;
     if (n <= 0) return XQ_NOTATION_AUTO;
     switch (find_shape(t, n, &best)) {
     case -1: return XQ_NOTATION_AUTO;
@@ -193,11 +265,75 @@ static const char *const hint_3digit = " (write 進/退 in place of the from-fil
 
 /* --- reading ---------------------------------------------------------- */
 
+/* The table entry of the 3-byte character at u[*i] if it has class cls
+ * (advancing *i), else NULL.  The caller knows 3 bytes are there. */
+static inline const cn_char *char_at(const unsigned char *u, size_t *i, int cls)
+{
+    const cn_char *e = char_of_key((unsigned)u[*i] << 16 | (unsigned)u[*i + 1] << 8 | u[*i + 2]);
+    if (!e || e->cls != cls) return NULL;
+    *i += 3;
+    return e;
+}
+
+/* A numeral 1..9 at u[*i]: an ASCII digit or a 3-byte table numeral
+ * (advancing *i); -1 otherwise, or when the token ends too soon. */
+static inline int num_at(const unsigned char *u, size_t len, size_t *i)
+{
+    if (*i >= len) return -1;
+    unsigned b = u[*i];
+    if (b - '1' < 9u) { *i += 1; return (int)(b - '0'); }
+    if (len - *i < 3) return -1;
+    const cn_char *e = char_at(u, i, CT_NUM);
+    return e && e->val ? e->val : -1;
+}
+
+/* The full form 炮二平五 / 馬８進７ / 馬8進7 when its file holds one piece
+ * of the kind and the action stays on the board: nearly every move of a
+ * real record.  Decodes the four characters straight from their bytes
+ * (piece and action are 3 bytes, each numeral 1 or 3, so 8 to 12 bytes)
+ * and asks xq_move_legality once.  Returns -1, having changed nothing,
+ * for every other token or position: the general path then reads it
+ * (and gives exactly this result for the tokens taken here: tokenise,
+ * SH_FULL, xqn_resolve with one candidate, xqn_finish; which
+ * test_notation_fast.c checks). */
+int xqn_read_chinese_fast(xqn_ctx *c, const char *text, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)text;
+    if (len < 8 || len > 12) return -1;
+    size_t i = 0;
+    const cn_char *piece = char_at(u, &i, CT_PIECE);
+    if (!piece) return -1;
+    int file = num_at(u, len, &i);
+    if (file < 0 || len - i < 4) return -1;
+    const cn_char *act = char_at(u, &i, CT_ACT);
+    if (!act) return -1;
+    int arg = num_at(u, len, &i);
+    if (arg < 0 || i != len) return -1;
+
+    const xq_position *pos = c->pos;
+    xq_color side = pos->side;
+    xq_kind kind = (xq_kind)piece->val;
+    int x = xqn_file_x(side, file);
+    int r = xqn_only_rank_on_file(pos, XQ_PIECE(kind, side), x);
+    if (r < 0) return -1;
+    int to = xqn_target_xr(side, kind, x, r, act->val, arg);
+    if (to < 0) return -1;
+    xq_move m = XQ_MOVE(XQ_SQ(x, r), to);
+    c->res->notation = XQ_NOTATION_CHINESE;
+    if (!(c->flags & XQ_READ_UNCHECKED)) {
+        xq_illegal why = xq_move_legality(pos, m);
+        if (why != XQ_LEGAL) return (int)xqn_finish_known(c, m, why);
+    }
+    c->res->move = m;           /* status OK and msg "" as xq_move_read set them */
+    return XQ_NOTE_OK;
+}
+
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len)
 {
+    bool fast = !(c->flags & XQN_READ_NO_FAST);
     ctok t[6];
     long bad = 0;
-    int n = tokenise(text, len, t, 6, &bad);
+    int n = tokenise(text, len, t, 6, &bad, fast);
     if (n == 0) return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "too long for a Chinese move");
     if (n < 0) {
         if (bad < 0) return xqn_fail(c, XQ_NOTE_BAD_CHAR, -n, "invalid UTF-8 at column %d", -n);

@@ -38,6 +38,11 @@ typedef struct {
     bool wxf;      /* WXF: a plain file holding 3 or 5 soldiers means the middle one */
 } xqn_desc;
 
+/* Internal read flag, above the public XQ_READ_* bits: take the general
+ * path only, never a fast path (tests/unit/test_notation_fast.c compares
+ * both on every input it makes). */
+enum { XQN_READ_NO_FAST = 1u << 30 };
+
 /* Reading context: where results and messages go. */
 typedef struct {
     const xq_position *pos;
@@ -51,9 +56,13 @@ typedef struct {
 xq_note_status xqn_fail(xqn_ctx *c, xq_note_status st, int column, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Check the one decoded move m: OK (or RESOLVED when warn) if legal, else
- * ILLEGAL with the core's reason.  warn_msg explains a RESOLVED result. */
+/* Check the one decoded move m: OK if legal (or under XQ_READ_UNCHECKED),
+ * else ILLEGAL with the core's reason. */
 xq_note_status xqn_finish(xqn_ctx *c, xq_move m);
+
+/* The decoded move m whose legality why is known: OK (msg "") or ILLEGAL
+ * ("h0g2 is illegal: horse leg blocked"). */
+xq_note_status xqn_finish_known(xqn_ctx *c, xq_move m, xq_illegal why);
 
 xq_note_status xqn_resolve(xqn_ctx *c, const xqn_desc *d);
 
@@ -101,6 +110,51 @@ int xqn_marker_index(int marker, int nth, int n);
 /* The target of the piece on from for action/arg (no board needed), or -1. */
 int xqn_target(xq_color side, xq_kind k, int from, int action, int arg);
 
+/* xqn_target for the piece on file x, rank r: the one geometry of 進退平
+ * (formats.md §1a), inline for the fast paths, which know x and r. */
+static inline int xqn_target_xr(xq_color side, xq_kind k, int x, int r, int action, int arg)
+{
+    if (arg < 1 || arg > 9) return -1;
+    int tx = xqn_file_x(side, arg);
+    if (action == XQN_SIDE) {
+        if (!xqn_straight(k)) return -1;
+        return tx == x ? -1 : XQ_SQ(tx, r);
+    }
+    int d = action == XQN_FWD ? xqn_forward(side) : -xqn_forward(side);
+    int dr;
+    if (xqn_straight(k)) {
+        tx = x;
+        dr = arg;
+    } else {
+        int dx = tx > x ? tx - x : x - tx;
+        switch (k) {
+        case XQ_ADVISOR: if (dx != 1) return -1; dr = 1; break;
+        case XQ_ELEPHANT: if (dx != 2) return -1; dr = 2; break;
+        case XQ_HORSE: if (dx != 1 && dx != 2) return -1; dr = 3 - dx; break;
+        default: return -1;
+        }
+    }
+    int nr = r + d * dr;
+    if (nr < 0 || nr > 9) return -1;
+    return XQ_SQ(tx, nr);
+}
+
+/* The rank of the only piece p on board file x (0..8), or -1 when the
+ * file holds none or several.  One file: 10 squares, unrolled (a compare
+ * and a branch each; GCC -O2 would keep the loop, 9 instructions a square). */
+static inline int xqn_only_rank_on_file(const xq_position *pos, xq_piece p, int x)
+{
+    const xq_piece *b = pos->board + x;
+    int found = -1;
+#pragma GCC unroll 10
+    for (int r = 0; r < XQ_RANKS; r++)
+        if (b[9 * r] == p) {
+            if (found >= 0) return -1;
+            found = r;
+        }
+    return found;
+}
+
 /* "ICCS" square name, lower case: 2 characters + NUL. */
 void xqn_sqname(int sq, char out[3]);
 const char *xqn_kind_en(xq_kind k);
@@ -134,6 +188,13 @@ xq_notation xqn_ascii_kind(const char *s, int n);
 
 /* Per-notation readers and writers. */
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len);
+
+/* The Chinese full form 炮二平五 / 馬８進７ whose file holds one piece of
+ * the kind, read straight from its bytes: the status, exactly as
+ * xqn_read_chinese would give it, or -1 (nothing changed) for any other
+ * token or position.  Only on a result xq_move_read has just reset
+ * (status OK, msg ""). */
+int xqn_read_chinese_fast(xqn_ctx *c, const char *text, size_t len);
 xq_notation xqn_chinese_shape(const char *text, size_t len);
 xq_note_status xqn_read_wxf(xqn_ctx *c, const char *s, int n);
 xq_note_status xqn_read_coord(xqn_ctx *c, const char *s, int n);

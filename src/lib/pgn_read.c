@@ -48,6 +48,8 @@ struct xq_reader {
     /* current line */
     xq_raw_line line;
     xq_text text;
+    char *cut;                /* move_text: arena copy of text[cut_from..cut_to) + NUL, or NULL */
+    size_t cut_from, cut_to;
     uint32_t walk_col;        /* off_at cache: column walk_col is at byte walk_byte */
     size_t walk_byte;
     bad_bytes bad[MAX_LINE_BAD];
@@ -104,7 +106,7 @@ static const unsigned char CLASS[256] = {
 
 /* Byte length of the blank character at p, or 0: ASCII blanks, U+00A0,
  * U+3000 (ideographic space), U+FEFF. */
-static size_t blank_len(const char *p, const char *end)
+static inline size_t blank_len(const char *p, const char *end)
 {
     const unsigned char *u = (const unsigned char *)p;
     switch (CLASS[u[0]]) {
@@ -119,19 +121,57 @@ static size_t blank_len(const char *p, const char *end)
     }
 }
 
-/* End of the token starting at p; adds its length in characters to *col. */
-static const char *token_end_col(const char *p, const char *end, uint32_t *col)
+/* How the token scanner steps over the character a byte starts (the
+ * decoded text is well-formed UTF-8): 0 ends a token (ASCII blank or
+ * delimiter, CLASS C_BLANK / C_DELIM); 1..4 a character of that many bytes;
+ * STEP_CHECK | length: the lead byte of a character that may be a blank
+ * (CLASS C_MAYBE_BLANK, see blank_len); STEP_CONT a continuation byte
+ * where a character should start (only in text that is not UTF-8):
+ * stepped over, not counted.  For UTF-8 text the count is that of nchars.
+ * tests/unit/test_reader_fast.c checks the table against CLASS. */
+enum { STEP_CHECK = 0x10, STEP_CONT = 0x20 };
+static const unsigned char STEP[256] = {
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x01,
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+    0x00, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, 0x00, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, 0x01, 0x01, 0x01, 0x01,
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, 0x01, 0x00, 0x01, 0x01,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+    0x02, 0x02, 0x12, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02,
+    0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02,
+    0x03, 0x03, 0x03, 0x13, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x13,
+    0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+};
+
+/* End of the token starting at p; adds its length in characters to *col.
+ * One step per character, not per byte: a Chinese move of 4 characters
+ * is 4 table lookups.  A character cut by `end` (not UTF-8) ends there. */
+static inline const char *token_end_col(const char *p, const char *end, uint32_t *col)
 {
+    size_t i = 0, len = (size_t)(end - p);
     uint32_t n = 0;
-    while (p < end) {
-        unsigned char c = (unsigned char)*p;
-        unsigned cl = CLASS[c];
-        if (cl != C_OTHER && (cl != C_MAYBE_BLANK || blank_len(p, end))) break;
-        n += (c & 0xC0) != 0x80;
-        p++;
+    while (i < len) {
+        unsigned v = STEP[(unsigned char)p[i]];
+        if (v - 1u < 4u) {              /* the common case: 1..4 */
+            i += v;
+            n++;
+        } else if (v == STEP_CONT) {
+            i++;
+        } else if (v == 0 || blank_len(p + i, end)) {
+            break;
+        } else {
+            i += v & 7;
+            n++;
+        }
     }
     *col += n;
-    return p;
+    return i < len ? p + i : end;
 }
 
 /* End of the token starting at p. */
@@ -161,7 +201,7 @@ static bool ascii_ieq_n(const char *a, size_t na, const char *b, size_t nb)
 }
 
 /* Length of a "move number dot" at p: '.', U+2026 '…', U+FF0E '．'. */
-static size_t dot_len(const char *p, const char *end)
+static inline size_t dot_len(const char *p, const char *end)
 {
     if (*p == '.') return 1;
     if ((unsigned char)*p != 0xE2 && (unsigned char)*p != 0xEF) return 0;
@@ -184,6 +224,10 @@ static xq_result result_of(const char *t, size_t n)
         R("和棋", XQ_RESULT_DRAW), R("和局", XQ_RESULT_DRAW),
     };
 #undef R
+    /* byte lengths of the results above: most tokens are none of them */
+    const uint32_t lengths = 1u << 1 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7 | 1u << 9 |
+                             1u << 17 | 1u << 21;
+    if (n > 21 || !(lengths >> n & 1)) return XQ_RESULT_NONE;
     for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
         if (results[i].n == n && memcmp(results[i].s, t, n) == 0) return results[i].r;
     return XQ_RESULT_NONE;
@@ -349,17 +393,18 @@ static bool names_add(xq_reader *r, const xq_game *g, size_t idx)
 
 static frame *top(xq_reader *r) { return &r->frames[r->depth]; }
 
-static bool frame_push_node(frame *f, const xq_node *n)
+/* Room for one more node at the end of f (grows its scratch array);
+ * NULL on out-of-memory. */
+static xq_node *frame_new_node(frame *f)
 {
     if (f->count == f->cap) {
         size_t cap = f->cap ? f->cap * 2 : 128;
         xq_node *p = realloc(f->nodes, cap * sizeof *p);
-        if (!p) return false;
+        if (!p) return NULL;
         f->nodes = p;
         f->cap = cap;
     }
-    f->nodes[f->count++] = *n;
-    return true;
+    return &f->nodes[f->count++];
 }
 
 /* Copy the nodes of f into the arena as a branch. */
@@ -480,6 +525,35 @@ static void add_nag(xq_reader *r, xq_game *g, uint16_t nag, uint32_t col)
     node->nags = v;
 }
 
+/* Bytes of the current line copied into the arena at once for the moves
+ * that follow (a line of moves is shorter; a longer comment after a move
+ * is not copied for nothing). */
+enum { CUT_WINDOW = 256 };
+
+/* The move t[0..end), a token of the current decoded line r->text, as a
+ * NUL-terminated string in g's arena.  Moves are carved out of one arena
+ * copy of a window of the line: the byte after a token (a blank, a
+ * delimiter, a suffix annotation, or the line end) becomes its NUL in the
+ * copy, so a line of moves costs one allocation and one memcpy, not one
+ * per move.  Tokens come left to right and never overlap, so a NUL never
+ * lands inside a later move.  NULL on out-of-memory. */
+static const char *move_text(xq_reader *r, xq_game *g, const char *t, const char *end)
+{
+    size_t from = (size_t)(t - r->text.s), to = (size_t)(end - r->text.s);
+    if (!r->cut || from < r->cut_from || to > r->cut_to) {
+        size_t stop = r->text.len - from > CUT_WINDOW ? from + CUT_WINDOW : r->text.len;
+        if (stop < to) stop = to;
+        r->cut = xq_game_alloc(g, stop - from + 1);
+        if (!r->cut) return NULL;
+        memcpy(r->cut, t, stop - from);
+        r->cut_from = from;
+        r->cut_to = stop;
+    }
+    char *m = r->cut + (from - r->cut_from);
+    m[to - from] = '\0';
+    return m;
+}
+
 static void add_move(xq_reader *r, xq_game *g, const char *t, const char *end, uint32_t col)
 {
     if (r->skip) return;
@@ -496,15 +570,15 @@ static void add_move(xq_reader *r, xq_game *g, const char *t, const char *end, u
     if (end[-1] == '!' || end[-1] == '?')
         for (size_t k = 2; k >= 1 && !nag; k--)
             if ((size_t)(end - t) > k && (nag = suffix_nag(end - k, k))) end -= k;
-    xq_node n = {0};
-    n.text = xq_game_strndup(g, t, (size_t)(end - t));
-    if (!n.text) return;
-    n.line = (uint32_t)r->line.number;
-    n.col = col;
-    n.number = r->pending_number;
+    const char *text = move_text(r, g, t, end);
+    if (!text) return;
+    uint32_t number = r->pending_number;
     r->pending_number = 0;
-    flush_comment(g, top(r));
-    if (!frame_push_node(top(r), &n)) return;
+    frame *f = top(r);
+    if (f->pend_on) flush_comment(g, f);
+    xq_node *n = frame_new_node(f);
+    if (!n) return;
+    *n = (xq_node){.text = text, .line = (uint32_t)r->line.number, .col = col, .number = number};
     if (nag) add_nag(r, g, nag, col);
 }
 
@@ -520,14 +594,31 @@ static void on_result(xq_reader *r, xq_game *g, const char *t, size_t n, xq_resu
     r->ph = PH_AFTER_RESULT;
 }
 
+/* First bytes of tokens that may be something else than a move: results
+ * (1 0 * ½ full-width 红紅 黑 和), move numbers (digits), NAGs ($ ! ?),
+ * placeholders (. … ．).  A token starting with any other byte is a move.
+ * tests/unit/test_reader_fast.c checks it against the tests in token(). */
+enum { TF_RESULT = 1, TF_OTHER = 2 };
+static const unsigned char TOKFIRST[256] = {
+    ['*'] = TF_RESULT, ['0'] = TF_RESULT | TF_OTHER, ['1'] = TF_RESULT | TF_OTHER,
+    ['2'] = TF_OTHER, ['3'] = TF_OTHER, ['4'] = TF_OTHER, ['5'] = TF_OTHER, ['6'] = TF_OTHER,
+    ['7'] = TF_OTHER, ['8'] = TF_OTHER, ['9'] = TF_OTHER, ['$'] = TF_OTHER, ['!'] = TF_OTHER,
+    ['?'] = TF_OTHER, ['.'] = TF_OTHER, [0xE2] = TF_OTHER,
+    [0xC2] = TF_RESULT, [0xEF] = TF_RESULT | TF_OTHER, [0xE5] = TF_RESULT, [0xE7] = TF_RESULT,
+    [0xE9] = TF_RESULT,
+};
+
 /* Classify and apply one token t[0..end) starting at column col. */
 static void token(xq_reader *r, xq_game *g, const char *t, const char *end, uint32_t col)
 {
     size_t n = (size_t)(end - t);
     unsigned char c0 = (unsigned char)t[0];
-    /* first bytes of results: 1 0 * ½ full-width 红紅 黑 和 */
-    if (n <= 21 && (c0 == '1' || c0 == '0' || c0 == '*' || c0 == 0xC2 || c0 == 0xEF ||
-                    c0 == 0xE7 || c0 == 0xE9 || c0 == 0xE5)) {
+    unsigned tf = TOKFIRST[c0];
+    if (!tf) {                    /* most moves: 車 馬 俥 ... and letters */
+        add_move(r, g, t, end, col);
+        return;
+    }
+    if (tf & TF_RESULT) {
         xq_result res = result_of(t, n);
         if (res != XQ_RESULT_NONE) {
             on_result(r, g, t, n, res, col);
@@ -763,6 +854,7 @@ static void record_begin(xq_reader *r, xq_game *g)
     r->frames[0].pend_on = false;
     r->skip = 0;
     r->in_comment = false;
+    r->cut = NULL;
     names_clear(r);
 }
 
@@ -775,10 +867,12 @@ static bool has_play(const xq_reader *r, const xq_game *g)
  * line that starts the next record, 0 at the end of the input. */
 static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
 {
-    char where[64];
-    if (next_line) snprintf(where, sizeof where, "before the next record at line %llu",
-                            (unsigned long long)next_line);
-    else snprintf(where, sizeof where, "at end of input");
+    char where[64] = "";
+    if (r->in_comment || r->depth || r->skip) {   /* only for these messages */
+        if (next_line) snprintf(where, sizeof where, "before the next record at line %llu",
+                                (unsigned long long)next_line);
+        else snprintf(where, sizeof where, "at end of input");
+    }
     if (r->in_comment) {
         xq_game_diag(g, XQ_SEV_ERROR, r->com_line, r->com_col, r->com_off,
                      "comment '{' not closed %s", where);
@@ -794,8 +888,17 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
                      "variation '(' not closed %s", where);
     r->skip = 0;
     while (r->depth) close_variation(r, g);
-    flush_comment(g, &r->frames[0]);
-    g->main = frame_branch(g, &r->frames[0]);
+    frame *f0 = &r->frames[0];
+    flush_comment(g, f0);
+    /* the main line: hand the scratch array over to the game (no copy) and
+     * take the game's array of its previous record, free since the reset */
+    g->main = (xq_branch){f0->count ? f0->nodes : NULL, f0->count, f0->comment};
+    xq_node *spare = g->node_buf;
+    size_t spare_cap = g->node_cap;
+    g->node_buf = f0->nodes;
+    g->node_cap = f0->cap;
+    f0->nodes = spare;
+    f0->cap = spare_cap;
     g->fen = xq_game_tag(g, "FEN");
     g->index = ++r->index;
     g->encoding = xq_input_encoding(r->in);
@@ -907,6 +1010,7 @@ static int pgn_next(xq_reader *r, xq_game *g)
         r->nbad = 0;
         r->walk_col = 1;
         r->walk_byte = 0;
+        r->cut = NULL;
         if (xq_input_decode(r->in, &r->line, &r->text, on_bad, r) < 0) {
             snprintf(r->err, sizeof r->err, "%s: out of memory", xq_input_path(r->in));
             return -1;

@@ -2,7 +2,11 @@
  *
  * A ring of slots: the calling thread reads game i into slot i % n once
  * game i - n has been emitted; workers claim read games in order; the
- * calling thread emits slots in order as they are done. */
+ * calling thread emits slots in order as they are done.  -j N runs N - 1
+ * workers: the calling thread is the N-th, reading, and processing games
+ * itself whenever the ring is full, so N threads share N cores (a reader
+ * beside N workers on N cores left the reader a share of a core that it
+ * needed whole). */
 #include "pipeline.h"
 
 #include <pthread.h>
@@ -74,10 +78,21 @@ static void *worker(void *arg)
     }
 }
 
-static void wait_done(ring *r, xq_slot *s)
+/* Wait until slot s is done, processing read games that no worker has
+ * claimed yet in the meantime (one at a time, so that reading resumes as
+ * soon as s is done). */
+static void help_until_done(ring *r, xq_slot *s)
 {
     pthread_mutex_lock(&r->lock);
     while (!s->done) {
+        if (r->claim_count < r->read_count) {
+            xq_slot *mine = &r->slots[r->claim_count++ % r->nslots];
+            pthread_mutex_unlock(&r->lock);
+            r->opt->process(r->opt->ctx, mine);
+            pthread_mutex_lock(&r->lock);
+            mine->done = 1;
+            continue;
+        }
         pthread_cond_broadcast(&r->ready);   /* a smaller backlog than a batch: take it now */
         pthread_cond_wait(&r->done, &r->lock);
     }
@@ -143,22 +158,23 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.ready, NULL);
     pthread_cond_init(&r.done, NULL);
-    pthread_t *tids = calloc((size_t)opt->threads, sizeof *tids);
+    int nworkers = opt->threads - 1;   /* the calling thread is one more */
+    pthread_t *tids = calloc((size_t)nworkers, sizeof *tids);
     int started = 0;
-    for (; tids && started < opt->threads; started++)
+    for (; tids && started < nworkers; started++)
         if (pthread_create(&tids[started], NULL, worker, &r) != 0) break;
 
     int st = 1;
     size_t emitted = 0;
-    if (started == 0) {
-        *err_msg = "cannot start threads";
+    if (!tids) {
+        *err_msg = "out of memory";
         st = -1;
     }
     while (st == 1) {
         size_t i = r.read_count;
         xq_slot *s = &r.slots[i % r.nslots];
         if (i >= r.nslots) {          /* the slot still holds game i - nslots */
-            wait_done(&r, s);
+            help_until_done(&r, s);
             emit(opt, s);
             emitted++;
         }
@@ -175,7 +191,7 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
     pthread_mutex_unlock(&r.lock);
     for (; emitted < r.read_count; emitted++) {
         xq_slot *s = &r.slots[emitted % r.nslots];
-        wait_done(&r, s);
+        help_until_done(&r, s);
         emit(opt, s);
     }
     for (int k = 0; k < started; k++) pthread_join(tids[k], NULL);

@@ -1,6 +1,8 @@
 /* position.c - board state, Zobrist keys, make/unmake (CXA1999 §1-§2). */
 #include "position.h"
 
+#include "board_tables.h"
+
 #include <string.h>
 
 const char XQ_START_FEN[] =
@@ -34,6 +36,19 @@ void xq_position_clear(xq_position *pos)
     pos->fullmove = 1;
 }
 
+/* Mark square sq occupied or empty in the rank and file masks. */
+static inline void occ_set(xq_position *pos, int sq)
+{
+    pos->rank_occ[xq_rank_of[sq]] |= xq_rank_bit[sq];
+    pos->file_occ[xq_file_of[sq]] |= xq_file_bit[sq];
+}
+
+static inline void occ_clear(xq_position *pos, int sq)
+{
+    pos->rank_occ[xq_rank_of[sq]] &= (uint16_t)~xq_rank_bit[sq];
+    pos->file_occ[xq_file_of[sq]] &= (uint16_t)~xq_file_bit[sq];
+}
+
 void xq_position_put(xq_position *pos, int sq, xq_piece p)
 {
     xq_piece old = pos->board[sq];
@@ -46,7 +61,24 @@ void xq_position_put(xq_position *pos, int sq, xq_piece p)
     if (p) {
         pos->key ^= zobrist(p, sq);
         if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)sq;
+        occ_set(pos, sq);
+    } else {
+        occ_clear(pos, sq);
     }
+}
+
+bool xq_position_masks_ok(const xq_position *pos)
+{
+    for (int sq = 0; sq < XQ_SQUARES; sq++) {
+        bool on = pos->board[sq] != XQ_NONE;
+        if (((pos->rank_occ[sq / 9] >> (sq % 9)) & 1u) != on) return false;
+        if (((pos->file_occ[sq % 9] >> (sq / 9)) & 1u) != on) return false;
+    }
+    for (int r = 0; r < XQ_RANKS; r++)
+        if (pos->rank_occ[r] >> XQ_FILES) return false;
+    for (int f = 0; f < XQ_FILES; f++)
+        if (pos->file_occ[f] >> XQ_RANKS) return false;
+    return true;
 }
 
 void xq_position_start(xq_position *pos)
@@ -90,6 +122,8 @@ void xq_make(xq_position *pos, xq_move m, xq_undo *u)
     }
     pos->board[to] = p;
     pos->board[from] = XQ_NONE;
+    occ_clear(pos, from);
+    occ_set(pos, to);
     if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)to;
     if (pos->side == XQ_BLACK) pos->fullmove++;
     pos->side = (xq_color)(pos->side ^ 1);
@@ -102,6 +136,8 @@ void xq_unmake(xq_position *pos, xq_move m, const xq_undo *u)
     xq_piece p = pos->board[to];
     pos->board[from] = p;
     pos->board[to] = u->captured;
+    occ_set(pos, from);
+    if (!u->captured) occ_clear(pos, to);
     if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)from;
     pos->side = (xq_color)(pos->side ^ 1);
     if (pos->side == XQ_BLACK) pos->fullmove--;

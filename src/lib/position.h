@@ -49,7 +49,12 @@ typedef uint16_t xq_move;
 enum { XQ_MAX_MOVES = 1024 };
 
 /* A position.  Plain value: copy it freely.  `key` is the Zobrist hash of
- * board and side to move, kept incrementally by xq_make. */
+ * board and side to move, kept incrementally by xq_make.
+ *
+ * board[] and the occupancy masks are read-only outside position.c and
+ * movegen.c: change pieces only with xq_position_clear / xq_position_put /
+ * xq_make / xq_unmake, which keep the masks equal to the board (a board
+ * written directly makes check tests and move generation wrong). */
 typedef struct {
     xq_piece board[XQ_SQUARES];
     uint8_t general[2];     /* square of each general (valid positions have both) */
@@ -57,6 +62,11 @@ typedef struct {
     int halfmove;           /* plies since the last capture (CXA1999 §4.2.4) */
     int fullmove;           /* move number, from 1; increments after Black moves */
     uint64_t key;
+    /* Occupancy derived from board[], for the line scans of movegen.c:
+     * bit f of rank_occ[r] and bit r of file_occ[f] are set when square
+     * (f, r) holds a piece. */
+    uint16_t rank_occ[XQ_RANKS];
+    uint16_t file_occ[XQ_FILES];
 } xq_position;
 
 /* What xq_make saves so xq_unmake can restore; owned by the caller. */
@@ -99,6 +109,9 @@ void xq_position_clear(xq_position *pos);
 
 /* Put piece p (or XQ_NONE) on square sq, updating key and general squares. */
 void xq_position_put(xq_position *pos, int sq, xq_piece p);
+
+/* True when the occupancy masks of *pos agree with its board (for tests). */
+bool xq_position_masks_ok(const xq_position *pos);
 
 /* Zobrist key of piece p on square sq (a table lookup), and the formula
  * the table was generated from (for its test). */

@@ -68,12 +68,14 @@ check gzip-lines "$TMP/big/gzip-lines.pgn.gz"
 expect_status "gbk-as-utf8 detected as GBK" 0 $V -q $B/gbk-as-utf8.pgn
 
 # a gzip bomb stays within bounded memory (not under ASan: it reserves
-# terabytes of address space)
-case $BIN in
-*asan*) echo "# skip: memory bound under ASan" ;;
-*) ( ulimit -v 600000; $V -q -j 1 "$TMP/big/gzip-bomb.pgn.gz" ) 2>"$TMP/err"
-   expect_eq "gzip bomb read within 600 MB" 1 $? ;;
-esac
+# terabytes of address space; told by the runtime linked in, whatever
+# the build directory is called)
+if grep -q __asan_init "$V" 2>/dev/null; then
+  echo "# skip: memory bound under ASan"
+else
+  ( ulimit -v 600000; $V -q -j 1 "$TMP/big/gzip-bomb.pgn.gz" ) 2>"$TMP/err"
+  expect_eq "gzip bomb read within 600 MB" 1 $?
+fi
 
 # every tool on every hostile input: no crash, no sanitizer report (every
 # writer on the small ones, one on the big ones, which take time)
