@@ -94,6 +94,20 @@ if [ "$SCALE" -gt 0 ]; then
   echo "(peak memory of the ${SCALE}x input against the 1x input shows whether memory stays flat)"
 fi
 
+# instructions per ply: stable where wall times are not (valgrind's
+# callgrind counts them; skipped without valgrind)
+if command -v valgrind >/dev/null 2>&1; then
+  echo
+  head -c 7000000 "$TMP/masters.pgn" > "$TMP/sample.pgn"   # the first 5,255 games
+  SP=$("$BIN/xq-parse" "$TMP/sample.pgn" 2>&1 >/dev/null | sed -n 's/^[0-9]* games, \([0-9]*\) plies decoded.*/\1/p')
+  valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" "$BIN/xq-validate" -q -j1 "$TMP/sample.pgn" \
+    >/dev/null 2>"$TMP/cg.err"
+  IR=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$TMP/cg.err")
+  [ -n "$IR" ] || IR=$(grep -o 'refs: *[0-9,]*' "$TMP/cg.err" | tr -dc 0-9)
+  awk -v ir="$IR" -v p="$SP" 'BEGIN { if (ir > 0 && p > 0)
+    printf "xq-validate -j1 instructions: %.0f per ply (callgrind, first 7 MB of masters: %d plies)\n", ir / p, p }'
+fi
+
 echo
 set -- $(median 1 "$BIN/xq-validate" --perft 5)
 awk -v s="$1" 'BEGIN { printf "perft 5 from the start position: 133312995 nodes in %.2f s = %.1f M nodes/s (one core)\n", s, 133312995 / s / 1e6 }'

@@ -73,6 +73,8 @@ struct xq_node {
     uint32_t variation_count;
     uint16_t nag_count;
     xq_move move;            /* decoded move: XQ_MOVE_NONE from readers, set by the replayer */
+    uint16_t text_len;       /* strlen(text) when a reader knows it (1..65535), else 0:
+                                0 means "unknown, use strlen"; the PGN reader sets it */
 };
 
 typedef struct xq_arena xq_arena;

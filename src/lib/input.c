@@ -262,8 +262,8 @@ static int iconv_decode(iconv_t cd, const char *what, const unsigned char *s, si
     return nbad;
 }
 
-/* Cache of the first character of each byte pair (lead 0x80..0xFF, next
- * byte) in a legacy encoding, filled from iconv on first use, so that a
+/* Cache of the first character of each byte pair (lead byte, next byte)
+ * in a legacy encoding, filled from iconv on first use, so that a
  * line decodes in a plain loop and iconv runs once per distinct character.
  * Entry: 0 unknown, PAIR_BAD invalid lead byte, PAIR_SLOW decode with
  * iconv every time (GB18030 4-byte forms), else consumed << 28 | utf8 length
@@ -306,22 +306,27 @@ static inline void store3(char *o, uint32_t e)
 #endif
 }
 
-/* Decode one character at s[i] (lead byte b >= 0x80 or NUL) the slow
- * way: pair cache misses, GB18030 4-byte forms, a lead byte at the end of
- * the line, bad sequences (reported, counted in *nbad).  Writes at *o
- * (16 bytes of room) and advances it; returns the input bytes used (>= 1). */
+/* Decode one character at s[i] the slow way: pair cache misses (an
+ * ASCII lead byte's entry is made here without iconv: every supported
+ * legacy encoding maps 0x01..0x7F to itself), GB18030 4-byte forms, the
+ * last byte of the line, bad sequences and NUL (reported, counted in
+ * *nbad).  Writes at *o (16 bytes of room) and advances it; returns the
+ * input bytes used (>= 1). */
 static long decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const unsigned char *s,
                         size_t n, size_t i, uint64_t off, xq_buf *out, char **o,
                         xq_bad_bytes_fn *bad, void *ctx, int *nbad)
 {
     unsigned char b = s[i];
     uint32_t e = PAIR_BAD;
-    if (b) {
+    if (b && b < 0x80) {
+        e = 1u << 28 | 1u << 24 | b;
+        if (i + 1 < n) pairs[(size_t)b << 8 | s[i + 1]] = e;
+    } else if (b) {
         if (i + 1 >= n) {
             e = pair_entry(cd, b, 0);    /* last byte: single-byte char or bad */
             if (e >> 28 != 1) e = PAIR_BAD;
         } else {
-            uint32_t *slot = &pairs[(size_t)(b - 0x80) << 8 | s[i + 1]];
+            uint32_t *slot = &pairs[(size_t)b << 8 | s[i + 1]];
             if (!*slot) *slot = pair_entry(cd, b, s[i + 1]);
             e = *slot;
         }
@@ -351,38 +356,33 @@ static long decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const uns
     return (long)(e >> 28);
 }
 
-/* Decode s[0..n) with the pair cache (pairs[(lead - 0x80) << 8 | next],
- * 128 x 256 entries, allocated on first use); same contract as
- * iconv_decode.  The loop handles ASCII bytes and cached pairs, the two
- * cases of nearly every byte of a Big5/GBK record, inline; the rest goes
- * to decode_slow.  Output room: 3 bytes per input byte (U+FFFD per bad
- * byte is the worst case) + 16 for decode_slow's iconv. */
+/* Decode s[0..n) with the pair cache (pairs[lead << 8 | next], 256 x 256
+ * entries for every byte pair, ASCII leads included, allocated on first
+ * use, filled on first sight); same contract as iconv_decode.  The loop
+ * is one table lookup per character whatever its kind: a pair whose
+ * entry is unknown (0: never seen, and always for a NUL lead) or
+ * PAIR_BAD / PAIR_SLOW goes to decode_slow, and so does the last byte of
+ * the line (it has no pair).  Output room: 3 bytes per input byte (U+FFFD
+ * per bad byte is the worst case) + 16 for decode_slow's iconv. */
 static int table_decode(iconv_t cd, uint32_t **pairs, const char *what, const unsigned char *s,
                         size_t n, uint64_t off, xq_buf *out, xq_bad_bytes_fn *bad, void *ctx)
 {
     if (!xq_buf_reserve(out, 3 * n + 16)) return -1;
-    if (!*pairs && !(*pairs = calloc((size_t)128 << 8, sizeof **pairs))) return -1;
+    if (!*pairs && !(*pairs = calloc((size_t)256 << 8, sizeof **pairs))) return -1;
     const uint32_t *pt = *pairs;
     char *o = out->p + out->len;
     int nbad = 0;
-    if (!n) return 0;
-    const unsigned char *p = s, *last = s + n - 1;
-    while (p <= last) {
-        unsigned b = *p;
-        if (b - 1u < 0x7Fu) {            /* 0x01..0x7F */
-            *o++ = (char)b;
-            p++;
-            continue;
-        }
-        uint32_t e = b && p < last ? pt[(b << 8 | p[1]) - 0x8000] : 0;
-        if (e > PAIR_SLOW) {             /* cached: up to 3 UTF-8 bytes */
-            store3(o, e);
+    const unsigned char *p = s, *end = s + n;
+    while (p < end) {
+        while (end - p >= 2) {          /* the hot loop: a pair is there */
+            uint32_t e = pt[(unsigned)p[0] << 8 | p[1]];
+            if (e <= PAIR_SLOW) break;
+            store3(o, e);                /* cached: up to 3 UTF-8 bytes */
             o += e >> 24 & 3;
             p += e >> 28;
-            continue;
         }
-        size_t i = (size_t)(p - s);
-        p += decode_slow(cd, *pairs, what, s, n, i, off, out, &o, bad, ctx, &nbad);
+        if (p == end) break;
+        p += decode_slow(cd, *pairs, what, s, n, (size_t)(p - s), off, out, &o, bad, ctx, &nbad);
     }
     out->len = (size_t)(o - out->p);
     return nbad;
@@ -542,7 +542,7 @@ struct xq_input {
     xq_raw_line last;
     xq_encoding enc;        /* AUTO while undecided */
     iconv_t cd;
-    uint32_t *pairs;        /* pair cache for cd: 128 x 256 entries, lead byte 0x80.. */
+    uint32_t *pairs;        /* pair cache for cd: 256 x 256 entries (table_decode) */
     xq_buf out;
     char err[512];
 };

@@ -118,6 +118,31 @@ static const uint8_t SOLDIER_TO[2][XQ_SQUARES][3] = {{EACH_SQ(SOL_RED)}, {EACH_S
 #define SOLATT_BLACK(s) SOLATT_ROW(s, 1)
 static const uint8_t SOLDIER_ATTACK[2][XQ_SQUARES][3] = {{EACH_SQ(SOLATT_RED)}, {EACH_SQ(SOLATT_BLACK)}};
 
+/* Where square s lies as seen from a general on g, for the tests that
+ * ask what a move can change around a general: on g's file north (higher
+ * ranks) or south, on its rank east (higher files) or west, g itself, a
+ * diagonal neighbour (a horse leg), a horse move away.  REL[g][s], one
+ * bit of these at most. */
+enum {
+    R_NORTH = 1, R_SOUTH = 2, R_EAST = 4, R_WEST = 8, R_SELF = 16, R_LEG = 32, R_HORSE = 64,
+    R_FILE = R_NORTH | R_SOUTH, R_RANK = R_EAST | R_WEST, R_LINES = R_FILE | R_RANK
+};
+#define ADIFF_(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
+#define REL_OF(g, s)                                                                   \
+    ((s) == (g) ? R_SELF                                                               \
+     : SQ_F(s) == SQ_F(g) ? (SQ_R(s) > SQ_R(g) ? R_NORTH : R_SOUTH)                    \
+     : SQ_R(s) == SQ_R(g) ? (SQ_F(s) > SQ_F(g) ? R_EAST : R_WEST)                      \
+     : ADIFF_(SQ_F(s), SQ_F(g)) == 1 && ADIFF_(SQ_R(s), SQ_R(g)) == 1 ? R_LEG           \
+     : ADIFF_(SQ_F(s), SQ_F(g)) + ADIFF_(SQ_R(s), SQ_R(g)) == 3 ? R_HORSE              \
+     : 0)
+#define EACH9G_(M, g, b) M(g, (b) + 0), M(g, (b) + 1), M(g, (b) + 2), M(g, (b) + 3), M(g, (b) + 4), \
+                         M(g, (b) + 5), M(g, (b) + 6), M(g, (b) + 7), M(g, (b) + 8)
+#define EACH_SQ_G(M, g) EACH9G_(M, g, 0), EACH9G_(M, g, 9), EACH9G_(M, g, 18), EACH9G_(M, g, 27), \
+                        EACH9G_(M, g, 36), EACH9G_(M, g, 45), EACH9G_(M, g, 54), EACH9G_(M, g, 63), \
+                        EACH9G_(M, g, 72), EACH9G_(M, g, 81)
+#define REL_ROW(g) {EACH_SQ_G(REL_OF, g)}
+static const uint8_t REL[XQ_SQUARES][XQ_SQUARES] = {EACH_SQ(REL_ROW)};
+
 /* --- Line scans on the occupancy masks ---------------------------------- */
 
 /* Inline even where the compiler would rather call (the check test is
@@ -411,85 +436,101 @@ static int gen_piece(const xq_position *pos, int from, xq_move *moves, int n)
 static inline bool needs_test(const xq_position *pos, xq_move m, bool in_check)
 {
     if (in_check) return true;
-    int g = pos->general[pos->side], from = XQ_FROM(m), to = XQ_TO(m);
+    int g = pos->general[pos->side];
     if (g >= XQ_SQUARES) return false;   /* no general: nothing to expose */
-    int gf = xq_file_of[g], gr = xq_rank_of[g];
-    if (from == g) return true;
-    int ff = xq_file_of[from], fr = xq_rank_of[from];
-    if (ff == gf || fr == gr || xq_file_of[to] == gf || xq_rank_of[to] == gr) return true;
-    return abs(ff - gf) == 1 && abs(fr - gr) == 1;
+    const uint8_t *rel = REL[g];
+    return ((rel[XQ_FROM(m)] | rel[XQ_TO(m)]) & (R_LINES | R_SELF)) || (rel[XQ_FROM(m)] & R_LEG);
+}
+
+/* Is the general on g attacked along one direction of its file or rank?
+ * m: the occupied squares beyond g that way, as line bits (bit i is square
+ * base + stride * i), the nearest the lowest bit when `up`.  The nearest
+ * piece attacks when it is `first` or `first2` (chariot; the other
+ * general on a file), the next when it is `cannon`.  Square `hole` reads
+ * as empty (the mover's target on the board before the move: an own piece
+ * there, whatever it captured), -1 for none. */
+ALWAYS_INLINE static inline bool line_attack(const xq_piece *b, unsigned m, bool up, int base, int stride, int hole,
+                                             xq_piece first, xq_piece first2, xq_piece cannon)
+{
+    if (!m) return false;
+    int i = up ? low_bit(m) : high_bit(m), sq = base + stride * i;
+    xq_piece p = sq == hole ? XQ_NONE : b[sq];
+    if (p == first || p == first2) return true;
+    m ^= 1u << i;
+    if (!m) return false;
+    sq = base + stride * (up ? low_bit(m) : high_bit(m));
+    return sq != hole && b[sq] == cannon;
+}
+
+/* The line part of the attack test on the general on g by e, in the
+ * directions `lines` (R_NORTH ...) only; fo and ro are the masks of g's
+ * file and rank on the board looked at, hole as for line_attack. */
+ALWAYS_INLINE static inline bool lines_attack(const xq_piece *b, int g, xq_color e, unsigned fo, unsigned ro,
+                                              unsigned lines, int hole)
+{
+    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, e), cannon = XQ_PIECE(XQ_CANNON, e);
+    xq_piece general = XQ_PIECE(XQ_GENERAL, e);
+    int gf = xq_file_of[g], gr = xq_rank_of[g], r0 = g - gf;
+    if ((lines & R_NORTH) && line_attack(b, fo & (~1u << gr), true, gf, 9, hole, chariot, general, cannon))
+        return true;
+    if ((lines & R_SOUTH) && line_attack(b, fo & ((1u << gr) - 1), false, gf, 9, hole, chariot, general, cannon))
+        return true;
+    if ((lines & R_EAST) && line_attack(b, ro & (~1u << gf), true, r0, 1, hole, chariot, chariot, cannon))
+        return true;
+    return (lines & R_WEST) && line_attack(b, ro & ((1u << gf) - 1), false, r0, 1, hole, chariot, chariot, cannon);
+}
+
+/* Does a horse of e on one of the two squares behind leg `leg` (a
+ * diagonal neighbour of g) attack g over it?  The leg must be empty.
+ * HORSE_ATTACK rows are NE, SE, NW, SW; an off-board horse square reads as
+ * the leg, empty.  Square `hole` reads as empty, as for line_attack. */
+static inline bool horse_behind(const xq_piece *b, int g, int leg, xq_color e, int hole)
+{
+    const uint8_t *h = HORSE_ATTACK[g][(xq_file_of[leg] < xq_file_of[g]) * 2 + (xq_rank_of[leg] < xq_rank_of[g])];
+    xq_piece horse = XQ_PIECE(XQ_HORSE, e);
+    return (h[1] != hole && b[h[1]] == horse) || (h[2] != hole && b[h[2]] == horse);
 }
 
 /* exposes_general for a side NOT in check, moving a piece other than a
  * general (not from or to the general's square): only what the move
- * changes can attack, so only the general's file if from or to is on it,
- * its rank likewise, and the horses behind from when from is a leg (a
- * diagonal neighbour).  No soldier, and no other line or leg, can start
- * attacking; the mover on `to` never attacks. */
-static bool exposes_unchecked(const xq_position *pos, int from, int to, int g)
+ * changes can attack, so only the directions of the general's file and
+ * rank that from or to lies on, and the horses behind from when from is
+ * a leg (a diagonal neighbour).  No soldier, and no other line or leg,
+ * can start attacking; the mover on `to` never attacks.  rf, rt: REL of
+ * from and to as seen from g. */
+static bool exposes_unchecked(const xq_position *pos, int from, int to, int g, unsigned rf, unsigned rt)
 {
     const xq_piece *b = pos->board;
     xq_color e = (xq_color)(pos->side ^ 1);
-    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, e), cannon = XQ_PIECE(XQ_CANNON, e);
-    xq_piece general = XQ_PIECE(XQ_GENERAL, e), horse = XQ_PIECE(XQ_HORSE, e);
-    int gf = xq_file_of[g], gr = xq_rank_of[g];
-    int ff = xq_file_of[from], fr = xq_rank_of[from], tf = xq_file_of[to], tr = xq_rank_of[to];
-#define AT(x) ((x) == to ? XQ_NONE : b[x])
-    unsigned m;
-    if (ff == gf || tf == gf) {
-        unsigned fo = pos->file_occ[gf];
-        if (ff == gf) fo &= ~(1u << fr);
-        if (tf == gf) fo |= 1u << tr;
-        if ((m = fo & (~1u << gr)) != 0) {
-            xq_piece p = AT(gf + 9 * low_bit(m));
-            if (p == chariot || p == general) return true;
-            m &= m - 1;
-            if (m && AT(gf + 9 * low_bit(m)) == cannon) return true;
-        }
-        if ((m = fo & ((1u << gr) - 1)) != 0) {
-            int r = high_bit(m);
-            xq_piece p = AT(gf + 9 * r);
-            if (p == chariot || p == general) return true;
-            m ^= 1u << r;
-            if (m && AT(gf + 9 * high_bit(m)) == cannon) return true;
-        }
+    unsigned lines = (rf | rt) & R_LINES;
+    if (lines) {
+        unsigned fo = pos->file_occ[xq_file_of[g]], ro = pos->rank_occ[xq_rank_of[g]];
+        if (rf & R_FILE) fo &= ~(unsigned)xq_file_bit[from];
+        if (rt & R_FILE) fo |= xq_file_bit[to];
+        if (rf & R_RANK) ro &= ~(unsigned)xq_rank_bit[from];
+        if (rt & R_RANK) ro |= xq_rank_bit[to];
+        if (lines_attack(b, g, e, fo, ro, lines, to)) return true;
     }
-    if (fr == gr || tr == gr) {
-        unsigned ro = pos->rank_occ[gr];
-        int r0 = g - gf;
-        if (fr == gr) ro &= ~(1u << ff);
-        if (tr == gr) ro |= 1u << tf;
-        if ((m = ro & (~1u << gf)) != 0) {
-            if (AT(r0 + low_bit(m)) == chariot) return true;
-            m &= m - 1;
-            if (m && AT(r0 + low_bit(m)) == cannon) return true;
-        }
-        if ((m = ro & ((1u << gf) - 1)) != 0) {
-            int f = high_bit(m);
-            if (AT(r0 + f) == chariot) return true;
-            m ^= 1u << f;
-            if (m && AT(r0 + high_bit(m)) == cannon) return true;
-        }
-    }
-    if ((ff == gf + 1 || ff == gf - 1) && (fr == gr + 1 || fr == gr - 1)) {
-        /* HORSE_ATTACK rows are in the order NE, SE, NW, SW; the sentinel
-         * of an off-board horse square is the leg, from, which holds the
-         * mover on this board */
-        const uint8_t *h = HORSE_ATTACK[g][(ff < gf) * 2 + (fr < gr)];
-        if (AT(h[1]) == horse || AT(h[2]) == horse) return true;
-    }
-#undef AT
-    return false;
+    /* from is a leg; `to` can be one of its horse squares, where the
+     * mover takes whatever stood */
+    return (rf & R_LEG) && horse_behind(b, g, from, e, to);
+}
+
+/* Does pseudo-legal m expose its general (exposes_general), given whether
+ * the side to move is in check?  Not in check, a move of a piece other
+ * than the general can only open what it touches (exposes_unchecked). */
+static inline bool exposed_given(const xq_position *pos, xq_move m, bool in_check)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m), g = pos->general[pos->side];
+    if (!in_check && g < XQ_SQUARES && from != g && to != g && XQ_KIND(pos->board[from]) != XQ_GENERAL)
+        return exposes_unchecked(pos, from, to, g, REL[g][from], REL[g][to]);
+    return exposes_general(pos, from, to);
 }
 
 /* Is pseudo-legal m legal, given whether the side to move is in check? */
 static inline bool legal_given(const xq_position *pos, xq_move m, bool in_check)
 {
-    if (!needs_test(pos, m, in_check)) return true;
-    int from = XQ_FROM(m), to = XQ_TO(m), g = pos->general[pos->side];
-    if (!in_check && g < XQ_SQUARES && from != g && to != g && XQ_KIND(pos->board[from]) != XQ_GENERAL)
-        return !exposes_unchecked(pos, from, to, g);
-    return !exposes_general(pos, from, to);
+    return !needs_test(pos, m, in_check) || !exposed_given(pos, m, in_check);
 }
 
 static int filter_legal(const xq_position *pos, xq_move *moves, int n)
@@ -552,7 +593,7 @@ static int pieces_between(const xq_position *pos, int from, int to)
 
 /* The geometric part of legality: can piece p move from -> to on this
  * board, ignoring the safety of its own general? */
-static xq_illegal geometry(const xq_position *pos, int from, int to)
+ALWAYS_INLINE static inline xq_illegal geometry(const xq_position *pos, int from, int to)
 {
     const xq_piece *b = pos->board;
     xq_piece p = b[from];
@@ -612,21 +653,116 @@ static bool generals_face(const xq_position *pos)
     return pieces_between(pos, r, k) == 0;
 }
 
-xq_illegal xq_move_legality(const xq_position *pos, xq_move m)
+/* Which of the two a move that exposes its general breaks (rare, so on a
+ * copy): facing generals (§4.1.2) or an attacked general (§3.1). */
+__attribute__((noinline)) static xq_illegal exposed_reason(const xq_position *pos, xq_move m)
+{
+    xq_position tmp = *pos;
+    xq_undo u;
+    xq_make(&tmp, m, &u);
+    return generals_face(&tmp) ? XQ_ILL_GENERALS_FACE : XQ_ILL_LEAVES_CHECK;
+}
+
+/* The geometric part of xq_move_legality: the mover's piece, side and
+ * geometry (CXA1999 §2.2-2.3); XQ_LEGAL when only its general's safety is
+ * left to test. */
+ALWAYS_INLINE static inline xq_illegal move_shape(const xq_position *pos, xq_move m)
 {
     int from = XQ_FROM(m), to = XQ_TO(m);
     if (from >= XQ_SQUARES || to >= XQ_SQUARES || !pos->board[from]) return XQ_ILL_NO_PIECE;
     if (XQ_COLOR(pos->board[from]) != pos->side) return XQ_ILL_WRONG_SIDE;
     if (from == to) return XQ_ILL_GEOMETRY;
-    xq_illegal why = geometry(pos, from, to);
+    return geometry(pos, from, to);
+}
+
+xq_illegal xq_move_legality(const xq_position *pos, xq_move m)
+{
+    xq_illegal why = move_shape(pos, m);
     if (why != XQ_LEGAL) return why;
-    if (!exposes_general(pos, from, to)) return XQ_LEGAL;
-    /* which of the two (rare, so on a copy): facing generals (§4.1.2) or
-     * an attacked general (§3.1) */
-    xq_position tmp = *pos;
-    xq_undo u;
-    xq_make(&tmp, m, &u);
-    return generals_face(&tmp) ? XQ_ILL_GENERALS_FACE : XQ_ILL_LEAVES_CHECK;
+    return exposes_general(pos, XQ_FROM(m), XQ_TO(m)) ? exposed_reason(pos, m) : XQ_LEGAL;
+}
+
+/* The own-general test of xq_move_legality_known when needs_test asks
+ * for one (kept out of line: most moves need none). */
+__attribute__((noinline)) static xq_illegal safety_known(const xq_position *pos, xq_move m, bool in_check)
+{
+    return exposed_given(pos, m, in_check) ? exposed_reason(pos, m) : XQ_LEGAL;
+}
+
+/* Known and not in check, a move that stays off its general's file, rank
+ * and horse legs needs no test at all (needs_test).  A general always
+ * takes the test: on a board with two generals of a side (xq_position_put
+ * can make one) needs_test looks at the one general[] names only. */
+xq_illegal xq_move_legality_known(const xq_position *pos, xq_move m, bool in_check)
+{
+    xq_illegal why = move_shape(pos, m);
+    if (why != XQ_LEGAL) return why;
+    bool test = needs_test(pos, m, in_check) || XQ_KIND(pos->board[XQ_FROM(m)]) == XQ_GENERAL;
+    return test ? safety_known(pos, m, in_check) : XQ_LEGAL;
+}
+
+/* --- Check state along a game -------------------------------------------- */
+
+/* Is the side to move in pos in check, where pos arose by move m from a
+ * position in which that side was not (xq_in_check false there)?  Then an
+ * attack on its general g can only come from what m changed: the
+ * directions of g's file and rank that from or to lies on (a line opened
+ * or closed, the mover itself, a new cannon screen), the mover when it is
+ * a horse a horse move away or a soldier next to g, the horses behind
+ * from when from is a leg (a diagonal neighbour of g).  Every other part
+ * of the attack test reads squares m did not touch, and was false before.
+ * A move from or to g itself (only on impossible boards: a general
+ * captured) takes the whole test.  Most moves touch none of these: two
+ * table reads. */
+__attribute__((noinline)) static bool check_by_move_slow(const xq_position *pos, xq_move m, int g, unsigned rf,
+                                                        unsigned rt);
+
+static inline bool check_by_move(const xq_position *pos, xq_move m)
+{
+    int g = pos->general[pos->side];
+    if (g >= XQ_SQUARES) return false;   /* as xq_in_check */
+    unsigned rf = REL[g][XQ_FROM(m)] & (R_LINES | R_SELF | R_LEG), rt = REL[g][XQ_TO(m)] & (R_LINES | R_SELF | R_HORSE);
+    return (rf | rt) && check_by_move_slow(pos, m, g, rf, rt);
+}
+
+/* check_by_move when m touched g's lines or legs: rf and rt are the REL
+ * bits of from and to that matter. */
+static bool check_by_move_slow(const xq_position *pos, xq_move m, int g, unsigned rf, unsigned rt)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    if ((rf | rt) & R_SELF) return xq_in_check(pos, pos->side);
+    const xq_piece *b = pos->board;
+    xq_color e = (xq_color)(pos->side ^ 1);
+    int gf = xq_file_of[g], gr = xq_rank_of[g];
+    unsigned lines = (rf | rt) & R_LINES;
+    if (lines && lines_attack(b, g, e, pos->file_occ[gf], pos->rank_occ[gr], lines, -1)) return true;
+    if ((rt & R_HORSE) && b[to] == XQ_PIECE(XQ_HORSE, e)) {
+        /* its leg: the square next to it on its long side towards g */
+        int tf = xq_file_of[to], tr = xq_rank_of[to];
+        int leg = ADIFF_(tr, gr) == 2 ? to + (gr > tr ? 9 : -9) : to + (gf > tf ? 1 : -1);
+        if (!b[leg]) return true;
+    }
+    if ((rt & R_LINES) && b[to] == XQ_PIECE(XQ_SOLDIER, e)) {
+        const uint8_t *sa = SOLDIER_ATTACK[e][g];
+        if (sa[0] == to || sa[1] == to || sa[2] == to) return true;
+    }
+    return (rf & R_LEG) && horse_behind(b, g, from, e, -1);
+}
+
+void xq_checks_init(xq_checks *s, const xq_position *pos)
+{
+    s->in_check[XQ_RED] = xq_in_check(pos, XQ_RED);
+    s->in_check[XQ_BLACK] = xq_in_check(pos, XQ_BLACK);
+}
+
+void xq_checks_after(xq_checks *s, const xq_position *pos, xq_move m)
+{
+    xq_color side = pos->side, mover = (xq_color)(side ^ 1);
+    /* legal: the mover's general is not attacked (xq_move_legality asked
+     * exactly this, on this board) */
+    s->in_check[mover] = false;
+    /* already in check before m (only an impossible start): no premise */
+    s->in_check[side] = s->in_check[side] ? xq_in_check(pos, side) : check_by_move(pos, m);
 }
 
 /* --- Perft -------------------------------------------------------------- */

@@ -289,7 +289,7 @@ xq_note_status xqn_finish_known(xqn_ctx *c, xq_move m, xq_illegal why)
 
 xq_note_status xqn_finish(xqn_ctx *c, xq_move m)
 {
-    return xqn_finish_known(c, m, (c->flags & XQ_READ_UNCHECKED) ? XQ_LEGAL : xq_move_legality(c->pos, m));
+    return xqn_finish_known(c, m, (c->flags & XQ_READ_UNCHECKED) ? XQ_LEGAL : xqn_legality(c, m));
 }
 
 /* The only legal candidate was found by legality although the text should
@@ -332,7 +332,7 @@ static xq_note_status choose(xqn_ctx *c, cand_set *cs, bool warn, const char *wa
     cand_set legal;
     legal.n = 0;
     for (int i = 0; i < cs->n; i++) {
-        cs->why[i] = xq_move_legality(pos, cs->m[i]);
+        cs->why[i] = xqn_legality(c, cs->m[i]);
         if (cs->why[i] == XQ_LEGAL) legal.m[legal.n++] = cs->m[i];
     }
     if (legal.n == 1) {
@@ -379,7 +379,7 @@ static xq_note_status choose_abbr(xqn_ctx *c, cand_set *cs)
     }
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < tier[k].n; i++)
-            if (xq_move_legality(pos, tier[k].m[i]) == XQ_LEGAL) return choose(c, &tier[k], false, "");
+            if (xqn_legality(c, tier[k].m[i]) == XQ_LEGAL) return choose(c, &tier[k], false, "");
     return choose(c, cs, false, "");
 }
 
@@ -549,7 +549,7 @@ xq_note_status xqn_resolve_target(xqn_ctx *c, xq_kind kind, int to, int from_fil
         if (dir && (XQ_RANK(to) - XQ_RANK(sq)) * xqn_forward(side) * dir <= 0) continue;
         if (all.n == CAND_MAX) break;          /* only in made-up positions */
         xq_move m = XQ_MOVE(sq, to);
-        xq_illegal why = xq_move_legality(pos, m);
+        xq_illegal why = xqn_legality(c, m);
         all.why[all.n] = why;
         all.m[all.n++] = m;
         if (xqn_pseudo_ok(why)) { ps.why[ps.n] = why; ps.m[ps.n++] = m; }

@@ -100,11 +100,17 @@ enum {
     XQ_READ_3DIGIT_FROM_RIGHT = 1u << 2, /* 一字三碼 files counted from the player's
                                           right as in §1a (default: from the
                                           player's left, as the notes define 位標) */
-    XQ_READ_UNCHECKED       = 1u << 3  /* when the text names exactly one from/to
+    XQ_READ_UNCHECKED       = 1u << 3, /* when the text names exactly one from/to
                                           pair, return it as XQ_NOTE_OK without
                                           asking xq_move_legality (the caller
                                           checks or trusts the record); legality
                                           still chooses among several candidates */
+    XQ_READ_NOT_IN_CHECK    = 1u << 4  /* the caller knows that the side to move is
+                                          not in check (xq_in_check false, e.g.
+                                          from an xq_checks kept along the game):
+                                          legality is asked with
+                                          xq_move_legality_known, same results,
+                                          cheaper.  Wrong when it is in check */
 };
 
 /* Flags for xq_move_write. */

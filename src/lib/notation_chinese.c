@@ -321,7 +321,7 @@ int xqn_read_chinese_fast(xqn_ctx *c, const char *text, size_t len)
     xq_move m = XQ_MOVE(XQ_SQ(x, r), to);
     c->res->notation = XQ_NOTATION_CHINESE;
     if (!(c->flags & XQ_READ_UNCHECKED)) {
-        xq_illegal why = xq_move_legality(pos, m);
+        xq_illegal why = xqn_legality(c, m);
         if (why != XQ_LEGAL) return (int)xqn_finish_known(c, m, why);
     }
     c->res->move = m;           /* status OK and msg "" as xq_move_read set them */

@@ -52,6 +52,15 @@ typedef struct {
     size_t msg_size;
 } xqn_ctx;
 
+/* xq_move_legality of m in the reading position, told the check state
+ * when the caller knows it (XQ_READ_NOT_IN_CHECK): every legality question
+ * of the readers goes through here. */
+static inline xq_illegal xqn_legality(const xqn_ctx *c, xq_move m)
+{
+    return (c->flags & XQ_READ_NOT_IN_CHECK) ? xq_move_legality_known(c->pos, m, false)
+                                             : xq_move_legality(c->pos, m);
+}
+
 /* Set res->status (and column) and format msg; returns st. */
 xq_note_status xqn_fail(xqn_ctx *c, xq_note_status st, int column, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -149,6 +149,19 @@ static const unsigned char STEP[256] = {
     0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
 };
 
+/* blank_len(p, ...) != 0 for a lead byte of STEP_CHECK class (C2, E3,
+ * EF) whose character is k bytes long, with n bytes left: the test of the
+ * blank's bytes alone, without CLASS (a full-width digit, EF BC xx, is
+ * the usual lead-EF character in moves). */
+static inline bool maybe_blank(const char *p, size_t n, unsigned k)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    if (n < k) return false;
+    if (k == 2) return u[1] == 0xA0;                          /* U+00A0 */
+    uint32_t w = (uint32_t)u[0] << 16 | (uint32_t)u[1] << 8 | u[2];
+    return w == 0xE38080u || w == 0xEFBBBFu;                  /* U+3000, U+FEFF */
+}
+
 /* End of the token starting at p; adds its length in characters to *col.
  * One step per character, not per byte: a Chinese move of 4 characters
  * is 4 table lookups.  A character cut by `end` (not UTF-8) ends there. */
@@ -163,7 +176,7 @@ static inline const char *token_end_col(const char *p, const char *end, uint32_t
             n++;
         } else if (v == STEP_CONT) {
             i++;
-        } else if (v == 0 || blank_len(p + i, end)) {
+        } else if (v == 0 || maybe_blank(p + i, len - i, v & 7)) {
             break;
         } else {
             i += v & 7;
@@ -181,7 +194,7 @@ static const char *token_end(const char *p, const char *end)
     return token_end_col(p, end, &col);
 }
 
-static const char *skip_blanks(const char *p, const char *end)
+static inline const char *skip_blanks(const char *p, const char *end)
 {
     size_t k;
     while (p < end && (k = blank_len(p, end))) p += k;
@@ -578,7 +591,19 @@ static void add_move(xq_reader *r, xq_game *g, const char *t, const char *end, u
     if (f->pend_on) flush_comment(g, f);
     xq_node *n = frame_new_node(f);
     if (!n) return;
-    *n = (xq_node){.text = text, .line = (uint32_t)r->line.number, .col = col, .number = number};
+    /* every field set, no compound literal: a tighter store sequence */
+    size_t len = (size_t)(end - t);
+    n->text = text;
+    n->comment = NULL;
+    n->nags = NULL;
+    n->variations = NULL;
+    n->line = (uint32_t)r->line.number;
+    n->col = col;
+    n->number = number;
+    n->variation_count = 0;
+    n->nag_count = 0;
+    n->move = XQ_MOVE_NONE;
+    n->text_len = (uint16_t)(len <= UINT16_MAX ? len : 0);
     if (nag) add_nag(r, g, nag, col);
 }
 
@@ -618,14 +643,11 @@ static void token(xq_reader *r, xq_game *g, const char *t, const char *end, uint
         add_move(r, g, t, end, col);
         return;
     }
-    if (tf & TF_RESULT) {
-        xq_result res = result_of(t, n);
-        if (res != XQ_RESULT_NONE) {
-            on_result(r, g, t, n, res, col);
-            return;
-        }
-    }
     if (c0 >= '0' && c0 <= '9') {
+        /* a move number first (the common digit token): move_number
+         * refuses the results that start with a digit ("1-0", "0-1",
+         * "1/2-1/2": a digit run followed by neither a dot nor the end),
+         * so trying it before result_of changes nothing */
         uint32_t num;
         const char *rest;
         if (move_number(t, end, &num, &rest)) {
@@ -633,7 +655,15 @@ static void token(xq_reader *r, xq_game *g, const char *t, const char *end, uint
             if (rest < end) add_move(r, g, rest, end, col + nchars(t, rest));
             return;
         }
-    } else if (c0 == '$' && n > 1) {
+    }
+    if (tf & TF_RESULT) {
+        xq_result res = result_of(t, n);
+        if (res != XQ_RESULT_NONE) {
+            on_result(r, g, t, n, res, col);
+            return;
+        }
+    }
+    if (c0 == '$' && n > 1) {
         uint32_t v = 0;
         size_t i = 1;
         while (i < n && t[i] >= '0' && t[i] <= '9' && v < 100000) v = v * 10 + (uint32_t)(t[i++] - '0');
@@ -654,30 +684,48 @@ static void token(xq_reader *r, xq_game *g, const char *t, const char *end, uint
     add_move(r, g, t, end, col);
 }
 
-/* Tokenize movetext s[0..end), s being at 1-based column col. */
+/* The rest of an open {comment} on the current line from p (column *col):
+ * closes it at its '}' and returns the byte after it (*col advanced), or
+ * keeps the whole rest and returns NULL.  Nothing left on the line adds
+ * nothing, not even the line break. */
+static const char *comment_body(xq_reader *r, xq_game *g, const char *p, const char *end,
+                                uint32_t *col)
+{
+    if (p == end) return NULL;
+    const char *q = memchr(p, '}', (size_t)(end - p));
+    if (!q) {
+        xq_buf_append(&r->com, p, (size_t)(end - p));
+        xq_buf_append(&r->com, "\n", 1);
+        return NULL;
+    }
+    xq_buf_append(&r->com, p, (size_t)(q - p));
+    attach_comment(r, g, r->com.p ? r->com.p : "", r->com.len);
+    r->in_comment = false;
+    *col += nchars(p, q) + 1;
+    return q + 1;
+}
+
+/* Tokenize movetext s[0..end), s being at 1-based column col.  One STEP
+ * lookup sends the common byte, the first of a token that is not a
+ * blank (STEP 1..4), straight to the token scanner; the rest (blanks,
+ * delimiters, possible Unicode blanks) takes the general path. */
 static void movetext(xq_reader *r, xq_game *g, const char *s, const char *end, uint32_t col)
 {
     const char *p = s;
+    if (r->in_comment && !(p = comment_body(r, g, p, end, &col))) return;
     while (p < end) {
-        if (r->in_comment) {
-            const char *q = memchr(p, '}', (size_t)(end - p));
-            if (!q) {
-                xq_buf_append(&r->com, p, (size_t)(end - p));
-                xq_buf_append(&r->com, "\n", 1);
-                return;
+        size_t k;
+        if (STEP[(unsigned char)*p] - 1u >= 4u) {   /* blank, delimiter or odd byte */
+            if (*p == ' ') {
+                p++;
+                col++;
+                continue;
             }
-            xq_buf_append(&r->com, p, (size_t)(q - p));
-            attach_comment(r, g, r->com.p ? r->com.p : "", r->com.len);
-            r->in_comment = false;
-            col += nchars(p, q) + 1;
-            p = q + 1;
-            continue;
-        }
-        size_t k = *p == ' ' ? 1 : blank_len(p, end);
-        if (k) {
-            p += k;
-            col++;
-            continue;
+            if ((k = blank_len(p, end))) {
+                p += k;
+                col++;
+                continue;
+            }
         }
         if (r->ph == PH_AFTER_RESULT) {
             if (!r->junk_warned)
@@ -692,8 +740,8 @@ static void movetext(xq_reader *r, xq_game *g, const char *s, const char *end, u
             r->com_line = (uint32_t)r->line.number;
             r->com_col = col;
             r->com_off = off_at(r, col);
-            p++;
             col++;
+            if (!(p = comment_body(r, g, p + 1, end, &col))) return;
             continue;
         case '}':
             diag(r, g, XQ_SEV_WARNING, col, "'}' without '{' ignored");
@@ -727,9 +775,22 @@ static void movetext(xq_reader *r, xq_game *g, const char *s, const char *end, u
 
 /* ---- tags ------------------------------------------------------------- */
 
-static bool name_char(const char *p, const char *end)
+/* Bytes that end a tag name (NAME_END) or may (NAME_MAYBE: the lead of a
+ * Unicode blank, see blank_len); 0 for the rest.  tests/unit/
+ * test_reader_fast.c checks name_char against its definition. */
+enum { NAME_END = 1, NAME_MAYBE = 2 };
+static const unsigned char NAME_STOP[256] = {
+    [' '] = NAME_END, ['\t'] = NAME_END, ['\r'] = NAME_END, ['\v'] = NAME_END,
+    ['\f'] = NAME_END, ['"'] = NAME_END, [']'] = NAME_END, ['['] = NAME_END,
+    [0xC2] = NAME_MAYBE, [0xE3] = NAME_MAYBE, [0xEF] = NAME_MAYBE,
+};
+
+/* A tag name character at p: not a blank, '"', ']' or '['. */
+static inline bool name_char(const char *p, const char *end)
 {
-    return p < end && !blank_len(p, end) && *p != '"' && *p != ']' && *p != '[';
+    if (p >= end) return false;
+    unsigned c = NAME_STOP[(unsigned char)*p];
+    return c == 0 || (c == NAME_MAYBE && !blank_len(p, end));
 }
 
 /* Is s (at its first non-blank char) a tag line start: '[' + name char? */
@@ -926,8 +987,9 @@ static bool starts_record(xq_reader *r, xq_game *g, const char *p, const char *e
     return false;
 }
 
-/* Take the current line into g: raw bytes, bad-byte diagnostics, text. */
-static void take_line(xq_reader *r, xq_game *g)
+/* Take the current line into g: raw bytes, bad-byte diagnostics, text.
+ * p is the first non-blank byte of the decoded line (or its end). */
+static void take_line(xq_reader *r, xq_game *g, const char *p)
 {
     if (g->raw_len == 0) g->offset = r->line.offset;
     xq_game_append_raw(g, r->line.bytes, r->line.raw_len);
@@ -963,7 +1025,6 @@ static void take_line(xq_reader *r, xq_game *g)
         movetext(r, g, s, end, 1);
         return;
     }
-    const char *p = skip_blanks(s, end);
     if (p == end) {
         if (r->ph == PH_TAGS) r->blank_in_tags = true;
         return;
@@ -1015,8 +1076,8 @@ static int pgn_next(xq_reader *r, xq_game *g)
             snprintf(r->err, sizeof r->err, "%s: out of memory", xq_input_path(r->in));
             return -1;
         }
-        const char *s = r->text.s, *end = s + r->text.len;
-        if (r->any_line && starts_record(r, g, skip_blanks(s, end), end)) {
+        const char *s = r->text.s, *end = s + r->text.len, *p = skip_blanks(s, end);
+        if (r->any_line && starts_record(r, g, p, end)) {
             xq_input_unread(r->in);
             record_end(r, g, r->line.number);
             return 1;
@@ -1029,7 +1090,7 @@ static int pgn_next(xq_reader *r, xq_game *g)
             record_end(r, g, r->line.number);
             return 1;
         }
-        take_line(r, g);
+        take_line(r, g, p);
     }
 }
 

@@ -166,6 +166,31 @@ bool xq_has_legal_move(const xq_position *pos);
  * fails (CXA1999 §2.2-2.3 geometry, then §3.1 / §4.1.2). */
 xq_illegal xq_move_legality(const xq_position *pos, xq_move m);
 
+/* xq_move_legality when the caller knows whether the side to move is in
+ * check: in_check must equal xq_in_check(pos, pos->side) (an xq_checks
+ * kept along the game knows it).  Same result; not in check, a move off
+ * its own general's file, rank and horse legs costs no attack test.  A
+ * wrong in_check gives wrong answers. */
+xq_illegal xq_move_legality_known(const xq_position *pos, xq_move m, bool in_check);
+
+/* Whether each side is in check (xq_in_check), kept along a game so that
+ * every ply need not test it: xq_checks_init once on the start position
+ * (any board, however impossible: two full tests), then xq_checks_after
+ * after each legal move.  Plain value owned by the caller. */
+typedef struct {
+    bool in_check[2];   /* by colour */
+} xq_checks;
+
+void xq_checks_init(xq_checks *s, const xq_position *pos);
+
+/* Update *s for the position pos that the legal move m (legal by
+ * xq_move_legality in the position before, which *s described) has just
+ * led to: the mover is not in check; the side now to move is when m
+ * attacked its general, looked at only on the lines and horse legs m
+ * changed (a full test when that side was in check already, which only an
+ * impossible start allows).  Undefined for an illegal m. */
+void xq_checks_after(xq_checks *s, const xq_position *pos, xq_move m);
+
 /* Play m (must be pseudo-legal) and save what is needed to undo it. */
 void xq_make(xq_position *pos, xq_move m, xq_undo *u);
 void xq_unmake(xq_position *pos, xq_move m, const xq_undo *u);

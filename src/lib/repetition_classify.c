@@ -19,11 +19,14 @@
  * own moves (the same sets as filtering xq_legal_moves): the captures
  * piece by piece, the captures onto one square from that square, the
  * moves that may give check, and the answers to a check from the squares
- * that can answer it; each is then tested for legality once.  The mate
- * searches are bounded by budgets.
+ * that can answer it; each is then tested for legality once (a move of
+ * the mate search is played only when it gives check, which is read on
+ * the board before it).  Lines are scanned on the occupancy masks of the
+ * position.  The mate searches are bounded by budgets.
  */
 #include "repetition.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,11 +129,47 @@ static inline int sgn(int x) { return (x > 0) - (x < 0); }
  * soldiers, 4 advisors, 4 elephants and 4 general steps). */
 enum { PIECE_MOVES = 24, SQUARE_ATTACKERS = 40 };
 
+/* The squares of the first and second pieces met from sq in direction d
+ * (0..3: north, south, east, west, as ORTH_F / ORTH_R), -1 for none, read
+ * from the occupancy masks of the position instead of walking the board. */
+typedef struct {
+    int first, second;
+} line_pair;
+
+static inline line_pair line_scan(const xq_position *pos, int sq, int d)
+{
+    int f = xq_file_of[sq], r = xq_rank_of[sq];
+    bool file = d < 2, down = d & 1;
+    unsigned occ = file ? pos->file_occ[f] : pos->rank_occ[r];
+    int i = file ? r : f, base = file ? f : r * 9, step = file ? 9 : 1;
+    unsigned m = down ? occ & ((1u << i) - 1) : occ & (~1u << i);
+    line_pair h = {-1, -1};
+    if (!m) return h;
+    int i1 = down ? 31 - __builtin_clz(m) : __builtin_ctz(m);
+    h.first = base + step * i1;
+    m ^= 1u << i1;
+    if (m) h.second = base + step * (down ? 31 - __builtin_clz(m) : __builtin_ctz(m));
+    return h;
+}
+
+/* The square one step beyond the board's edge from sq in direction d. */
+static inline int past_edge(int sq, int d)
+{
+    int f = xq_file_of[sq], r = xq_rank_of[sq];
+    switch (d) {
+    case 0: return XQ_SQ(f, XQ_RANKS);
+    case 1: return XQ_SQ(f, -1);
+    case 2: return XQ_SQ(XQ_FILES, r);
+    default: return XQ_SQ(-1, r);
+    }
+}
+
 /* Append to moves[n..] the pseudo-legal moves of the piece on `from`
  * (geometry, blocking and own pieces; not the safety of its own general):
  * only the captures when caps_only.  Returns the new count. */
-static int piece_moves(const xq_piece *b, int from, bool caps_only, xq_move *moves, int n)
+static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move *moves, int n)
 {
+    const xq_piece *b = pos->board;
     xq_piece p = b[from];
     xq_color c = XQ_COLOR(p);
     int ff = xq_file_of[from], fr = xq_rank_of[from];
@@ -165,14 +204,15 @@ static int piece_moves(const xq_piece *b, int from, bool caps_only, xq_move *mov
     case XQ_CHARIOT:
     case XQ_CANNON: {
         bool cannon = XQ_KIND(p) == XQ_CANNON;
+        static const int8_t STEP[4] = {9, -9, 1, -1};
         for (int d = 0; d < 4; d++) {
-            int f = ff + ORTH_F[d], r = fr + ORTH_R[d];
-            for (; on_board(f, r) && !b[XQ_SQ(f, r)]; f += ORTH_F[d], r += ORTH_R[d])
-                if (!caps_only) moves[n++] = XQ_MOVE(from, XQ_SQ(f, r));
-            if (cannon && on_board(f, r))   /* over the screen to the first piece */
-                for (f += ORTH_F[d], r += ORTH_R[d]; on_board(f, r) && !b[XQ_SQ(f, r)]; f += ORTH_F[d], r += ORTH_R[d])
-                    ;
-            if (on_board(f, r) && XQ_COLOR(b[XQ_SQ(f, r)]) != c) moves[n++] = XQ_MOVE(from, XQ_SQ(f, r));
+            line_pair h = line_scan(pos, from, d);
+            if (!caps_only) {
+                int end = h.first >= 0 ? h.first : past_edge(from, d);
+                for (int t = from + STEP[d]; t != end; t += STEP[d]) moves[n++] = XQ_MOVE(from, t);
+            }
+            int t = cannon ? (h.first >= 0 ? h.second : -1) : h.first;   /* over the screen */
+            if (t >= 0 && XQ_COLOR(b[t]) != c) moves[n++] = XQ_MOVE(from, t);
         }
         break;
     }
@@ -197,20 +237,18 @@ static int piece_moves(const xq_piece *b, int from, bool caps_only, xq_move *mov
  * river), sq being empty or holding a piece of the other colour (a
  * capture: a cannon needs a screen), into from[SQUARE_ATTACKERS]; returns
  * the count.  (A piece of `by` on sq: the captures of it.) */
-static int attackers_to(const xq_piece *b, int sq, xq_color by, uint8_t *from)
+static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *from)
 {
+    const xq_piece *b = pos->board;
     int n = 0, sf = xq_file_of[sq], sr = xq_rank_of[sq];
     xq_piece chariot = XQ_PIECE(XQ_CHARIOT, by), cannon = XQ_PIECE(XQ_CANNON, by);
     for (int d = 0; d < 4; d++) {
-        int f = sf + ORTH_F[d], r = sr + ORTH_R[d];
-        while (on_board(f, r) && !b[XQ_SQ(f, r)]) f += ORTH_F[d], r += ORTH_R[d];
-        if (!on_board(f, r)) continue;
-        xq_piece first = b[XQ_SQ(f, r)];
-        if (first == chariot || (!b[sq] && first == cannon)) from[n++] = (uint8_t)XQ_SQ(f, r);
-        if (!b[sq]) continue;   /* a cannon moves to an empty square as a chariot */
-        for (f += ORTH_F[d], r += ORTH_R[d]; on_board(f, r) && !b[XQ_SQ(f, r)]; f += ORTH_F[d], r += ORTH_R[d])
-            ;
-        if (on_board(f, r) && b[XQ_SQ(f, r)] == cannon) from[n++] = (uint8_t)XQ_SQ(f, r);
+        line_pair h = line_scan(pos, sq, d);
+        if (h.first < 0) continue;
+        xq_piece first = b[h.first];
+        if (first == chariot || (!b[sq] && first == cannon)) from[n++] = (uint8_t)h.first;
+        /* a cannon moves to an empty square as a chariot */
+        if (b[sq] && h.second >= 0 && b[h.second] == cannon) from[n++] = (uint8_t)h.second;
     }
     for (int d = 0; d < 8; d++) {
         /* a horse a horse's move away; its leg is next to it, diagonal to sq */
@@ -273,7 +311,7 @@ static sqset checkers_of_color(const xq_position *pos, xq_color c)
     int g = pos->general[c];
     if (g >= XQ_SQUARES) return s;
     uint8_t from[SQUARE_ATTACKERS];
-    int n = attackers_to(pos->board, g, (xq_color)(c ^ 1), from);
+    int n = attackers_to(pos, g, (xq_color)(c ^ 1), from);
     for (int i = 0; i < n; i++)
         if (XQ_KIND(pos->board[from[i]]) != XQ_GENERAL) set_add(&s, from[i]);
     return s;
@@ -314,10 +352,10 @@ static bool capture_allowed(xq_position *pos, int from, int to, const sqset *rel
 
 /* Can the piece on `from` (of the side to move) capture on `to` by its
  * geometry? */
-static bool can_reach(const xq_piece *b, int from, int to)
+static bool can_reach(const xq_position *pos, int from, int to)
 {
     xq_move moves[PIECE_MOVES];
-    int n = piece_moves(b, from, true, moves, 0);
+    int n = piece_moves(pos, from, true, moves, 0);
     for (int i = 0; i < n; i++)
         if (XQ_TO(moves[i]) == to) return true;
     return false;
@@ -329,7 +367,7 @@ static bool can_take(xq_position *pos, int sq, const sqset *relax)
     xq_piece v = pos->board[sq];
     if (!v || XQ_COLOR(v) == pos->side) return false;
     uint8_t from[SQUARE_ATTACKERS];
-    int n = attackers_to(pos->board, sq, pos->side, from);
+    int n = attackers_to(pos, sq, pos->side, from);
     for (int i = 0; i < n; i++)
         if (capture_allowed(pos, from[i], sq, relax)) return true;
     return false;
@@ -345,7 +383,7 @@ static int exchange_gain(xq_position *pos, int sq, int depth, const sqset *relax
     xq_piece v = pos->board[sq];
     if (!v || XQ_COLOR(v) == pos->side) return 0;
     uint8_t from[SQUARE_ATTACKERS];
-    int n = attackers_to(pos->board, sq, pos->side, from);
+    int n = attackers_to(pos, sq, pos->side, from);
     int best = 0, value = value_of(v, sq);
     /* no capture gains more than the piece taken: stop there */
     for (int i = 0; i < n && best < value; i++) {
@@ -363,37 +401,110 @@ static int exchange_gain(xq_position *pos, int sq, int depth, const sqset *relax
 /* ---- mate by checks (§28.2, §29.4) ---------------------------------------- */
 
 /* Where checks can come from, for the side to move against the other
- * general: computed once per node of the mate search. */
+ * general: computed once per node of the mate search, with the list of
+ * the mover's pieces (found through the rank occupancy masks, so the node
+ * looks at the ~32 pieces instead of the 90 squares, and met again in
+ * ascending square order, the order of the moves tried). */
 typedef struct {
     int king, kf, kr;              /* the general to check, its file and rank */
     bool slider_file, slider_rank; /* an own chariot or cannon on its file / rank */
     bool cannon_file, cannon_rank; /* an own cannon there (a new screen may check) */
     sqset legs;                    /* legs of own horses a horse's move from it */
+    int npieces;
+    uint8_t pieces[XQ_SQUARES];    /* squares of the mover's pieces, ascending */
 } check_ctx;
 
 static bool check_ctx_init(const xq_position *pos, check_ctx *c)
 {
-    memset(c, 0, sizeof *c);
     xq_color me = pos->side;
     c->king = pos->general[me ^ 1];
     if (c->king >= XQ_SQUARES) return false;
     c->kf = xq_file_of[c->king];
     c->kr = xq_rank_of[c->king];
-    for (int sq = 0; sq < XQ_SQUARES; sq++) {
-        xq_piece p = pos->board[sq];
-        if (!p || XQ_COLOR(p) != me) continue;
-        xq_kind k = XQ_KIND(p);
-        int f = xq_file_of[sq], r = xq_rank_of[sq];
-        if (k == XQ_CHARIOT || k == XQ_CANNON) {
-            if (f == c->kf) c->slider_file = true, c->cannon_file |= k == XQ_CANNON;
-            if (r == c->kr) c->slider_rank = true, c->cannon_rank |= k == XQ_CANNON;
-        } else if (k == XQ_HORSE) {
-            int df = c->kf - f, dr = c->kr - r;
-            if ((abs(df) == 1 && abs(dr) == 2) || (abs(df) == 2 && abs(dr) == 1))
-                set_add(&c->legs, XQ_SQ(f + (abs(df) == 2 ? df / 2 : 0), r + (abs(dr) == 2 ? dr / 2 : 0)));
+    c->slider_file = c->slider_rank = c->cannon_file = c->cannon_rank = false;
+    c->legs.w[0] = c->legs.w[1] = 0;
+    c->npieces = 0;
+    for (int r = 0; r < XQ_RANKS; r++)
+        for (unsigned bits = pos->rank_occ[r]; bits; bits &= bits - 1) {
+            int f = __builtin_ctz(bits), sq = XQ_SQ(f, r);
+            xq_piece p = pos->board[sq];
+            if (XQ_COLOR(p) != me) continue;
+            c->pieces[c->npieces++] = (uint8_t)sq;
+            xq_kind k = XQ_KIND(p);
+            if (k == XQ_CHARIOT || k == XQ_CANNON) {
+                if (f == c->kf) c->slider_file = true, c->cannon_file |= k == XQ_CANNON;
+                if (r == c->kr) c->slider_rank = true, c->cannon_rank |= k == XQ_CANNON;
+            } else if (k == XQ_HORSE) {
+                int df = c->kf - f, dr = c->kr - r;
+                if ((abs(df) == 1 && abs(dr) == 2) || (abs(df) == 2 && abs(dr) == 1))
+                    set_add(&c->legs, XQ_SQ(f + (abs(df) == 2 ? df / 2 : 0), r + (abs(dr) == 2 ? dr / 2 : 0)));
+            }
         }
-    }
     return true;
+}
+
+/* Does an own chariot (first piece met) or cannon (second) attack the
+ * general at line index k from the side of the higher indices (up) or
+ * the lower ones, on a line whose occupancy after a move is occ (bit i:
+ * index i), the move having put p on index t (-1: not on this line)?
+ * sq0 + step * i is the square of index i. */
+static bool line_checks(const xq_piece *b, unsigned occ, int k, bool up, int t, int sq0, int step, xq_piece p,
+                        xq_color me)
+{
+    unsigned m = up ? occ & (~1u << k) : occ & ((1u << k) - 1);
+    if (!m) return false;
+    int i1 = up ? __builtin_ctz(m) : 31 - __builtin_clz(m), i2 = -1;
+    m ^= 1u << i1;
+    if (m) i2 = up ? __builtin_ctz(m) : 31 - __builtin_clz(m);
+    if ((i1 == t ? p : b[sq0 + step * i1]) == XQ_PIECE(XQ_CHARIOT, me)) return true;
+    return i2 >= 0 && (i2 == t ? p : b[sq0 + step * i2]) == XQ_PIECE(XQ_CANNON, me);
+}
+
+/* Does the pseudo-legal move from -> to attack the other general, which
+ * is not attacked before it?  Read on the board before the move, which is
+ * not played: only what touches `from` or `to` can have changed, so a
+ * check comes from the moved piece on `to` (its lines, horse leg or
+ * soldier step), from an own horse whose leg was `from`, or along the
+ * general's file or rank through `from` (uncovered) or `to` (the moved
+ * piece, or a new screen of an own cannon).  A move that makes the
+ * generals face may be answered either way: the mover's own general is
+ * then attacked too, so it is no legal check. */
+static bool quiet_move_checks(const xq_position *pos, const check_ctx *c, int from, int to)
+{
+    const xq_piece *b = pos->board;
+    xq_piece p = b[from];
+    xq_color me = XQ_COLOR(p);
+    xq_kind k = XQ_KIND(p);
+    if (set_has(&c->legs, from)) return true;
+    int ff = xq_file_of[from], fr = xq_rank_of[from], tf = xq_file_of[to], tr = xq_rank_of[to];
+    int df = tf - c->kf, dr = tr - c->kr;
+    if (k == XQ_HORSE && df && dr && abs(df) + abs(dr) == 3 && !b[XQ_SQ(c->kf + sgn(df), c->kr + sgn(dr))])
+        return true;
+    if (k == XQ_SOLDIER &&
+        ((!df && dr == -xq_forward(me)) || (!dr && abs(df) == 1 && !xq_own_half(c->kr, me))))
+        return true;
+    bool slider = k == XQ_CHARIOT || k == XQ_CANNON;
+    if (ff == c->kf || !df) {
+        unsigned occ = pos->file_occ[c->kf];
+        if (ff == c->kf) occ &= ~(1u << fr);
+        if (!df) occ |= 1u << tr;
+        int t = df ? -1 : tr;
+        if (!df && (slider || c->cannon_file) && line_checks(b, occ, c->kr, tr > c->kr, t, c->kf, 9, p, me))
+            return true;
+        if (ff == c->kf && c->slider_file && line_checks(b, occ, c->kr, fr > c->kr, t, c->kf, 9, p, me))
+            return true;
+    }
+    if (fr == c->kr || !dr) {
+        unsigned occ = pos->rank_occ[c->kr];
+        if (fr == c->kr) occ &= ~(1u << ff);
+        if (!dr) occ |= 1u << tf;
+        int t = dr ? -1 : tf, sq0 = c->kr * 9;
+        if (!dr && (slider || c->cannon_rank) && line_checks(b, occ, c->kf, tf > c->kf, t, sq0, 1, p, me))
+            return true;
+        if (fr == c->kr && c->slider_rank && line_checks(b, occ, c->kf, ff > c->kf, t, sq0, 1, p, me))
+            return true;
+    }
+    return false;
 }
 
 /* Could move m give check?  A cheap necessary condition: it uncovers an
@@ -493,7 +604,7 @@ static int gen_replies(xq_position *pos, bool first_only, xq_move *moves)
     xq_color me = pos->side;
     int g = pos->general[me], n = 0;
     xq_move buf[PIECE_MOVES];
-    int k = piece_moves(pos->board, g, false, buf, 0);
+    int k = piece_moves(pos, g, false, buf, 0);
     for (int i = 0; i < k; i++)
         if (legal_after(pos, g, XQ_TO(buf[i]))) {
             moves[n++] = buf[i];
@@ -506,7 +617,7 @@ static int gen_replies(xq_position *pos, bool first_only, xq_move *moves)
             xq_piece p = pos->board[sq];
             if (!p || XQ_COLOR(p) != me) continue;
             set_add(&screens, sq);
-            k = piece_moves(pos->board, sq, false, buf, 0);
+            k = piece_moves(pos, sq, false, buf, 0);
             for (int i = 0; i < k; i++)
                 if (legal_after(pos, sq, XQ_TO(buf[i]))) {
                     moves[n++] = buf[i];
@@ -517,7 +628,7 @@ static int gen_replies(xq_position *pos, bool first_only, xq_move *moves)
         for (uint64_t bits = to.w[w]; bits; bits &= bits - 1) {
             int t = w * 64 + __builtin_ctzll(bits);
             uint8_t src[SQUARE_ATTACKERS];
-            k = attackers_to(pos->board, t, me, src);
+            k = attackers_to(pos, t, me, src);
             for (int i = 0; i < k; i++) {
                 /* the general and the screens: all their moves are above */
                 if (src[i] == g || set_has(&screens, src[i]) || !legal_after(pos, src[i], t)) continue;
@@ -530,7 +641,7 @@ static int gen_replies(xq_position *pos, bool first_only, xq_move *moves)
 
 /* ---- mate search ---------------------------------------------------------- */
 
-static bool mate_by_checks(xq_position *pos, int depth, int *budget);
+static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet);
 
 /* After the mover's check, the first ply of a mate by checks within depth
  * plies: is the defender (to move) mated whatever it replies?  A defender
@@ -547,7 +658,8 @@ static bool all_replies_mated(xq_position *pos, int depth, int *budget)
     for (int j = 0; j < nr && mate; j++) {
         xq_undo v;
         xq_make(pos, replies[j], &v);
-        mate = mate_by_checks(pos, depth - 2, budget);
+        /* (a legal reply leaves its general unattacked: quiet) */
+        mate = mate_by_checks(pos, depth - 2, budget, true);
         xq_unmake(pos, replies[j], &v);
     }
     return mate;
@@ -555,23 +667,42 @@ static bool all_replies_mated(xq_position *pos, int depth, int *budget)
 
 /* Can the side to move mate by consecutive checks within depth plies
  * (1, 3, 5, ...)?  Every legal reply of the defender is tried; a defender
- * left without a legal move after a check is mated (§3.1).  *budget
+ * left without a legal move after a check is mated (§3.1).  quiet: the
+ * caller knows that the other general is not attacked (after a legal
+ * reply); then a move is played only when quiet_move_checks finds it a
+ * check, and only its legality is tested on the board.  *budget
  * counts the moves tried (pseudo-legal moves that may give check); when
  * it runs out the answer is "no".  It never runs out on the corpus nor on
  * the rule cases, so the answer is the exact one there and the order of
  * the moves does not matter (on masters.pgn the largest threat search
  * uses 4,140 of MATE_BUDGET, the largest capture search 309 of
  * CAPTURE_MATE_BUDGET). */
-static bool mate_by_checks(xq_position *pos, int depth, int *budget)
+#ifndef NDEBUG
+/* quiet_move_checks against the move played (debug builds): the same
+ * answer, unless the move leaves the mover's own general attacked. */
+static bool check_test_agrees(xq_position *pos, xq_move m, bool checks)
+{
+    xq_color me = pos->side;
+    xq_undo u;
+    xq_make(pos, m, &u);
+    bool agree = xq_in_check(pos, me) || xq_in_check(pos, (xq_color)(me ^ 1)) == checks;
+    xq_unmake(pos, m, &u);
+    return agree;
+}
+#endif
+
+static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
 {
     check_ctx c;
     if (!check_ctx_init(pos, &c)) return false;
     xq_color me = pos->side, them = (xq_color)(me ^ 1);
     bool screens = c.cannon_file || c.cannon_rank;
-    for (int sq = 0; sq < XQ_SQUARES; sq++) {
-        xq_piece p = pos->board[sq];
-        if (!p || XQ_COLOR(p) != me) continue;
-        xq_kind k = XQ_KIND(p);
+    /* the other general not attacked now: a move is a check when
+     * quiet_move_checks says so, without playing it */
+    if (!quiet) quiet = !xq_in_check(pos, them);
+    for (int j = 0; j < c.npieces; j++) {
+        int sq = c.pieces[j];
+        xq_kind k = XQ_KIND(pos->board[sq]);
         int f = xq_file_of[sq], r = xq_rank_of[sq];
         /* only these pieces can give check themselves; the others only by
          * uncovering a line or a leg, or by becoming a screen */
@@ -579,14 +710,17 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget)
         bool uncovers = (f == c.kf && c.slider_file) || (r == c.kr && c.slider_rank) || set_has(&c.legs, sq);
         if (!active && !uncovers && !screens) continue;
         xq_move buf[PIECE_MOVES];
-        int n = piece_moves(pos->board, sq, false, buf, 0);
+        int n = piece_moves(pos, sq, false, buf, 0);
         for (int i = 0; i < n; i++) {
             if (!may_check(pos, &c, buf[i])) continue;
             if (--*budget < 0) return false;
+            bool checks = !quiet || quiet_move_checks(pos, &c, sq, XQ_TO(buf[i]));
+            assert(!quiet || check_test_agrees(pos, buf[i], checks));
+            if (!checks) continue;
             xq_undo u;
             xq_make(pos, buf[i], &u);
             /* a check (the cheaper test first), by a legal move */
-            bool mate = xq_in_check(pos, them) && !xq_in_check(pos, me) &&
+            bool mate = (quiet || xq_in_check(pos, them)) && !xq_in_check(pos, me) &&
                         all_replies_mated(pos, depth, budget);
             xq_unmake(pos, buf[i], &u);
             if (mate) return true;
@@ -602,7 +736,7 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget)
 static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget)
 {
     xq_position p = *pos;
-    return mate_by_checks(&p, max_depth, &budget);
+    return mate_by_checks(&p, max_depth, &budget, false);
 }
 
 /* ---- who can take what ------------------------------------------------- */
@@ -638,7 +772,7 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
     int va = value_of(a, from), vv = value_of(v, to);
     /* equal pieces that may take each other: the other side may take
      * first, an offer to exchange */
-    if (va == vv && can_reach(them->board, to, from) && capture_allowed(them, to, from, relax_theirs))
+    if (va == vv && can_reach(them, to, from) && capture_allowed(them, to, from, relax_theirs))
         return CAP_EXCHANGE;
     xq_move m = XQ_MOVE(from, to);
     xq_undo u;
@@ -680,7 +814,7 @@ static void scan_captures(const xq_position *in, xq_color s, xq_rules rules, cap
         xq_piece a = pos.board[from];
         if (!a || XQ_COLOR(a) != s) continue;
         xq_move caps[PIECE_MOVES];
-        int n = piece_moves(pos.board, from, true, caps, 0);
+        int n = piece_moves(&pos, from, true, caps, 0);
         for (int i = 0; i < n && out->n < XQ_MAX_MOVES; i++) {
             int to = XQ_TO(caps[i]);
             xq_piece v = pos.board[to];

@@ -312,8 +312,10 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         }
     }
 
-    /* the start position */
+    /* the start position; whether each side is in check there (none in
+     * the standard one, any FEN board tested in full, however impossible) */
     xq_position pos;
+    xq_checks state = {{false, false}};   /* who is in check (xq_checks_after) */
     if (g->fen && !strcmp(g->fen, XQ_START_FEN)) {
         xq_position_start(&pos);   /* most records name the start position: no parse, no check */
     } else if (g->fen && *g->fen) {
@@ -332,6 +334,7 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
             add_finding(out, XQ_FIND_IMPOSSIBLE_POSITION,
                         opt->strict || no_general ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, NULL,
                         "FEN position cannot arise: %s", why);
+        xq_checks_init(&state, &pos);
     } else {
         xq_position_start(&pos);
     }
@@ -357,7 +360,11 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         ply = (int)i + 1;
         char msg[192];
         xq_note_result r;
-        xq_move_read(&pos, node->text, strlen(node->text), notation, 0, &r, msg, sizeof msg);
+        /* the check state kept along the game spares legality its own
+         * general's test for most moves (xq_move_legality_known) */
+        unsigned flags = state.in_check[pos.side] ? 0u : XQ_READ_NOT_IN_CHECK;
+        xq_move_read(&pos, node->text, node->text_len ? node->text_len : strlen(node->text), notation, flags, &r,
+                     msg, sizeof msg);
 
         if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
             char reason[192];
@@ -403,6 +410,7 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         xq_color mover = pos.side;
         xq_undo u;
         xq_make(&pos, r.move, &u);
+        xq_checks_after(&state, &pos, r.move);
         node->move = r.move;
         out->plies = ply;
 
@@ -410,7 +418,7 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
             history_restart(&hist, &pos, ply);
             checks[0] = checks[1] = 0;
             if (is_attacker(u.captured) && --attackers == 0) dead = true;
-        } else if (opt->check_cap > 0 && xq_in_check(&pos, pos.side)) {
+        } else if (opt->check_cap > 0 && state.in_check[pos.side]) {
             checks[mover]++;   /* only counted when the move limit caps checks */
         }
         history_push(&hist, pos.key, r.move);

@@ -5,7 +5,9 @@
  * random legal games, random pseudo-legal walks (generals captured, check
  * ignored), perft trees, odd FENs (generals outside the palace or facing,
  * nine chariots, no general) and random boards; and the occupancy masks
- * of xq_position against its board after every make and unmake. */
+ * of xq_position against its board after every make and unmake.  Also
+ * xq_move_legality_known (told the check state) and the check state kept
+ * along a game (xq_checks) against the reference, on the same positions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -385,17 +387,40 @@ static void compare_position(const xq_position *pos, bool full)
             }
         if (a != b) fail_msg("xq_legal_moves_from(%d) count differs: %s", sq, fen);
     }
-    /* every pseudo-legal move, and (full) every pair of squares */
+    /* every pseudo-legal move, and (full) every pair of squares; with the
+     * check state told (xq_move_legality_known) too; and the check state
+     * after every move that xq_move_legality finds legal (not the move
+     * lists': with two generals of a side they differ), from a fresh one */
+    bool chk = ref_in_check(pos, pos->side);
+    xq_checks start;
+    xq_checks_init(&start, pos);
+    for (int c = 0; c < 2; c++)
+        if (start.in_check[c] != ref_in_check(pos, (xq_color)c)) fail_msg("xq_checks_init(%d) differs: %s", c, fen);
     int p = ref_pseudo_moves(pos, want);
-    for (int i = 0; i < p; i++)
-        if (xq_move_legality(pos, want[i]) != ref_legality(pos, want[i]))
+    for (int i = 0; i < p; i++) {
+        xq_illegal b = ref_legality(pos, want[i]);
+        if (xq_move_legality(pos, want[i]) != b)
             fail_msg("xq_move_legality(%d-%d) differs: %s", XQ_FROM(want[i]), XQ_TO(want[i]), fen);
+        if (xq_move_legality_known(pos, want[i], chk) != b)
+            fail_msg("xq_move_legality_known(%d-%d) differs: %s", XQ_FROM(want[i]), XQ_TO(want[i]), fen);
+        if (b != XQ_LEGAL) continue;
+        xq_position after = *pos;
+        xq_undo u;
+        xq_make(&after, want[i], &u);
+        xq_checks s = start;
+        xq_checks_after(&s, &after, want[i]);
+        for (int c = 0; c < 2; c++)
+            if (s.in_check[c] != ref_in_check(&after, (xq_color)c))
+                fail_msg("xq_checks_after(%d-%d) side %d differs: %s", XQ_FROM(want[i]), XQ_TO(want[i]), c, fen);
+    }
     for (int from = 0; from < XQ_SQUARES; from++) {
         if (!full && (!pos->board[from] || rnd() % 4)) continue;
         for (int to = 0; to < XQ_SQUARES; to++) {
             xq_move m = XQ_MOVE(from, to);
             xq_illegal a = xq_move_legality(pos, m), b = ref_legality(pos, m);
             if (a != b) fail_msg("xq_move_legality(%d-%d) = %d, want %d: %s", from, to, a, b, fen);
+            a = xq_move_legality_known(pos, m, chk);
+            if (a != b) fail_msg("xq_move_legality_known(%d-%d) = %d, want %d: %s", from, to, a, b, fen);
         }
     }
     compared++;
@@ -408,14 +433,22 @@ static void random_walk(const xq_position *start, int plies, bool pseudo, int fu
 {
     xq_position pos = *start;
     static xq_move moves[XQ_MAX_MOVES];
+    xq_checks checks;   /* carried along a legal walk as a replay does */
+    xq_checks_init(&checks, &pos);
     for (int ply = 0; ply < plies; ply++) {
         compare_position(&pos, full_every > 0 && ply % full_every == 0);
+        for (int c = 0; !pseudo && c < 2; c++)
+            if (checks.in_check[c] != ref_in_check(&pos, (xq_color)c)) fail_msg("carried check state differs");
         int n = pseudo ? ref_pseudo_moves(&pos, moves) : ref_legal_moves(&pos, moves);
         if (n == 0) break;
         xq_move m = moves[rnd() % (unsigned)n];
+        /* a move the lists allow that legality refuses (two generals of
+         * a side) would void the carried state: such walks stop */
+        if (!pseudo && xq_move_legality(&pos, m) != XQ_LEGAL) break;
         xq_position before = pos;
         xq_undo u;
         xq_make(&pos, m, &u);
+        xq_checks_after(&checks, &pos, m);
         if (!xq_position_masks_ok(&pos)) fail_msg("masks wrong after xq_make");
         xq_position again = pos;
         xq_unmake(&again, m, &u);

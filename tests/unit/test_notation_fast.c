@@ -11,7 +11,14 @@
  * argument (0 too), the tandem forms, WXF, every legal move as the writers
  * spell it, and those texts cut short, lengthened or with a byte broken
  * (bad UTF-8, NUL, ASCII), in perft, random-game and tandem positions, for
- * both sides to move and under the read flags. */
+ * both sides to move and under the read flags.
+ *
+ * XQ_READ_NOT_IN_CHECK (the check state told, xq_move_legality_known):
+ * every text read in a position whose side is not in check is read with
+ * it too and must give the same; and over the corpus sample and random
+ * games the check state kept along the game (xq_checks, as xq_replay_game
+ * keeps it) must equal xq_in_check at every ply, and each move read with
+ * the state told must equal the move read without. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +30,12 @@
 
 #include "notation.h"
 #include "notation_internal.h"
+#include "pgn_read.h"
+#include "replay.h"
+
+#ifndef XQ_SHARED
+#define XQ_SHARED "../shared"
+#endif
 
 static uint64_t compared;
 
@@ -55,6 +68,40 @@ static void same_both_ways(const xq_position *pos, const char *text, size_t len,
     xq_note_result c;
     xq_move_read(pos, text, len, n, flags, &c, NULL, 0);
     if (c.status != a.status || c.move != a.move) fail_msg("'%.*s': differs without msg", (int)len, text);
+    /* told that the side is not in check (when it is not) */
+    if (!xq_in_check(pos, pos->side)) {
+        xq_move_read(pos, text, len, n, flags | XQ_READ_NOT_IN_CHECK, &b, mb, sizeof mb);
+        if (a.status != b.status || a.move != b.move || a.why != b.why || a.notation != b.notation
+            || a.column != b.column || strcmp(ma, mb) != 0)
+            fail_msg("'%.*s' (notation %d, flags %u): differs when told 'not in check'", (int)len, text,
+                     (int)n, flags);
+    }
+}
+
+/* One ply of a game: the kept check state against xq_in_check, and the
+ * move read with the state told (as xq_replay_game reads it) against the
+ * move read without.  Returns the move read (XQ_MOVE_NONE when not legal). */
+static xq_move hinted_ply(const xq_position *pos, const xq_checks *chk, const char *text, xq_notation n)
+{
+    char fen[XQ_FEN_MAX];
+    for (int c = 0; c < 2; c++)
+        if (chk->in_check[c] != xq_in_check(pos, (xq_color)c)) {
+            xq_fen_write(pos, fen, sizeof fen);
+            fail_msg("kept check state of side %d differs from xq_in_check: %s", c, fen);
+        }
+    unsigned hint = chk->in_check[pos->side] ? 0u : XQ_READ_NOT_IN_CHECK;
+    xq_note_result a, b;
+    char ma[256], mb[256];
+    size_t len = strlen(text);
+    xq_move_read(pos, text, len, n, 0, &a, ma, sizeof ma);
+    xq_move_read(pos, text, len, n, hint, &b, mb, sizeof mb);
+    compared++;
+    if (a.status != b.status || a.move != b.move || a.why != b.why || a.notation != b.notation
+        || a.column != b.column || strcmp(ma, mb) != 0) {
+        xq_fen_write(pos, fen, sizeof fen);
+        fail_msg("%s: '%s' read differently when told the check state", fen, text);
+    }
+    return a.status == XQ_NOTE_OK || a.status == XQ_NOTE_RESOLVED ? a.move : XQ_MOVE_NONE;
 }
 
 /* The read settings cycled through (notation, flags). */
@@ -315,12 +362,115 @@ static void random_games(void **state)
     print_message("random games: %llu texts compared\n", (unsigned long long)compared);
 }
 
+/* The corpus sample: the first games of each CCPD file (FEN starts in
+ * the endgames, drills and tactics, some with the side to move in check),
+ * each main line read ply by ply with the kept check state
+ * (hinted_ply) to its first move that does not read; xq_replay_game, which
+ * reads with the state told, must agree on how far the game goes. */
+static void corpus_games(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"masters", "endgames", "mating-drills", "middlegames", "openings", "tactics"};
+    compared = 0;
+    long games = 0, in_check = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[512], err[512];
+        snprintf(path, sizeof path, "%s/corpus/ccpd/%s.pgn.gz", XQ_SHARED, files[f]);
+        xq_reader *r = xq_reader_open(path, NULL, err, sizeof err);
+        if (!r) {
+            print_message("skipped: %s\n", err);
+            continue;
+        }
+        xq_game g;
+        xq_game_init(&g);
+        xq_replay_options opt;
+        xq_replay_options_default(&opt);
+        static xq_replay out;
+        for (int k = 0; k < 1500 && xq_reader_next(r, &g) == 1; k++, games++) {
+            xq_replay_game(&g, &opt, &out);
+            if (out.status == XQ_STATUS_UNREADABLE) continue;
+            xq_position pos = out.start;
+            xq_checks chk;
+            xq_checks_init(&chk, &pos);
+            xq_notation n = xq_notation_from_format_tag(xq_game_tag(&g, "Format"));
+            int plies = 0;
+            for (size_t i = 0; i < g.main.count; i++) {
+                in_check += chk.in_check[pos.side];
+                xq_move m = hinted_ply(&pos, &chk, g.main.nodes[i].text, n);
+                if (m == XQ_MOVE_NONE) break;
+                xq_undo u;
+                xq_make(&pos, m, &u);
+                xq_checks_after(&chk, &pos, m);
+                plies++;
+            }
+            if (plies != out.plies) fail_msg("%s game %ld: replay reached ply %d, the reading %d", path, games,
+                                             out.plies, plies);
+            if (memcmp(pos.board, out.final.board, sizeof pos.board) || pos.side != out.final.side)
+                fail_msg("%s game %ld: final positions differ", path, games);
+        }
+        xq_game_free(&g);
+        xq_reader_close(r);
+    }
+    print_message("corpus: %ld games, %llu plies compared, %ld in check\n", games, (unsigned long long)compared,
+                  in_check);
+}
+
+/* Random legal games with the kept check state: every legal move written
+ * in Chinese and read back told and untold, along games that check often
+ * (a move giving check is preferred when there is one). */
+static void hinted_random_games(void **state)
+{
+    (void)state;
+    static const char *const fens[] = {
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "2bakab2/9/9/ppppp4/9/9/PPPPP4/9/9/2BAKAB2 w - - 0 1",
+        "4k4/4R4/9/9/9/9/9/9/9/4K4 w - - 0 1",          /* the side not to move in check */
+        "r3k4/4a4/9/9/9/9/9/9/4R4/R3K4 b - - 0 1",
+        "3k5/9/9/9/9/9/9/9/9/3K5 b - - 0 1",
+    };
+    uint32_t seed = 77;
+    compared = 0;
+    long checks = 0;
+    for (int g = 0; g < 60; g++) {
+        xq_position p;
+        read_fen(&p, fens[g % 5]);
+        xq_checks chk;
+        xq_checks_init(&chk, &p);
+        for (int ply = 0; ply < 150; ply++) {
+            xq_move moves[XQ_MAX_MOVES];
+            int n = xq_legal_moves(&p, moves);
+            if (n == 0) break;
+            char text[XQ_NOTATION_MAX];
+            for (int i = 0; i < n; i++)
+                if (xq_move_write(&p, moves[i], XQ_NOTATION_CHINESE, XQ_WRITE_TRADITIONAL, text, sizeof text))
+                    hinted_ply(&p, &chk, text, XQ_NOTATION_CHINESE);
+            seed = seed * 1103515245u + 12345u;
+            xq_move m = moves[(seed >> 16) % (uint32_t)n];
+            for (int i = 0, start = (int)((seed >> 8) % (uint32_t)n); i < n && g % 2; i++) {
+                xq_position t = p;   /* odd games: prefer a checking move */
+                xq_undo u;
+                xq_move c = moves[(start + i) % n];
+                xq_make(&t, c, &u);
+                if (xq_in_check(&t, t.side)) { m = c; break; }
+            }
+            if (xq_move_legality(&p, m) != XQ_LEGAL) break;   /* two generals of a side: not a game */
+            xq_undo u;
+            xq_make(&p, m, &u);
+            xq_checks_after(&chk, &p, m);
+            checks += chk.in_check[p.side];
+        }
+    }
+    print_message("hinted random games: %llu texts compared, %ld checks\n", (unsigned long long)compared, checks);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tandem_positions),
         cmocka_unit_test(perft_positions),
         cmocka_unit_test(random_games),
+        cmocka_unit_test(corpus_games),
+        cmocka_unit_test(hinted_random_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_reader_fast.c - the fast paths of the record reader against the
  * slow ones they replaced: the tokenizer's byte tables (STEP, TOKFIRST)
  * against CLASS / blank_len and the tests of token(), the character-step
- * token scanner against the byte-by-byte one, the flat pair table decoder
+ * token scanner against the byte-by-byte one, name_char's table against
+ * its definition, move numbers tried before results, the flat pair table decoder
  * against the per-row one and against plain iconv, the one-pass UTF-8
  * check against xq_utf8_valid, and move texts carved out of line copies
  * against the moves written, on many random inputs.
@@ -73,6 +74,44 @@ static void test_result_lengths(void **state)
     for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
         assert_int_not_equal(result_of(results[i], strlen(results[i])), XQ_RESULT_NONE);
     assert_int_equal(result_of("1-0x", 4), XQ_RESULT_NONE);
+}
+
+/* Digit tokens try move_number before result_of: move_number must refuse
+ * every result that starts with a digit, alone and with text after it. */
+static void test_number_before_result(void **state)
+{
+    (void)state;
+    static const char *const results[] = {"1-0", "0-1", "1/2-1/2"};
+    for (size_t i = 0; i < sizeof results / sizeof results[0]; i++) {
+        uint32_t num = 0;
+        const char *rest = NULL, *t = results[i];
+        assert_false(move_number(t, t + strlen(t), &num, &rest));
+        assert_int_not_equal(result_of(t, strlen(t)), XQ_RESULT_NONE);
+    }
+}
+
+/* name_char (NAME_STOP table) against its definition, on every byte and
+ * on the Unicode blanks and their look-alikes, whole and cut. */
+static void test_name_char(void **state)
+{
+    (void)state;
+    static const char *const samples[] = {
+        "\xC2\xA0", "\xC2\xBD", "\xE3\x80\x80", "\xE3\x80\x81", "\xEF\xBB\xBF",
+        "\xEF\xBC\x98", "\xEF\xBB", "\xE3\x80", "\xC2",
+    };
+    char one[2] = {0, 'x'};
+    for (unsigned c = 0; c < 256; c++) {
+        one[0] = (char)c;
+        for (size_t n = 1; n <= 2; n++) {
+            bool ref = !blank_len(one, one + n) && c != '"' && c != ']' && c != '[';
+            assert_int_equal(name_char(one, one + n), ref);
+        }
+    }
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        const char *p = samples[i], *end = p + strlen(p);
+        assert_int_equal(name_char(p, end), !blank_len(p, end));
+    }
+    assert_false(name_char(one, one));
 }
 
 /* ---- token scanner ------------------------------------------------------ */
@@ -372,6 +411,7 @@ static void test_move_texts(void **state)
         assert_int_equal(g.main.count, nw);
         for (size_t i = 0; i < nw; i++) {
             assert_string_equal(g.main.nodes[i].text, want[i].text);
+            assert_int_equal(g.main.nodes[i].text_len, strlen(want[i].text));
             assert_int_equal(g.main.nodes[i].line, want[i].line);
             assert_int_equal(g.main.nodes[i].col, want[i].col);
         }
@@ -387,6 +427,8 @@ int main(void)
         cmocka_unit_test(test_step_table),
         cmocka_unit_test(test_tokfirst_table),
         cmocka_unit_test(test_result_lengths),
+        cmocka_unit_test(test_number_before_result),
+        cmocka_unit_test(test_name_char),
         cmocka_unit_test(test_token_scanner),
         cmocka_unit_test(test_big5_table),
         cmocka_unit_test(test_gbk_table),

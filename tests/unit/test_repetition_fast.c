@@ -11,7 +11,9 @@
  * fast search never reaches its budget on these positions, nor on the
  * corpus).  Positions: every ply of the repetition records in tests/data,
  * and plies of the endgame and middlegame sets of ../shared (skipped when
- * it is missing).
+ * it is missing).  In builds without NDEBUG the fast search also asserts,
+ * at every move it tries, that its check test read on the board
+ * (quiet_move_checks) agrees with the move played.
  */
 #include <setjmp.h>
 #include <stdarg.h>
