@@ -179,9 +179,14 @@ bool xq_game_add_tag(xq_game *g, const char *name, size_t name_len,
         g->tags = t;
         g->tag_cap = cap;
     }
-    char *n = xq_game_strndup(g, name, name_len);
-    char *v = xq_game_strndup(g, value, value_len);
-    if (!n || !v) return false;
+    /* name and value in one block: "name\0value\0" */
+    char *n = xq_game_alloc(g, name_len + value_len + 2);
+    if (!n) return false;
+    char *v = n + name_len + 1;
+    memcpy(n, name, name_len);
+    n[name_len] = '\0';
+    if (value_len) memcpy(v, value, value_len);
+    v[value_len] = '\0';
     g->tags[g->tag_count].name = n;
     g->tags[g->tag_count].value = v;
     g->tag_count++;
@@ -263,13 +268,24 @@ const char *xq_result_str(xq_result r)
     }
 }
 
+/* Bytes xq_text_defang stops at: NUL (the end), the C0 controls but tab,
+ * DEL, and 0xC2 (the lead of a C1 control's UTF-8); the rest is skipped
+ * one table lookup each. */
+static const unsigned char DEFANG_STOP[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    [0x7F] = 1, [0xC2] = 1,
+};
+
 void xq_text_defang(char *s)
 {
     unsigned char *p = (unsigned char *)s;
-    while (*p) {
-        if ((*p < 0x20 && *p != '\t') || *p == 0x7F) {
-            *p++ = '?';
-        } else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {   /* C1 control, 2 bytes */
+    for (;;) {
+        while (!DEFANG_STOP[*p]) p++;
+        if (!*p) return;
+        if (p[0] != 0xC2) {
+            *p++ = '?';                                          /* C0 control or DEL */
+        } else if (p[1] >= 0x80 && p[1] <= 0x9F) {   /* C1 control, 2 bytes */
             p[0] = '?';
             memmove(p + 1, p + 2, strlen((char *)p + 2) + 1);
             p++;

@@ -270,6 +270,36 @@ static int iconv_decode(iconv_t cd, const char *what, const unsigned char *s, si
  * << 24 | up to 3 UTF-8 bytes. */
 enum { PAIR_BAD = 1, PAIR_SLOW = 2 };
 
+/* Flag of a cached entry that xq_input_decode_word may take: its character
+ * is neither an ASCII blank, delimiter or NUL nor a Unicode blank, nor an
+ * ASCII character reached from a non-ASCII lead byte.  Bit 27 lies between
+ * the length (bits 24-25) and the count of bytes consumed (bits 28-29), so
+ * the decoders that mask those fields do not see it. */
+enum { PAIR_WORD = XQ_PAIR_WORD };
+
+/* ASCII bytes that may be part of a word (xq_input_decode_word): all but
+ * NUL, the blanks (space, tab, CR, VT, FF) and the delimiters { } ( ) ;
+ * of PGN movetext (pgn_read.c CLASS).  Entries 0x80.. are 0. */
+static const unsigned char WORD_ASCII[256] = {
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1,
+};
+
+/* Is the UTF-8 character u[0..len) a Unicode blank of the movetext
+ * (U+00A0, U+3000, U+FEFF; pgn_read.c blank_len)? */
+static bool utf8_blank(const unsigned char *u, size_t len)
+{
+    if (len == 2) return u[0] == 0xC2 && u[1] == 0xA0;
+    return len == 3 && ((u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80) ||
+                        (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF));
+}
+
 static uint32_t pair_entry(iconv_t cd, unsigned char lead, unsigned char next)
 {
     unsigned char in2[2] = {lead, next};
@@ -284,6 +314,7 @@ static uint32_t pair_entry(iconv_t cd, unsigned char lead, unsigned char next)
             if (used == 0 || olen == 0 || olen > 3) return PAIR_SLOW;
             uint32_t e = (uint32_t)used << 28 | (uint32_t)olen << 24;
             for (size_t i = 0; i < olen; i++) e |= (uint32_t)(unsigned char)outb[i] << (8 * i);
+            if (olen >= 2 && !utf8_blank((const unsigned char *)outb, olen)) e |= PAIR_WORD;
             return e;
         }
         if (errno != EINVAL) return PAIR_BAD;
@@ -292,19 +323,8 @@ static uint32_t pair_entry(iconv_t cd, unsigned char lead, unsigned char next)
     return PAIR_SLOW;
 }
 
-/* Write the 3 UTF-8 bytes of pair entry e at o (4 bytes of room: on
- * little-endian machines one 4-byte store, whose 4th byte the next
- * character overwrites or which lies past the output's length). */
-static inline void store3(char *o, uint32_t e)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(o, &e, 4);
-#else
-    o[0] = (char)e;
-    o[1] = (char)(e >> 8);
-    o[2] = (char)(e >> 16);
-#endif
-}
+static inline size_t pair_key(const unsigned char *p) { return xq_pair_key(p); }
+static inline void store3(char *o, uint32_t e) { xq_pair_store3(o, e); }
 
 /* Decode one character at s[i] the slow way: pair cache misses (an
  * ASCII lead byte's entry is made here without iconv: every supported
@@ -319,14 +339,14 @@ static long decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const uns
     unsigned char b = s[i];
     uint32_t e = PAIR_BAD;
     if (b && b < 0x80) {
-        e = 1u << 28 | 1u << 24 | b;
-        if (i + 1 < n) pairs[(size_t)b << 8 | s[i + 1]] = e;
+        e = 1u << 28 | 1u << 24 | b | (WORD_ASCII[b] ? PAIR_WORD : 0);
+        if (i + 1 < n) pairs[pair_key(s + i)] = e;
     } else if (b) {
         if (i + 1 >= n) {
             e = pair_entry(cd, b, 0);    /* last byte: single-byte char or bad */
             if (e >> 28 != 1) e = PAIR_BAD;
         } else {
-            uint32_t *slot = &pairs[(size_t)b << 8 | s[i + 1]];
+            uint32_t *slot = &pairs[pair_key(s + i)];
             if (!*slot) *slot = pair_entry(cd, b, s[i + 1]);
             e = *slot;
         }
@@ -356,7 +376,7 @@ static long decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const uns
     return (long)(e >> 28);
 }
 
-/* Decode s[0..n) with the pair cache (pairs[lead << 8 | next], 256 x 256
+/* Decode s[0..n) with the pair cache (pairs[pair_key], 256 x 256
  * entries for every byte pair, ASCII leads included, allocated on first
  * use, filled on first sight); same contract as iconv_decode.  The loop
  * is one table lookup per character whatever its kind: a pair whose
@@ -375,7 +395,7 @@ static int table_decode(iconv_t cd, uint32_t **pairs, const char *what, const un
     const unsigned char *p = s, *end = s + n;
     while (p < end) {
         while (end - p >= 2) {          /* the hot loop: a pair is there */
-            uint32_t e = pt[(unsigned)p[0] << 8 | p[1]];
+            uint32_t e = pt[pair_key(p)];
             if (e <= PAIR_SLOW) break;
             store3(o, e);                /* cached: up to 3 UTF-8 bytes */
             o += e >> 24 & 3;
@@ -434,8 +454,21 @@ static long score_as(xq_encoding enc, const unsigned char *s, size_t n,
     iconv_close(cd);
     long score = -(long)(nbad < 0 ? 0 : nbad);
     const unsigned char *u = (const unsigned char *)out.p;
+    /* the markers, all 3-byte characters of the BMP, as a bit set */
+    uint64_t set[1024] = {0};
+    for (size_t m = 0; m < nm; m++)
+        if (markers[m] < 0x10000) set[markers[m] >> 6] |= (uint64_t)1 << (markers[m] & 63);
     size_t i = 0, blen;
     while (i < out.len) {
+        unsigned c = u[i];
+        if (c < 0x80) { i++; continue; }
+        if (c >= 0xE1 && c <= 0xEF && c != 0xED && out.len - i >= 3 && (u[i + 1] & 0xC0) == 0x80 &&
+            (u[i + 2] & 0xC0) == 0x80) {   /* what utf8_seq takes as 3 bytes, inline */
+            uint32_t cp = utf8_cp(u + i, 3);
+            score += (long)(set[cp >> 6] >> (cp & 63) & 1);
+            i += 3;
+            continue;
+        }
         int k = utf8_seq(u + i, out.len - i, &blen);
         if (k <= 0) { i++; continue; }
         if (k == 3) {
@@ -463,6 +496,9 @@ static bool mostly_utf8(const unsigned char *s, size_t n)
         if (k > 0) { good++; i += (size_t)k; continue; }
         bad++;
         i += blen;
+        /* the rest holds at most (n - i) / 2 more good sequences: the
+         * answer is no once they could not make up for the bad ones */
+        if (good + (n - i) / 2 < 4 * bad) return false;
     }
     return good > 0 && good >= 4 * bad;
 }
@@ -540,6 +576,7 @@ struct xq_input {
     bool eof, failed, unread, gz_checked, gzipped;
     bool skip_rest;         /* the last line was cut at XQ_MAX_LINE: skip to its '\n' */
     xq_raw_line last;
+    uint64_t keep_off;      /* bytes from this stream offset on stay in buf (xq_input_keep) */
     xq_encoding enc;        /* AUTO while undecided */
     iconv_t cd;
     uint32_t *pairs;        /* pair cache for cd: 256 x 256 entries (table_decode) */
@@ -586,6 +623,7 @@ xq_input *xq_input_open(const char *path, xq_encoding enc, char *err, size_t err
         return NULL;
     }
     in->cap = READ_CHUNK;
+    in->keep_off = UINT64_MAX;
     in->cd = (iconv_t)-1;
     in->gz = xq_zin_open(fd);   /* owns fd from here on */
     if (!in->gz) {
@@ -619,17 +657,20 @@ static bool fill(xq_input *in, size_t need)
 {
     while (in->end - in->pos < need && !in->eof) {
         if (in->cap - in->pos < need || in->end == in->cap) {
-            /* move the unread data to the front, grow if still too small */
-            size_t have = in->end - in->pos;
-            if (in->pos) {
-                memmove(in->buf, in->buf + in->pos, have);
-                in->buf_off += in->pos;
-                in->pos = 0;
-                in->end = have;
+            /* move the unread data, and the kept bytes before it
+             * (xq_input_keep), to the front; grow if still too small */
+            size_t from = in->pos;
+            if (in->keep_off < in->buf_off + in->pos)
+                from = in->keep_off > in->buf_off ? (size_t)(in->keep_off - in->buf_off) : 0;
+            if (from) {
+                memmove(in->buf, in->buf + from, in->end - from);
+                in->buf_off += from;
+                in->pos -= from;
+                in->end -= from;
             }
-            if (in->cap < need || in->end == in->cap) {
+            if (in->cap - in->pos < need || in->end == in->cap) {
                 size_t cap = in->cap * 2;
-                while (cap < need) cap *= 2;
+                while (cap - in->pos < need) cap *= 2;
                 unsigned char *b = realloc(in->buf, cap);
                 if (!b) {
                     set_err(in->err, sizeof in->err, in->path, strerror(ENOMEM));
@@ -689,7 +730,36 @@ static bool detect_here(xq_input *in, size_t linelen)
     return true;
 }
 
+static int line_slow(xq_input *in, xq_raw_line *line);
+
 int xq_input_line(xq_input *in, xq_raw_line *line)
+{
+    if (!in->unread && !in->skip_rest && in->enc != XQ_ENC_AUTO) {
+        /* the common case: a whole line, not too long, in the buffer */
+        const unsigned char *s = in->buf + in->pos;
+        size_t have = in->end - in->pos;
+        const unsigned char *nl = memchr(s, '\n', have <= XQ_MAX_LINE ? have : XQ_MAX_LINE + 1);
+        if (nl) {
+            size_t len = (size_t)(nl - s);
+            line->bytes = s;
+            line->raw_len = len + 1;
+            line->len = (len && s[len - 1] == '\r') ? len - 1 : len;
+            line->offset = in->buf_off + in->pos;
+            line->number = ++in->lineno;
+            line->cut = false;
+            in->pos += len + 1;
+            in->last = *line;
+            return 1;
+        }
+    }
+    return line_slow(in, line);
+}
+
+/* xq_input_line's general way: a pushed-back line, the rest of a cut
+ * line to skip, a line to read further, cut or to detect the encoding
+ * at, the end of the input.  Not inlined, so that the common case needs
+ * no saved registers. */
+__attribute__((noinline)) static int line_slow(xq_input *in, xq_raw_line *line)
 {
     if (in->unread) {
         in->unread = false;
@@ -748,6 +818,16 @@ void xq_input_unread(xq_input *in)
     if (in->lineno) in->unread = true;
 }
 
+void xq_input_keep(xq_input *in, uint64_t off)
+{
+    in->keep_off = off;
+}
+
+const unsigned char *xq_input_kept(const xq_input *in, uint64_t off)
+{
+    return in->buf + (off - in->buf_off);
+}
+
 int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
                     xq_bad_bytes_fn *bad, void *ctx)
 {
@@ -777,6 +857,81 @@ int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
     out->s = in->out.p ? in->out.p : "";
     out->len = in->out.len;
     return r;
+}
+
+/* The word decoder on UTF-8 text: lead byte -> 1 for a word ASCII byte,
+ * 2 or 3 for the lead of a 2- or 3-byte sequence (checked further), 0 to
+ * stop (continuation bytes, C0/C1, 4-byte leads, F5.., non-word ASCII). */
+static const unsigned char WORD_UTF8[256] = {
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* xq_input_decode_word for UTF-8 text: the bytes are copied as they are,
+ * each character checked as utf8_seq would (2- and 3-byte forms only).
+ * Not inlined: the legacy path then needs no saved registers. */
+__attribute__((noinline)) static size_t utf8_word(const unsigned char *s, size_t n, char *out, size_t *out_len,
+                        uint32_t *chars)
+{
+    size_t i = 0;
+    uint32_t nc = 0;
+    while (i < n) {
+        unsigned k = WORD_UTF8[s[i]];
+        if (k == 1) {
+            out[i] = (char)s[i];
+            i++;
+        } else if (k == 3) {
+            if (n - i < 3) break;
+            unsigned c = s[i], c1 = s[i + 1], c2 = s[i + 2];
+            unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+            if (c1 < lo || c1 > hi || (c2 & 0xC0) != 0x80 || utf8_blank(s + i, 3)) break;
+            out[i] = (char)c;
+            out[i + 1] = (char)c1;
+            out[i + 2] = (char)c2;
+            i += 3;
+        } else if (k == 2) {
+            if (n - i < 2 || (s[i + 1] & 0xC0) != 0x80 ||
+                (s[i] == 0xC2 && s[i + 1] == 0xA0)) break;
+            out[i] = (char)s[i];
+            out[i + 1] = (char)s[i + 1];
+            i += 2;
+        } else {
+            break;
+        }
+        nc++;
+    }
+    *out_len = i;
+    *chars = nc;
+    return i;
+}
+
+size_t xq_input_decode_word(const xq_input *in, const unsigned char *s, size_t n, char *out,
+                            size_t *out_len, uint32_t *chars)
+{
+    if (in->enc != XQ_ENC_GBK && in->enc != XQ_ENC_BIG5) return utf8_word(s, n, out, out_len, chars);
+    if (in->pairs) return xq_pairs_decode_word(in->pairs, s, n, out, out_len, chars);
+    *out_len = 0;
+    *chars = 0;
+    return 0;
+}
+
+const uint32_t *xq_input_pairs(const xq_input *in)
+{
+    return in->enc == XQ_ENC_GBK || in->enc == XQ_ENC_BIG5 ? in->pairs : NULL;
 }
 
 size_t xq_input_col_bytes(const xq_input *in, const xq_raw_line *line, size_t start,

@@ -156,12 +156,109 @@ int xq_input_line(xq_input *in, xq_raw_line *line);
  * push-back, e.g. a line that starts the next record). */
 void xq_input_unread(xq_input *in);
 
+/* Keep the bytes of the stream from offset off on (UINT64_MAX: none, the
+ * default) in the input's buffer, instead of letting it reuse their room
+ * once their lines are returned: a reader can then copy a run of lines at
+ * once (xq_input_kept).  off must not be before the start of the last
+ * line returned, unless it was kept already.  The buffer grows to hold
+ * them all; set a later offset (or UINT64_MAX) to let them go. */
+void xq_input_keep(xq_input *in, uint64_t off);
+
+/* The kept bytes at stream offset off (xq_input_keep), up to the end of
+ * the last line returned.  Valid until the next xq_input_line,
+ * xq_input_peek or xq_input_keep. */
+const unsigned char *xq_input_kept(const xq_input *in, uint64_t off);
+
 /* Decode a line returned by xq_input_line to UTF-8 in *out.  A UTF-8 BOM
  * at offset 0 is dropped.  Each invalid sequence or NUL byte becomes
  * U+FFFD and is reported through bad(ctx, ...) (bad may be NULL).
  * Returns the number of bad sequences, or -1 on out-of-memory. */
 int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
                     xq_bad_bytes_fn *bad, void *ctx);
+
+/* Decode the word at s[0..n), part of a line of in (after its BOM; s at
+ * a character boundary): its characters up to the first one that is an
+ * ASCII blank, NUL or PGN delimiter ({ } ( ) ;), a Unicode blank (U+00A0,
+ * U+3000, U+FEFF), or that this quick decoder leaves to xq_input_decode:
+ * a bad or cut sequence, a legacy pair not decoded yet (the pair cache is
+ * filled by xq_input_decode), a GB18030 4-byte form, a legacy pair that
+ * decodes to ASCII, 4-byte UTF-8.  Writes the UTF-8 of the word at out
+ * (room: 3 * n + 1 bytes; not NUL-terminated), its length in *out_len
+ * and its count of characters in *chars.  Returns the input bytes
+ * decoded; the caller looks at the byte where it stopped.  The text is
+ * what xq_input_decode gives for those bytes.  For the PGN reader's fast
+ * path (pgn_read.c fast_line). */
+size_t xq_input_decode_word(const xq_input *in, const unsigned char *s, size_t n, char *out,
+                            size_t *out_len, uint32_t *chars);
+
+/* The word decoder's legacy core, inline for the PGN reader's fast path.
+ * A GBK or Big5 input caches the decoding of byte pairs in a table of
+ * 256 x 256 32-bit entries indexed by xq_pair_key (input.c pair_entry):
+ * bytes consumed << 28 | UTF-8 length << 24 | up to 3 UTF-8 bytes (first
+ * in the low byte), XQ_PAIR_WORD set on the characters a word may hold
+ * (see xq_input_decode_word); 0 while unknown. */
+enum { XQ_PAIR_WORD = 1u << 27 };
+
+/* The pair cache of in, or NULL: a UTF-8 input, or no legacy line
+ * decoded yet.  Valid as long as in; entries are only ever added. */
+const uint32_t *xq_input_pairs(const xq_input *in);
+
+/* Index in the pair cache of the bytes p[0], p[1]: p[1] << 8 | p[0],
+ * which is one 2-byte load on little-endian machines. */
+static inline size_t xq_pair_key(const unsigned char *p)
+{
+    return (size_t)p[1] << 8 | p[0];
+}
+
+/* Write the up to 3 UTF-8 bytes of pair entry e at o, which has 4 bytes
+ * of room (on little-endian machines one 4-byte store; the 4th byte is
+ * overwritten by the next character or lies past the text). */
+static inline void xq_pair_store3(char *o, uint32_t e)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    __builtin_memcpy(o, &e, 4);
+#else
+    o[0] = (char)e;
+    o[1] = (char)(e >> 8);
+    o[2] = (char)(e >> 16);
+#endif
+}
+
+/* An ASCII byte a word may hold: not NUL, a blank (space, tab, VT, FF,
+ * CR) or a PGN delimiter ({ } ( ) ;). */
+static inline bool xq_word_ascii(unsigned b)
+{
+    return b - 1u < 0x7Fu && b != ' ' && b != '\t' && (b < 0x0B || b > 0x0D) && b != '{' &&
+           b != '}' && b != '(' && b != ')' && b != ';';
+}
+
+/* xq_input_decode_word for a GBK or Big5 input whose pair cache is pt
+ * (xq_input_pairs, not NULL): the cached word characters of s[0..n), in
+ * one table lookup each, then a last single ASCII byte. */
+static inline size_t xq_pairs_decode_word(const uint32_t *pt, const unsigned char *s, size_t n,
+                                          char *out, size_t *out_len, uint32_t *chars)
+{
+    const unsigned char *p = s, *last = s + n - 1;
+    char *o = out;
+    uint32_t nc = 0;
+    if (n) {
+        while (p < last) {   /* a pair is there */
+            uint32_t e = pt[xq_pair_key(p)];
+            if (!(e & XQ_PAIR_WORD)) break;
+            xq_pair_store3(o, e);
+            o += e >> 24 & 3;
+            p += e >> 28;
+            nc++;
+        }
+        if (p == last && xq_word_ascii(*p)) {   /* no pair: ASCII decodes to itself */
+            *o++ = (char)*p++;
+            nc++;
+        }
+    }
+    *out_len = (size_t)(o - out);
+    *chars = nc;
+    return (size_t)(p - s);
+}
 
 /* File byte offset of 1-based character column col of line (as decoded),
  * walking the raw bytes in the input's encoding.  Exact for valid text;

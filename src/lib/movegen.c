@@ -701,6 +701,26 @@ xq_illegal xq_move_legality_known(const xq_position *pos, xq_move m, bool in_che
     return test ? safety_known(pos, m, in_check) : XQ_LEGAL;
 }
 
+/* The own-general part of xq_move_legality_known(pos, m, false) for a
+ * mover that is not a general (so the "general always takes the test"
+ * rule does not apply): needs_test, then exposes_unchecked for the moves
+ * that can change a line or leg of the general.  A line attack depends on
+ * the first two pieces from the general only, so a move that slides along
+ * one of its lines without a capture (chariot, cannon or soldier: no
+ * jump, so the order of the pieces stays) leaves that line as it was: not
+ * attacked, the side not being in check. */
+bool xq_quiet_move_safe(const xq_position *pos, int from, int to)
+{
+    int g = pos->general[pos->side];
+    if (g >= XQ_SQUARES) return true;   /* no general: nothing to expose (needs_test) */
+    const uint8_t *rel = REL[g];
+    unsigned rf = rel[from], rt = rel[to];
+    if (!((rf | rt) & (R_LINES | R_SELF)) && !(rf & R_LEG)) return true;
+    if (from == g || to == g) return !exposes_general(pos, from, to);   /* as exposed_given */
+    if ((rf & R_LINES) && rf == rt && !pos->board[to]) return true;   /* along the line, no capture */
+    return !exposes_unchecked(pos, from, to, g, rf, rt);
+}
+
 /* --- Check state along a game -------------------------------------------- */
 
 /* Is the side to move in pos in check, where pos arose by move m from a

@@ -789,10 +789,13 @@ xq_note_status xq_move_read(const xq_position *pos, const char *text, size_t len
     if (msg && msg_size) msg[0] = 0;
     if (!text || len == 0) return xqn_fail(&c, XQ_NOTE_EMPTY, 0, "empty move");
     /* the Chinese full form with one piece on its file, nearly every move
-     * of a real record (AUTO would recognise it as Chinese too) */
-    if ((unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT && !(flags & XQN_READ_NO_FAST)) {
-        int st = xqn_read_chinese_fast(&c, text, len);
-        if (st >= 0) return (xq_note_status)st;
+     * of a real record (AUTO would recognise it as Chinese too); the
+     * shortcut looks at no other notation and not under XQN_READ_NO_FAST */
+    xq_move m = xq_move_read_quick(pos, text, len, notation, flags);
+    if (m != XQ_MOVE_NONE) {
+        res->notation = XQ_NOTATION_CHINESE;
+        res->move = m;           /* status OK and msg "" as set above */
+        return XQ_NOTE_OK;
     }
     return read_general(&c, text, len, notation);
 }

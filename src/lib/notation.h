@@ -152,6 +152,17 @@ xq_note_status xq_move_read(const xq_position *pos, const char *text, size_t len
                             xq_notation notation, unsigned flags,
                             xq_note_result *res, char *msg, size_t msg_size);
 
+/* xq_move_read's shortcut alone, for a replay loop: the move xq_move_read
+ * (same arguments) would give with XQ_NOTE_OK when the text is the
+ * Chinese full form 炮二平五 whose file holds one piece of the kind and the
+ * move is legal (nearly every move of a real record); XQ_MOVE_NONE
+ * otherwise, and then xq_move_read tells what the text is.  Fills nothing,
+ * writes no message: a few table reads, a file scan and the board tests
+ * the move's piece needs.  Notations other than AUTO and the Chinese ones
+ * always give XQ_MOVE_NONE. */
+xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len, xq_notation notation,
+                           unsigned flags);
+
 /* Write legal move m of the side to move in notation (not AUTO) into buf
  * (size bytes; XQ_NOTATION_MAX always suffices) as NUL-terminated UTF-8.
  * Output is unambiguous in pos: Chinese uses 前/後 exactly when another

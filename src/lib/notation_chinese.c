@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "board_tables.h"
 #include "notation_internal.h"
 
 /* --- characters ------------------------------------------------------- */
@@ -18,15 +19,17 @@ typedef struct { unsigned char cls, val; } ctok;
  * 0..9: Chinese, financial 壹..玖, 〇/零, full-width ０..９), actions
  * (XQN_FWD/BACK/SIDE, old 上/下 too) and position markers
  * (XQN_M_FRONT/MIDDLE/REAR).  All are 3-byte UTF-8 characters, so the
- * table is keyed by their three bytes as one number (U8KEY): the reader
- * looks a character up without decoding it.  A perfect hash: slot
- * U8SLOT(key), the top 8 bits of key * 0x48614033 mod 2^32 (found by a
- * search over multipliers).  Two characters in one slot would be a
- * duplicate designated initializer, which -Wextra -Werror rejects
- * (-Woverride-init), so a collision cannot compile. */
-#define U8KEY(cp) ((0xE0u | (unsigned)(cp) >> 12) << 16 | (0x80u | ((unsigned)(cp) >> 6 & 0x3Fu)) << 8 \
-                   | (0x80u | ((unsigned)(cp) & 0x3Fu)))
-#define U8SLOT(key) ((uint32_t)((uint32_t)(key) * 0x48614033u) >> 24)
+ * table is keyed by their three bytes as one number (U8KEY, the first
+ * byte lowest: what a 4-byte little-endian load of the character gives,
+ * masked to 24 bits): the reader looks a character up without decoding
+ * it.  A perfect hash: slot U8SLOT(key), the top 8 bits of
+ * key * 0x2C94CDD3 mod 2^32 (found by a search over multipliers).  Two
+ * characters in one slot would be a duplicate designated initializer,
+ * which -Wextra -Werror rejects (-Woverride-init), so a collision cannot
+ * compile. */
+#define U8KEY(cp) ((0xE0u | (unsigned)(cp) >> 12) | (0x80u | ((unsigned)(cp) >> 6 & 0x3Fu)) << 8 \
+                   | (0x80u | ((unsigned)(cp) & 0x3Fu)) << 16)
+#define U8SLOT(key) ((uint32_t)((uint32_t)(key) * 0x2C94CDD3u) >> 24)
 #define CH(cp, c, v) [U8SLOT(U8KEY(cp))] = {U8KEY(cp), c, v}
 typedef struct { uint32_t key; unsigned char cls, val; } cn_char;
 static const cn_char chars[256] = {
@@ -184,7 +187,7 @@ static inline int tokenise_fast(const char *text, size_t len, ctok *t, int cap)
             i++;
         } else {
             if (b < 0xE0 || len - i < 3) return -1;
-            const cn_char *e = char_of_key(b << 16 | (unsigned)u[i + 1] << 8 | u[i + 2]);
+            const cn_char *e = char_of_key(b | (unsigned)u[i + 1] << 8 | (unsigned)u[i + 2] << 16);
             if (!e) return -1;
             t[n].cls = e->cls;
             t[n].val = e->val;
@@ -265,67 +268,178 @@ static const char *const hint_3digit = " (write 進/退 in place of the from-fil
 
 /* --- reading ---------------------------------------------------------- */
 
-/* The table entry of the 3-byte character at u[*i] if it has class cls
- * (advancing *i), else NULL.  The caller knows 3 bytes are there. */
-static inline const cn_char *char_at(const unsigned char *u, size_t *i, int cls)
+/* The 3 bytes at u as a table key (U8KEY): one 4-byte load, so 4 bytes
+ * must be there. */
+static inline uint32_t key_at(const unsigned char *u)
 {
-    const cn_char *e = char_of_key((unsigned)u[*i] << 16 | (unsigned)u[*i + 1] << 8 | u[*i + 2]);
-    if (!e || e->cls != cls) return NULL;
-    *i += 3;
-    return e;
+    uint32_t w;
+    memcpy(&w, u, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    return w & 0xFFFFFFu;
 }
 
-/* A numeral 1..9 at u[*i]: an ASCII digit or a 3-byte table numeral
- * (advancing *i); -1 otherwise, or when the token ends too soon. */
-static inline int num_at(const unsigned char *u, size_t len, size_t *i)
+/* The last 3 bytes before end as a table key: one load of the 4 bytes
+ * before end (the token has at least 4). */
+static inline uint32_t key_before(const unsigned char *end)
 {
-    if (*i >= len) return -1;
-    unsigned b = u[*i];
-    if (b - '1' < 9u) { *i += 1; return (int)(b - '0'); }
-    if (len - *i < 3) return -1;
-    const cn_char *e = char_at(u, i, CT_NUM);
+    uint32_t w;
+    memcpy(&w, end - 4, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    return w >> 8;
+}
+
+/* The table entry of key if it has class cls, else NULL. */
+static inline const cn_char *char_cls(uint32_t key, int cls)
+{
+    const cn_char *e = char_of_key(key);
+    return e && e->cls == cls ? e : NULL;
+}
+
+/* A numeral 1..9 of the table (not an ASCII digit) with key; -1 if none. */
+static inline int num_of_key(uint32_t key)
+{
+    const cn_char *e = char_cls(key, CT_NUM);
     return e && e->val ? e->val : -1;
 }
 
-/* The full form 炮二平五 / 馬８進７ / 馬8進7 when its file holds one piece
- * of the kind and the action stays on the board: nearly every move of a
- * real record.  Decodes the four characters straight from their bytes
- * (piece and action are 3 bytes, each numeral 1 or 3, so 8 to 12 bytes)
- * and asks xq_move_legality once.  Returns -1, having changed nothing,
- * for every other token or position: the general path then reads it
- * (and gives exactly this result for the tokens taken here: tokenise,
- * SH_FULL, xqn_resolve with one candidate, xqn_finish; which
- * test_notation_fast.c checks). */
-int xqn_read_chinese_fast(xqn_ctx *c, const char *text, size_t len)
+/* Pieces strictly between line indices a and z of a rank or file mask. */
+static inline unsigned line_between(unsigned occ, int a, int z)
 {
-    const unsigned char *u = (const unsigned char *)text;
-    if (len < 8 || len > 12) return -1;
-    size_t i = 0;
-    const cn_char *piece = char_at(u, &i, CT_PIECE);
-    if (!piece) return -1;
-    int file = num_at(u, len, &i);
-    if (file < 0 || len - i < 4) return -1;
-    const cn_char *act = char_at(u, &i, CT_ACT);
-    if (!act) return -1;
-    int arg = num_at(u, len, &i);
-    if (arg < 0 || i != len) return -1;
+    if (a > z) {
+        int t = a;
+        a = z;
+        z = t;
+    }
+    return occ & (~1u << a) & ((1u << z) - 1);
+}
 
-    const xq_position *pos = c->pos;
+/* The to-square of the side to move's piece of `kind` (not a general) on
+ * file x, rank r for 進退平 action and arg (1..9), when that move passes
+ * the geometry of xq_move_legality (CXA1999 §2.2-2.3); -1 when it leaves
+ * the board, names no move (xqn_target_xr) or fails the geometry (the
+ * general path then says why).  The piece and the shape come from the
+ * text, so only the rest is tested: palace, river, soldier direction,
+ * eye, leg, path or screen, and an own piece on the target. */
+static inline int fast_target(const xq_position *pos, xq_kind kind, int x, int r, int action, int arg)
+{
+    const xq_piece *b = pos->board;
+    xq_color side = pos->side;
+    int tx = xqn_file_x(side, arg), tr = r;
+    int dx = tx > x ? tx - x : x - tx;
+    if (action == XQN_SIDE) {
+        if (kind == XQ_SOLDIER) {   /* one step, across the river only */
+            if (dx != 1 || xq_own_half(r, side)) return -1;
+        } else if (kind != XQ_CHARIOT && kind != XQ_CANNON) {
+            return -1;
+        } else if (dx == 0) {
+            return -1;
+        }
+    } else {
+        int d = (action == XQN_FWD) == (side == XQ_RED) ? 1 : -1;   /* in ranks */
+        switch (kind) {
+        case XQ_SOLDIER:   /* one step forward only */
+            if (action != XQN_FWD || arg != 1) return -1;
+            tx = x;
+            tr = r + d;
+            break;
+        case XQ_CHARIOT:
+        case XQ_CANNON:
+            tx = x;
+            tr = r + d * arg;
+            break;
+        case XQ_ADVISOR:
+            tr = r + d;
+            if (dx != 1 || !xq_in_palace(tx, tr, side)) return -1;
+            break;
+        case XQ_ELEPHANT:
+            tr = r + 2 * d;
+            if (dx != 2 || tr < 0 || tr > 9 || !xq_own_half(tr, side)) return -1;
+            if (b[(XQ_SQ(x, r) + XQ_SQ(tx, tr)) / 2]) return -1;   /* the eye */
+            break;
+        case XQ_HORSE:
+            if (dx != 1 && dx != 2) return -1;
+            tr = r + d * (3 - dx);
+            if (tr < 0 || tr > 9) return -1;
+            if (b[dx == 2 ? XQ_SQ((x + tx) / 2, r) : XQ_SQ(x, r + d)]) return -1;   /* the leg */
+            break;
+        default:
+            return -1;
+        }
+        if (tr < 0 || tr > 9) return -1;
+    }
+    int to = XQ_SQ(tx, tr);
+    xq_piece t = b[to];
+    if (t && XQ_COLOR(t) == side) return -1;
+    if (kind == XQ_CHARIOT || kind == XQ_CANNON) {
+        unsigned between = tx == x ? line_between(pos->file_occ[x], r, tr) : line_between(pos->rank_occ[r], x, tx);
+        if (kind == XQ_CHARIOT || !t) return between ? -1 : to;
+        return between && !(between & (between - 1)) ? to : -1;   /* exactly one screen */
+    }
+    return to;
+}
+
+/* xq_move_read_quick (notation.h): the full form 炮二平五 / 馬８進７ /
+ * 馬8進7 whose file holds one piece of the kind, nearly every move of a
+ * real record.  Decodes the four characters straight from their bytes
+ * (piece and action are 3 bytes, each numeral 1 or 3, so 8 to 12 bytes),
+ * finds the from-square (the one piece on its file, xqn_only_rank_on_file)
+ * and, for a side told not in check moving a piece other than its
+ * general, the to-square with only the board's part of the geometry left
+ * to test (fast_target), then the general's safety (xq_quiet_move_safe).
+ * A general, a side that may be in check and XQ_READ_UNCHECKED take the
+ * core's full test (or none) as before.  XQ_MOVE_NONE for every other
+ * token or position, and for an illegal move: the general path then reads
+ * it and gives the reason (tokenise, SH_FULL, xqn_resolve with one
+ * candidate, xqn_finish), and for the moves taken here the same move,
+ * which test_notation_fast.c and test_move_read_quick.c check. */
+xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len, xq_notation notation,
+                           unsigned flags)
+{
+    if ((unsigned)notation > XQ_NOTATION_CHINESE_3DIGIT || (flags & XQN_READ_NO_FAST) || !text)
+        return XQ_MOVE_NONE;
+    const unsigned char *u = (const unsigned char *)text;
+    if (len < 8 || len > 12) return XQ_MOVE_NONE;
+    /* piece (3 bytes), file numeral (1 or 3), action (3), numeral (1 or 3):
+     * the 4-byte loads stay inside the token, the last one ends at its end */
+    const cn_char *piece = char_cls(key_at(u), CT_PIECE);
+    if (!piece) return XQ_MOVE_NONE;
+    size_t i = 4;
+    int file = u[3] - '0';
+    if ((unsigned)(u[3] - '1') >= 9u) {   /* not an ASCII 1..9: a 3-byte numeral */
+        file = num_of_key(key_at(u + 3));
+        i = 6;
+    }
+    if (file < 0 || len - i < 4) return XQ_MOVE_NONE;
+    const cn_char *act = char_cls(key_at(u + i), CT_ACT);
+    if (!act) return XQ_MOVE_NONE;
+    i += 3;
+    int arg;
+    if (len == i + 1 && (unsigned)(u[i] - '1') < 9u) arg = u[i] - '0';
+    else if (len == i + 3) arg = num_of_key(key_before(u + len));
+    else return XQ_MOVE_NONE;
+    if (arg < 0) return XQ_MOVE_NONE;
+
     xq_color side = pos->side;
     xq_kind kind = (xq_kind)piece->val;
     int x = xqn_file_x(side, file);
     int r = xqn_only_rank_on_file(pos, XQ_PIECE(kind, side), x);
-    if (r < 0) return -1;
-    int to = xqn_target_xr(side, kind, x, r, act->val, arg);
-    if (to < 0) return -1;
-    xq_move m = XQ_MOVE(XQ_SQ(x, r), to);
-    c->res->notation = XQ_NOTATION_CHINESE;
-    if (!(c->flags & XQ_READ_UNCHECKED)) {
-        xq_illegal why = xqn_legality(c, m);
-        if (why != XQ_LEGAL) return (int)xqn_finish_known(c, m, why);
+    if (r < 0) return XQ_MOVE_NONE;
+    int from = XQ_SQ(x, r);
+    if ((flags & (XQ_READ_UNCHECKED | XQ_READ_NOT_IN_CHECK)) == XQ_READ_NOT_IN_CHECK && kind != XQ_GENERAL) {
+        /* the common case: geometry here, then the general's safety */
+        int to = fast_target(pos, kind, x, r, act->val, arg);
+        return to >= 0 && xq_quiet_move_safe(pos, from, to) ? XQ_MOVE(from, to) : XQ_MOVE_NONE;
     }
-    c->res->move = m;           /* status OK and msg "" as xq_move_read set them */
-    return XQ_NOTE_OK;
+    int to = xqn_target_xr(side, kind, x, r, act->val, arg);
+    if (to < 0) return XQ_MOVE_NONE;
+    xq_move m = XQ_MOVE(from, to);
+    if (flags & XQ_READ_UNCHECKED) return m;
+    xq_illegal why = (flags & XQ_READ_NOT_IN_CHECK) ? xq_move_legality_known(pos, m, false) : xq_move_legality(pos, m);
+    return why == XQ_LEGAL ? m : XQ_MOVE_NONE;
 }
 
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len)

@@ -198,12 +198,6 @@ xq_notation xqn_ascii_kind(const char *s, int n);
 /* Per-notation readers and writers. */
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len);
 
-/* The Chinese full form 炮二平五 / 馬８進７ whose file holds one piece of
- * the kind, read straight from its bytes: the status, exactly as
- * xqn_read_chinese would give it, or -1 (nothing changed) for any other
- * token or position.  Only on a result xq_move_read has just reset
- * (status OK, msg ""). */
-int xqn_read_chinese_fast(xqn_ctx *c, const char *text, size_t len);
 xq_notation xqn_chinese_shape(const char *text, size_t len);
 xq_note_status xqn_read_wxf(xqn_ctx *c, const char *s, int n);
 xq_note_status xqn_read_coord(xqn_ctx *c, const char *s, int n);

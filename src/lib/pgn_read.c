@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SNIFF_SIZE = 4096, MAX_LINE_BAD = 32 };
+enum { SNIFF_SIZE = 4096, MAX_LINE_BAD = 32, MT_BLOCK = 2048 };
 
 typedef enum { PH_START, PH_TAGS, PH_MOVES, PH_AFTER_RESULT } phase;
 
@@ -62,6 +62,11 @@ struct xq_reader {
     bool junk_warned, depth_warned;
     uint32_t pending_number;
     bool failed;              /* a read error ended the last record: next returns -1 */
+    bool no_fast;             /* tests: every line the general way (no fast_line) */
+    char *mt, *mt_end;        /* fast_line: free room for move texts in the arena */
+    uint64_t raw_from, raw_to; /* lines taken, not yet in the game's raw bytes (raw_take) */
+    size_t fen_tag;           /* 1 + index of the record's first FEN tag, 0 if none */
+    const uint32_t *pairs;    /* xq_input_pairs after the last xq_input_decode (fast_line) */
     size_t moves;             /* move nodes in the record, all lines of play */
     bool moves_warned;
     uint32_t end_line, end_col;  /* just after the last line taken (for that error) */
@@ -223,6 +228,15 @@ static inline size_t dot_len(const char *p, const char *end)
     return 0;
 }
 
+/* Can a token of n bytes be a result (result_of)?  Byte lengths of the
+ * results: most tokens are none of them. */
+static inline bool result_length(size_t n)
+{
+    const uint32_t lengths = 1u << 1 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7 | 1u << 9 |
+                             1u << 17 | 1u << 21;
+    return n <= 21 && (lengths >> n & 1);
+}
+
 static xq_result result_of(const char *t, size_t n)
 {
 #define R(s, r) {s, sizeof s - 1, r}
@@ -237,10 +251,7 @@ static xq_result result_of(const char *t, size_t n)
         R("和棋", XQ_RESULT_DRAW), R("和局", XQ_RESULT_DRAW),
     };
 #undef R
-    /* byte lengths of the results above: most tokens are none of them */
-    const uint32_t lengths = 1u << 1 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 7 | 1u << 9 |
-                             1u << 17 | 1u << 21;
-    if (n > 21 || !(lengths >> n & 1)) return XQ_RESULT_NONE;
+    if (!result_length(n)) return XQ_RESULT_NONE;
     for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
         if (results[i].n == n && memcmp(results[i].s, t, n) == 0) return results[i].r;
     return XQ_RESULT_NONE;
@@ -350,15 +361,18 @@ static void on_bad(void *ctx, uint64_t offset, size_t out_pos, const char *why)
 
 /* ---- tag-name set ----------------------------------------------------- */
 
+/* Hash of a tag name, the same for names equal but for ASCII case: its
+ * length and first, second and last bytes, each with bit 0x20 set (which
+ * maps A-Z to a-z and leaves equal bytes equal).  Names are short and
+ * few; the probe compares them in full. */
 static uint32_t name_hash(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 'A' && c <= 'Z') c = (unsigned char)(c + 32);
-        h = (h ^ c) * 16777619u;
-    }
-    return h;
+    if (n == 0) return 0;
+    const unsigned char *u = (const unsigned char *)s;
+    uint32_t h = (uint32_t)n | (uint32_t)(u[0] | 0x20) << 8 | (uint32_t)(u[n > 1] | 0x20) << 16 |
+                 (uint32_t)(u[n - 1] | 0x20) << 24;
+    h *= 0x9E3779B1u;
+    return h ^ h >> 16;
 }
 
 static void names_clear(xq_reader *r)
@@ -835,19 +849,46 @@ static const char *last_close_quote(const char *p, const char *end)
 
 /* Parse the tags of a line starting at p ('['); leftover text after the
  * last tag is movetext. */
+/* Note the tag just added to g, whose name is name_len bytes long: in the
+ * set of names, and as the record's FEN if it is the first FEN tag (what
+ * xq_game_tag(g, "FEN") finds). */
+static void tag_added(xq_reader *r, xq_game *g, size_t name_len)
+{
+    names_add(r, g, g->tag_count - 1);
+    if (!r->fen_tag && name_len == 3 && ascii_ieq_n(g->tags[g->tag_count - 1].name, 3, "FEN", 3))
+        r->fen_tag = g->tag_count;
+}
+
+/* The common tag line, `[Name "value"]` and nothing else (one space, no
+ * quote or backslash in the value, nothing after the ']'): the tag added
+ * straight from the line, as tag_line's general loop would add it.  p is
+ * at the '[' (tag_start).  false, having done nothing, for any other. */
+static bool simple_tag(xq_reader *r, xq_game *g, const char *p, const char *end)
+{
+    const char *name = p + 1, *q = name;
+    while (q < end && NAME_STOP[(unsigned char)*q] == 0) q++;
+    if (end - q < 4 || q[0] != ' ' || q[1] != '"') return false;
+    const char *v = q + 2, *close = memchr(v, '"', (size_t)(end - v));
+    if (!close || close + 2 != end || close[1] != ']' || memchr(v, '\\', (size_t)(close - v)))
+        return false;
+    if (xq_game_add_tag(g, name, (size_t)(q - name), v, (size_t)(close - v)))
+        tag_added(r, g, (size_t)(q - name));
+    return true;
+}
+
 static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, const char *end)
 {
+    if (simple_tag(r, g, p, end)) return;
     bool ok = true;
-    colpos cp = {s, 1};
     while (ok && tag_start(p, end)) {
-        uint32_t col = col_of(&cp, p);
+        const char *tag = p;   /* its column, 1 + nchars(s, tag), only for diagnostics */
         const char *name = ++p;
         while (name_char(p, end)) p++;
         size_t name_len = (size_t)(p - name);
         p = skip_blanks(p, end);
         r->scratch.len = 0;
         if (p < end && *p == '"') {
-            uint32_t qcol = col_of(&cp, p);
+            const char *quote = p;
             const char *v = ++p;
             const char *close = last_close_quote(p, end);
             while (p < end) {
@@ -861,7 +902,8 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
                 p++;
             }
             if (p == end) {
-                diag(r, g, XQ_SEV_ERROR, qcol, "tag value not closed by '\"' at end of line");
+                diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, quote),
+                     "tag value not closed by '\"' at end of line");
                 ok = false;
                 const char *e = end;
                 while (e > v && (e[-1] == ']' || blank_len(e - 1, end) == 1)) e--;
@@ -869,12 +911,13 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
             } else {
                 xq_buf_append(&r->scratch, v, (size_t)(p - v));
                 if (memchr(v, '"', (size_t)(p - v)))
-                    diag(r, g, XQ_SEV_WARNING, qcol, "'\"' inside a tag value not escaped");
+                    diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, quote),
+                         "'\"' inside a tag value not escaped");
                 p = skip_blanks(p + 1, end);
                 if (p < end && *p == ']') {
                     p++;
                 } else {
-                    diag(r, g, XQ_SEV_ERROR, col_of(&cp, p), "tag not closed by ']'");
+                    diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, p), "tag not closed by ']'");
                     ok = false;
                 }
             }
@@ -886,20 +929,63 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
             while (e > v && blank_len(e - 1, end) == 1) e--;
             xq_buf_append(&r->scratch, v, (size_t)(e - v));
             if (p < end) p++;
-            else diag(r, g, XQ_SEV_ERROR, col, "tag not closed by ']'");
-            diag(r, g, XQ_SEV_WARNING, col, "tag value not in quotes");
+            else diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, tag), "tag not closed by ']'");
+            diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, tag), "tag value not in quotes");
         }
         if (xq_game_add_tag(g, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len))
-            names_add(r, g, g->tag_count - 1);
+            tag_added(r, g, name_len);
         p = skip_blanks(p, end);
     }
     if (ok && p < end) {
         r->ph = PH_MOVES;
-        movetext(r, g, p, end, col_of(&cp, p));
+        movetext(r, g, p, end, 1 + nchars(s, p));
     }
 }
 
 /* ---- records ---------------------------------------------------------- */
+
+/* Raw bytes of the record: the lines taken are a run of the input
+ * (raw_from..raw_to, kept in the input's buffer with xq_input_keep) copied
+ * into the game at once when the run breaks (a cut line skips bytes) and
+ * at the end of the record, instead of line by line. */
+
+/* Copy the pending run into g's raw bytes. */
+static void raw_flush(xq_reader *r, xq_game *g)
+{
+    if (r->raw_to > r->raw_from)
+        xq_game_append_raw(g, xq_input_kept(r->in, r->raw_from), (size_t)(r->raw_to - r->raw_from));
+    r->raw_from = r->raw_to;
+    xq_input_keep(r->in, UINT64_MAX);
+}
+
+/* Bytes of the record so far, taken lines (raw_take) included. */
+static inline uint64_t raw_bytes(const xq_reader *r, const xq_game *g)
+{
+    return g->raw_len + (r->raw_to - r->raw_from);
+}
+
+/* Add the current line, not a cut one, to the record's raw bytes. */
+static inline void raw_take_whole(xq_reader *r, xq_game *g)
+{
+    if (r->raw_to > r->raw_from && r->line.offset == r->raw_to) {
+        r->raw_to += r->line.raw_len;
+        return;
+    }
+    raw_flush(r, g);
+    if (g->raw_len == 0) g->offset = r->line.offset;
+    r->raw_from = r->line.offset;
+    r->raw_to = r->line.offset + r->line.raw_len;
+    xq_input_keep(r->in, r->raw_from);
+}
+
+/* Add the current line to the record's raw bytes.  A cut line ends the
+ * run at once: the input then skips the rest of the line (up to any
+ * size) without keeping anything. */
+static void raw_take(xq_reader *r, xq_game *g)
+{
+    raw_take_whole(r, g);
+    if (r->line.cut) raw_flush(r, g);
+}
 
 static void record_begin(xq_reader *r, xq_game *g)
 {
@@ -916,6 +1002,9 @@ static void record_begin(xq_reader *r, xq_game *g)
     r->skip = 0;
     r->in_comment = false;
     r->cut = NULL;
+    r->mt = r->mt_end = NULL;
+    r->raw_from = r->raw_to = 0;
+    r->fen_tag = 0;
     names_clear(r);
 }
 
@@ -953,6 +1042,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     flush_comment(g, f0);
     /* the main line: hand the scratch array over to the game (no copy) and
      * take the game's array of its previous record, free since the reset */
+    raw_flush(r, g);
     g->main = (xq_branch){f0->count ? f0->nodes : NULL, f0->count, f0->comment};
     xq_node *spare = g->node_buf;
     size_t spare_cap = g->node_cap;
@@ -960,7 +1050,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     g->node_cap = f0->cap;
     f0->nodes = spare;
     f0->cap = spare_cap;
-    g->fen = xq_game_tag(g, "FEN");
+    g->fen = r->fen_tag ? g->tags[r->fen_tag - 1].value : NULL;
     g->index = ++r->index;
     g->encoding = xq_input_encoding(r->in);
     g->file = xq_game_strndup(g, xq_input_path(r->in), strlen(xq_input_path(r->in)));
@@ -991,8 +1081,7 @@ static bool starts_record(xq_reader *r, xq_game *g, const char *p, const char *e
  * p is the first non-blank byte of the decoded line (or its end). */
 static void take_line(xq_reader *r, xq_game *g, const char *p)
 {
-    if (g->raw_len == 0) g->offset = r->line.offset;
-    xq_game_append_raw(g, r->line.bytes, r->line.raw_len);
+    raw_take(r, g);
     /* bad bytes: one diagnostic per line, at the first (a file in the
      * wrong encoding would otherwise bury everything else) */
     if (r->nbad) {
@@ -1043,6 +1132,123 @@ static void take_line(xq_reader *r, xq_game *g, const char *p)
     movetext(r, g, p, end, 1 + nchars(s, p));
 }
 
+/* Is the token t[0..n), decoded by the fast path and not starting with an
+ * ASCII digit, a plain move for token() and add_move: no result, NAG,
+ * placeholder or glued suffix annotation? */
+static inline bool fast_move(const char *t, size_t n)
+{
+    unsigned char c0 = (unsigned char)t[0];
+    unsigned tf = TOKFIRST[c0];
+    if (t[n - 1] == '!' || t[n - 1] == '?') return false;
+    if (!tf) return true;
+    if ((tf & TF_RESULT) && result_length(n) && result_of(t, n) != XQ_RESULT_NONE) return false;
+    if (!(tf & TF_OTHER)) return true;   /* none of the tests below */
+    if (c0 == '$' || c0 == '!' || c0 == '?') return false;
+    return !((c0 == '.' || c0 == 0xE2 || c0 == 0xEF) && placeholder(t, t + n));
+}
+
+/* The end of take_line for a line taken by the fast path, whose last
+ * character ends before column col: raw bytes and where the record ends. */
+static void fast_take(xq_reader *r, xq_game *g, uint32_t col)
+{
+    raw_take_whole(r, g);   /* (fast_line takes no cut line) */
+    r->end_off = r->line.offset + r->line.raw_len;
+    if (r->line.raw_len > r->line.len && r->line.bytes[r->line.raw_len - 1] == '\n') {
+        r->end_line = (uint32_t)r->line.number + 1;
+        r->end_col = 1;
+    } else {
+        r->end_line = (uint32_t)r->line.number;
+        r->end_col = col;
+    }
+}
+
+/* The fast path for the common line of a record: moves and move numbers
+ * ("12." and the like) separated by ASCII blanks, in the middle of the
+ * movetext.  It walks the raw bytes once, decoding each move straight
+ * into the arena (xq_input_decode_word), instead of decoding the line,
+ * then scanning blanks, tokens and columns.  Anything else on the line
+ * (comments, variations, results, NAGs, Unicode blanks, bad bytes, a tag,
+ * a glued number, a pending comment...) makes it undo what it did and
+ * return false: the line then goes the general way (decode, take_line),
+ * which gives the same nodes.  Returns true when it took the line.
+ * tests/unit/test_movetext_fast.c reads records both ways. */
+static bool fast_line(xq_reader *r, xq_game *g)
+{
+    frame *f = top(r);
+    const unsigned char *s = r->line.bytes;
+    size_t n = r->line.len, i = 0;
+    if (r->no_fast || r->ph != PH_MOVES || r->in_comment || r->skip || f->pend_on ||
+        !r->any_line || r->line.cut || r->line.offset == 0 || n == 0 || s[0] == '%' ||
+        raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES)
+        return false;
+    /* room for the moves' texts: 3 bytes of UTF-8 per input byte at most,
+     * a NUL per move, 1 byte for xq_input_decode_word's 4-byte stores */
+    if ((size_t)(r->mt_end - r->mt) < 4 * n + 4) {
+        size_t size = 4 * n + 4 > MT_BLOCK ? 4 * n + 4 : MT_BLOCK;
+        if (!(r->mt = xq_game_alloc(g, size))) return false;
+        r->mt_end = r->mt + size;
+    }
+    char *o = r->mt;
+    const uint32_t *pt = r->pairs;   /* GBK, Big5: the word decoder inline */
+    size_t count0 = f->count, moves0 = r->moves;
+    uint32_t pend0 = r->pending_number, col = 1;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (CLASS[c] == C_BLANK) {
+            i++;
+            col++;
+            continue;
+        }
+        if ((unsigned)(c - '0') < 10u) {   /* a move number: digits, dots, then a blank (move_number) */
+            size_t j = i;
+            uint64_t v = 0;
+            for (; j < n && (unsigned)(s[j] - '0') < 10u; j++)
+                if (v < 1000000000) v = v * 10 + (uint64_t)(s[j] - '0');
+            while (j < n && s[j] == '.') j++;
+            if (j < n && CLASS[s[j]] != C_BLANK) goto undo;
+            r->pending_number = (uint32_t)v;
+            col += (uint32_t)(j - i);
+            i = j;
+            continue;
+        }
+        if (c == '[') goto undo;   /* a tag line? */
+        size_t len;
+        uint32_t chars;
+        size_t k = pt ? xq_pairs_decode_word(pt, s + i, n - i, o, &len, &chars)
+                      : xq_input_decode_word(r->in, s + i, n - i, o, &len, &chars);
+        if (k == 0 || (i + k < n && CLASS[s[i + k]] != C_BLANK) || !fast_move(o, len) ||
+            r->moves >= XQ_MAX_RECORD_MOVES)
+            goto undo;
+        xq_node *nd = f->count < f->cap ? &f->nodes[f->count++] : frame_new_node(f);
+        if (!nd) goto undo;
+        r->moves++;
+        o[len] = '\0';
+        nd->text = o;
+        nd->comment = NULL;
+        nd->nags = NULL;
+        nd->variations = NULL;
+        nd->line = (uint32_t)r->line.number;
+        nd->col = col;
+        nd->number = r->pending_number;
+        nd->variation_count = 0;
+        nd->nag_count = 0;
+        nd->move = XQ_MOVE_NONE;
+        nd->text_len = (uint16_t)(len <= UINT16_MAX ? len : 0);
+        r->pending_number = 0;
+        o += len + 1;
+        col += chars;
+        i += k;
+    }
+    r->mt = o;
+    fast_take(r, g, col);
+    return true;
+undo:
+    f->count = count0;
+    r->moves = moves0;
+    r->pending_number = pend0;
+    return false;
+}
+
 static int pgn_next(xq_reader *r, xq_game *g)
 {
     if (r->failed) return -1;
@@ -1068,6 +1274,7 @@ static int pgn_next(xq_reader *r, xq_game *g)
             record_end(r, g, 0);
             return 1;
         }
+        if (fast_line(r, g)) continue;   /* (uses none of the line state below) */
         r->nbad = 0;
         r->walk_col = 1;
         r->walk_byte = 0;
@@ -1076,13 +1283,14 @@ static int pgn_next(xq_reader *r, xq_game *g)
             snprintf(r->err, sizeof r->err, "%s: out of memory", xq_input_path(r->in));
             return -1;
         }
+        r->pairs = xq_input_pairs(r->in);   /* made by the first legacy decoding */
         const char *s = r->text.s, *end = s + r->text.len, *p = skip_blanks(s, end);
         if (r->any_line && starts_record(r, g, p, end)) {
             xq_input_unread(r->in);
             record_end(r, g, r->line.number);
             return 1;
         }
-        if (g->raw_len >= XQ_MAX_RECORD_BYTES) {   /* bounded memory */
+        if (raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES) {   /* bounded memory */
             xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)r->line.number, 1, r->line.offset,
                          "record longer than %d bytes: it ends before this line, which starts "
                          "the next record", (int)XQ_MAX_RECORD_BYTES);

@@ -1,13 +1,14 @@
 /* pipeline.h - process the games of a file on several cores, in input order.
  *
- * Games are read one at a time by the calling thread, processed in
- * parallel by worker threads, and handed back in input order, so a tool's
+ * Games are read, processed and handed back in input order, so a tool's
  * output is byte-identical whatever the number of threads (issue: speed
- * and scale, "-j N").  Each game sits in a slot with its own output
- * buffers: the worker's `process` writes what the game produces to
- * slot->out and slot->err (memory streams); the calling thread then writes
- * them to the output (stdout by default) and stderr in order and calls
- * `account` for totals.
+ * and scale, "-j N").  With N threads each one in turn reads a few games
+ * (under a lock: the reader is sequential) and processes them itself, so
+ * a game is read and replayed on the same core.  Each game sits in a slot
+ * with its own output buffers: `process` writes what the game produces to
+ * slot->out and slot->err (memory streams); then, in input order and one
+ * game at a time, they are written to the output (stdout by default) and
+ * stderr and `account` is called for totals.
  *
  * Memory: at most 32 * threads games in flight, each in a reused slot, so it
  * does not grow with the input.
@@ -30,26 +31,30 @@ typedef struct {
     /* private */
     char *out_buf, *err_buf;
     size_t out_len, err_len;
-    int done;
 } xq_slot;
 
 typedef struct {
-    int threads;             /* worker threads; 1 = everything in the calling thread */
+    int threads;             /* threads, the calling one included; 1 = no other thread */
     FILE *out;               /* where slot->out goes, in order; NULL = stdout */
     size_t user_size;        /* bytes of zeroed per-slot scratch (slot->user), may be 0 */
     void *ctx;               /* passed to the callbacks */
-    /* In a worker: process slot->game (replay into slot->replay, write
-     * output to slot->out / slot->err).  Must not touch shared state
-     * except read-only ctx. */
+    /* In any of the threads, several games at once: process slot->game
+     * (replay into slot->replay, write output to slot->out / slot->err).
+     * Must not touch shared state except read-only ctx. */
     void (*process)(void *ctx, xq_slot *slot);
-    /* In the calling thread, in input order, after the slot's output was
-     * written: add the game to the tool's totals. */
+    /* In input order, one game at a time (under a lock, so no two calls
+     * overlap and each sees every earlier call's writes), after the slot's
+     * output was written: add the game to the tool's totals.  The thread
+     * may be any of the pipeline's, not necessarily the calling one. */
     void (*account)(void *ctx, xq_slot *slot);
 } xq_pipeline_options;
 
-/* Read every game of rd through the pipeline.  Returns 0 at the end of the
- * file, -1 when the reader failed (xq_reader_error says why) or memory or
- * threads could not be had (then *err_msg is set to a static message). */
+/* Read every game of rd through the pipeline (with threads > 1, rd is read
+ * from several threads, one call at a time under a lock).  Returns 0 at the
+ * end of the file, -1 when the reader failed (xq_reader_error says why;
+ * every game read before it has been processed and emitted) or memory
+ * could not be had (then *err_msg is set to a static message).  Threads
+ * that cannot be started leave the work to the others. */
 int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **err_msg);
 
 /* Number of online CPUs (at least 1), the default of -j. */

@@ -81,23 +81,39 @@ bool xq_position_masks_ok(const xq_position *pos)
     return true;
 }
 
+/* The start position as xq_position_put builds it (CXA1999 §1.3), a
+ * constant: every replay starts here, and a copy costs less than 32 puts.
+ * test_move_read_quick.c checks it against the position built piece by piece
+ * and against XQ_START_FEN (board, masks, generals and the key). */
+#define R_(k) XQ_PIECE(XQ_##k, XQ_RED)
+#define B_(k) XQ_PIECE(XQ_##k, XQ_BLACK)
+static const xq_position START = {
+    .board = {
+        R_(CHARIOT), R_(HORSE), R_(ELEPHANT), R_(ADVISOR), R_(GENERAL), R_(ADVISOR), R_(ELEPHANT), R_(HORSE), R_(CHARIOT),
+        0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, R_(CANNON), 0, 0, 0, 0, 0, R_(CANNON), 0,
+        R_(SOLDIER), 0, R_(SOLDIER), 0, R_(SOLDIER), 0, R_(SOLDIER), 0, R_(SOLDIER),
+        0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0,
+        B_(SOLDIER), 0, B_(SOLDIER), 0, B_(SOLDIER), 0, B_(SOLDIER), 0, B_(SOLDIER),
+        0, B_(CANNON), 0, 0, 0, 0, 0, B_(CANNON), 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0,
+        B_(CHARIOT), B_(HORSE), B_(ELEPHANT), B_(ADVISOR), B_(GENERAL), B_(ADVISOR), B_(ELEPHANT), B_(HORSE), B_(CHARIOT),
+    },
+    .general = {XQ_SQ(4, 0), XQ_SQ(4, 9)},
+    .side = XQ_RED,
+    .halfmove = 0,
+    .fullmove = 1,
+    .key = 0x65F6E3DC3FF25D18ull,   /* the XOR of the 32 pieces' Zobrist keys, Red to move */
+    .rank_occ = {0x1FF, 0, 0x82, 0x155, 0, 0, 0x155, 0x82, 0, 0x1FF},
+    .file_occ = {0x249, 0x285, 0x249, 0x201, 0x249, 0x201, 0x249, 0x285, 0x249},
+};
+#undef R_
+#undef B_
+
 void xq_position_start(xq_position *pos)
 {
-    static const xq_kind back[9] = {XQ_CHARIOT, XQ_HORSE, XQ_ELEPHANT, XQ_ADVISOR, XQ_GENERAL,
-                                    XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE, XQ_CHARIOT};
-    xq_position_clear(pos);
-    for (int f = 0; f < 9; f++) {
-        xq_position_put(pos, XQ_SQ(f, 0), XQ_PIECE(back[f], XQ_RED));
-        xq_position_put(pos, XQ_SQ(f, 9), XQ_PIECE(back[f], XQ_BLACK));
-    }
-    for (int f = 0; f < 9; f += 2) {
-        xq_position_put(pos, XQ_SQ(f, 3), XQ_PIECE(XQ_SOLDIER, XQ_RED));
-        xq_position_put(pos, XQ_SQ(f, 6), XQ_PIECE(XQ_SOLDIER, XQ_BLACK));
-    }
-    xq_position_put(pos, XQ_SQ(1, 2), XQ_PIECE(XQ_CANNON, XQ_RED));
-    xq_position_put(pos, XQ_SQ(7, 2), XQ_PIECE(XQ_CANNON, XQ_RED));
-    xq_position_put(pos, XQ_SQ(1, 7), XQ_PIECE(XQ_CANNON, XQ_BLACK));
-    xq_position_put(pos, XQ_SQ(7, 7), XQ_PIECE(XQ_CANNON, XQ_BLACK));
+    *pos = START;
 }
 
 void xq_position_set_side(xq_position *pos, xq_color side)

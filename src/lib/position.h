@@ -173,6 +173,17 @@ xq_illegal xq_move_legality(const xq_position *pos, xq_move m);
  * wrong in_check gives wrong answers. */
 xq_illegal xq_move_legality_known(const xq_position *pos, xq_move m, bool in_check);
 
+/* The own-general test of xq_move_legality_known(pos, m, false), alone:
+ * for a move from -> to whose geometry xq_move_legality accepts (CXA1999
+ * §2.2-2.3), of a piece other than a general, by the side to move when it
+ * is NOT in check.  True when its general is then neither attacked nor
+ * facing the other one (§3.1, §4.1.2), i.e. exactly when
+ * xq_move_legality_known(pos, XQ_MOVE(from, to), false) == XQ_LEGAL.
+ * Most moves touch none of the general's lines and horse legs: two table
+ * reads.  For readers that have checked the geometry themselves (the
+ * Chinese fast path); wrong premises give wrong answers. */
+bool xq_quiet_move_safe(const xq_position *pos, int from, int to);
+
 /* Whether each side is in check (xq_in_check), kept along a game so that
  * every ply need not test it: xq_checks_init once on the start position
  * (any board, however impossible: two full tests), then xq_checks_after

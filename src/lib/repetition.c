@@ -179,13 +179,116 @@ static void finish_side(xq_rep_side *s, const side_acc *a, xq_rules rules, bool 
     }
 }
 
+/* ---- the memo of classifications --------------------------------------- */
+
+/* One classification: the position in full (board and side to move, not
+ * only its key), the move and the rule set it was made under. */
+struct xq_rep_memo_entry {
+    uint64_t key;
+    int32_t next;            /* next entry of the same hash chain, -1 for none */
+    xq_move move;
+    uint8_t rules;
+    uint8_t side;
+    xq_piece board[XQ_SQUARES];
+    xq_move_class mc;
+};
+
+void xq_rep_memo_free(xq_rep_memo *memo)
+{
+    if (!memo) return;
+    free(memo->entry);
+    free(memo->head);
+    memo->entry = NULL;
+    memo->head = NULL;
+    memo->n = memo->cap = 0;
+}
+
+/* The hash chain of (key, move, rules), in a memo of cap entries (2 * cap
+ * chains, cap a power of two). */
+static unsigned memo_chain(uint64_t key, xq_move m, xq_rules rules, int cap)
+{
+    uint64_t h = (key ^ ((uint64_t)m << 1 | (uint64_t)rules)) * 0x9E3779B97F4A7C15ull;
+    return (unsigned)(h >> 32) & (unsigned)(2 * cap - 1);
+}
+
+/* The kept classification of m from pos under rules, or NULL. */
+static const xq_move_class *memo_find(const xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules)
+{
+    if (!memo->n) return NULL;
+    for (int32_t i = memo->head[memo_chain(pos->key, m, rules, memo->cap)]; i >= 0; i = memo->entry[i].next) {
+        const xq_rep_memo_entry *e = &memo->entry[i];
+        if (e->key == pos->key && e->move == m && e->rules == rules && e->side == pos->side &&
+            !memcmp(e->board, pos->board, sizeof e->board))
+            return &e->mc;
+    }
+    return NULL;
+}
+
+/* Room for one more entry: twice the entries and chains (the chains built
+ * again), or, at XQ_REP_MEMO_MAX entries, an empty memo.  False when
+ * memory runs out (the memo is then left as it was). */
+static bool memo_room(xq_rep_memo *memo)
+{
+    if (memo->n < memo->cap) return true;
+    if (memo->cap >= XQ_REP_MEMO_MAX) {
+        memo->n = 0;
+        for (int i = 0; i < 2 * memo->cap; i++) memo->head[i] = -1;
+        return true;
+    }
+    int cap = memo->cap ? 2 * memo->cap : 16;
+    xq_rep_memo_entry *e = realloc(memo->entry, (size_t)cap * sizeof *e);
+    if (!e) return false;
+    memo->entry = e;
+    int32_t *head = malloc(2 * (size_t)cap * sizeof *head);
+    if (!head) return false;   /* (the entries grew; cap still counts the old ones) */
+    free(memo->head);
+    memo->head = head;
+    memo->cap = cap;
+    for (int i = 0; i < 2 * cap; i++) head[i] = -1;
+    for (int i = 0; i < memo->n; i++) {
+        unsigned c = memo_chain(e[i].key, e[i].move, (xq_rules)e[i].rules, cap);
+        e[i].next = head[c];
+        head[c] = i;
+    }
+    return true;
+}
+
+/* Keep mc as the classification of m from pos under rules (not found in
+ * the memo); when the memo cannot grow, nothing is kept (the move is
+ * classified again if met). */
+static void memo_add(xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules, const xq_move_class *mc)
+{
+    if (!memo_room(memo)) return;
+    int i = memo->n++;
+    xq_rep_memo_entry *e = &memo->entry[i];
+    e->key = pos->key;
+    e->move = m;
+    e->rules = (uint8_t)rules;
+    e->side = (uint8_t)pos->side;
+    memcpy(e->board, pos->board, sizeof e->board);
+    e->mc = *mc;
+    unsigned c = memo_chain(pos->key, m, rules, memo->cap);
+    e->next = memo->head[c];
+    memo->head[c] = i;
+}
+
 bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *moves, int n,
                          int occurrences, xq_rules rules, xq_rep_verdict *out)
+{
+    return xq_repetition_judge_memo(base, base_ply, moves, n, occurrences, rules, NULL, out);
+}
+
+bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_move *moves, int n,
+                              int occurrences, xq_rules rules, xq_rep_memo *memo, xq_rep_verdict *out)
 {
     memset(out, 0, sizeof *out);
     if (n <= 0 || occurrences < 2) return false;
     xq_position *pos = malloc(((size_t)n + 1) * sizeof *pos);
     if (!pos) return false;
+    /* without a memo from the caller, one for this call: a position and
+     * move met again in the cycle is classified once */
+    xq_rep_memo local = {0};
+    if (!memo) memo = &local;
     pos[0] = *base;
     for (int i = 0; i < n; i++) {
         xq_undo u;
@@ -203,6 +306,7 @@ bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *m
     }
     if (count < occurrences) {
         free(pos);
+        xq_rep_memo_free(&local);
         return false;
     }
 
@@ -228,21 +332,17 @@ bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *m
     bool any_chase[2] = {false, false};
 
     /* the cycle is played `occurrences`-1 times: classify each distinct
-     * (position, move) once */
-    xq_move_class *seen = malloc(((size_t)n - (size_t)first) * sizeof *seen);
-    if (!seen) {
-        free(pos);
-        memset(out, 0, sizeof *out);
-        return false;
-    }
+     * (position, move) once (and not again when the memo has it from an
+     * earlier call) */
     for (int i = first; i < n; i++) {
         xq_move_class mc;
-        int j = first;
-        for (; j < i; j++)
-            if (moves[j] == moves[i] && pos[j].key == pos[i].key && same_position(&pos[j], &pos[i])) break;
-        if (j < i) mc = seen[j - first];
-        else xq_classify_move(&pos[i], moves[i], rules, &mc);
-        seen[i - first] = mc;
+        const xq_move_class *kept = memo_find(memo, &pos[i], moves[i], rules);
+        if (kept) {
+            mc = *kept;
+        } else {
+            xq_classify_move(&pos[i], moves[i], rules, &mc);
+            memo_add(memo, &pos[i], moves[i], rules, &mc);
+        }
         if (rules == XQ_RULES_CXA1999) {
             /* CXA 1999 has no exception for a piece held by its victim */
             for (int k = 0; k < mc.npinner_victims && mc.nvictims < XQ_MAX_VICTIMS; k++) {
@@ -289,8 +389,8 @@ bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *m
         id[to] = id[from];
         id[from] = -1;
     }
-    free(seen);
     free(pos);
+    xq_rep_memo_free(&local);
     for (int c = 0; c < 2; c++)
         if (!any_chase[c]) acc[c].every_chase = 0;
 

@@ -206,8 +206,44 @@ typedef struct {
  * 19, 32) and true is returned.  Otherwise (a Zobrist collision, too few
  * occurrences, n <= 0, occurrences < 2, or an allocation failure) returns
  * false and *out is zeroed.  Memory: temporary arrays of n+1 positions and
- * of the cycle's classifications, freed before returning. */
+ * of the cycle's classifications, freed before returning (a failure to
+ * allocate the second only costs time: each move is then classified
+ * where it occurs). */
 bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *moves, int n,
                          int occurrences, xq_rules rules, xq_rep_verdict *out);
+
+/* Classifications kept from one judge call to the next (a replay judges
+ * the first repetition of a record and, when the record goes on and ends
+ * on another one, judges again a stretch that mostly holds the same
+ * positions and moves).  xq_classify_move depends on nothing but its
+ * (position, move, rules), so a kept classification is the one it would
+ * compute again: the verdicts are the same with or without a memo.
+ *
+ * Caller-owned; zero-initialise it (`xq_rep_memo m = {0};`, or a zeroed
+ * field of a larger struct) before the first use, pass it to
+ * xq_repetition_judge_memo any number of times (any positions, either
+ * rule set), and release it with xq_rep_memo_free.  Not shared between
+ * threads. */
+typedef struct xq_rep_memo_entry xq_rep_memo_entry;   /* private to repetition.c */
+typedef struct {
+    xq_rep_memo_entry *entry;   /* owned; NULL until the first classification */
+    int32_t *head;              /* owned: first entry of each hash chain, -1 for none */
+    int n, cap;                 /* entries used / allocated (head has 2 * cap chains) */
+} xq_rep_memo;
+
+/* Free the entries of *memo and zero it (it may be used again).  NULL or
+ * a zeroed memo: nothing to do. */
+void xq_rep_memo_free(xq_rep_memo *memo);
+
+/* xq_repetition_judge, looking classifications up in *memo first and
+ * adding the new ones to it (memo NULL: a memo local to the call, as
+ * xq_repetition_judge does).  Same verdicts, same return value.  The memo
+ * holds at most XQ_REP_MEMO_MAX entries (about 1 MB) and starts afresh
+ * when full; when it cannot grow (allocation failure) the moves are
+ * classified without it.  One memo may serve many games (a worker's
+ * games, e.g. a corpus holding a game twice). */
+enum { XQ_REP_MEMO_MAX = 4096 };
+bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_move *moves, int n,
+                              int occurrences, xq_rules rules, xq_rep_memo *memo, xq_rep_verdict *out);
 
 #endif

@@ -280,21 +280,6 @@ static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *fr
     return n;
 }
 
-/* Is pseudo-legal from -> to of the side to move legal (its general
- * neither attacked nor facing the other after it, §3.1, §4.1.2)?  (The
- * position is changed only through xq_make / xq_unmake, which keep its
- * derived fields.) */
-static bool legal_after(xq_position *pos, int from, int to)
-{
-    xq_color me = pos->side;
-    xq_move m = XQ_MOVE(from, to);
-    xq_undo u;
-    xq_make(pos, m, &u);
-    bool ok = !xq_in_check(pos, me);
-    xq_unmake(pos, m, &u);
-    return ok;
-}
-
 /* A copy of pos with side c to move (a "pass" by the other side). */
 static xq_position with_side(const xq_position *pos, xq_color c)
 {
@@ -535,6 +520,71 @@ static bool may_check(const xq_position *pos, const check_ctx *c, xq_move m)
     return (tf == c->kf && c->cannon_file) || (tr == c->kr && c->cannon_rank);
 }
 
+/* The moves of the chariot or cannon on `from` that may give check
+ * (may_check), when it neither stands on the general's file or rank nor
+ * uncovers a line or a horse leg: those that land on the general's file
+ * or rank, which are the square where each of its four lines crosses them
+ * (a quiet move) and a capture there.  The same moves in the same order as
+ * piece_moves filtered by may_check, without generating the ~17 others. */
+static int slider_check_moves(const xq_position *pos, const check_ctx *c, int from, xq_move *moves)
+{
+    const xq_piece *b = pos->board;
+    xq_color me = XQ_COLOR(b[from]);
+    bool cannon = XQ_KIND(b[from]) == XQ_CANNON;
+    int ff = xq_file_of[from], fr = xq_rank_of[from], n = 0;
+    for (int d = 0; d < 4; d++) {
+        line_pair h = line_scan(pos, from, d);
+        bool file = d < 2, up = !(d & 1);
+        /* indices along the line: ranks on a file, files on a rank */
+        int at = file ? fr : ff, cross = file ? c->kr : c->kf;
+        int end = h.first >= 0 ? (file ? xq_rank_of[h.first] : xq_file_of[h.first])
+                               : (up ? (file ? XQ_RANKS : XQ_FILES) : -1);
+        if (up ? at < cross && cross < end : end < cross && cross < at)
+            moves[n++] = XQ_MOVE(from, file ? XQ_SQ(ff, cross) : XQ_SQ(cross, fr));
+        int t = cannon ? (h.first >= 0 ? h.second : -1) : h.first;   /* over the screen */
+        if (t >= 0 && XQ_COLOR(b[t]) != me && (xq_file_of[t] == c->kf || xq_rank_of[t] == c->kr))
+            moves[n++] = XQ_MOVE(from, t);
+    }
+    return n;
+}
+
+/* The moves of the piece on sq that may give check (may_check), in the
+ * order of piece_moves; `uncovers`: the piece stands on a line or a horse
+ * leg that its move may open (then every move may check). */
+static int check_candidates(const xq_position *pos, const check_ctx *c, int sq, bool uncovers, xq_move *moves)
+{
+    xq_kind k = XQ_KIND(pos->board[sq]);
+    if (!uncovers && (k == XQ_CHARIOT || k == XQ_CANNON)) return slider_check_moves(pos, c, sq, moves);
+    /* a soldier checks from next to the general, one step from where it
+     * stands; else only as a new screen */
+    int df = abs(xq_file_of[sq] - c->kf), dr = abs(xq_rank_of[sq] - c->kr);
+    if (!uncovers && k == XQ_SOLDIER && !c->cannon_file && !c->cannon_rank && df + dr > 2) return 0;
+    /* a horse checks from a horse's move from the general, one horse's
+     * move from where it stands: two such moves make at most 4 files or
+     * ranks and 6 steps in all */
+    if (!uncovers && k == XQ_HORSE && !c->cannon_file && !c->cannon_rank && (df > 4 || dr > 4 || df + dr > 6))
+        return 0;
+    xq_move buf[PIECE_MOVES];
+    int n = piece_moves(pos, sq, false, buf, 0), m = 0;
+    for (int i = 0; i < n; i++)
+        if (uncovers || may_check(pos, c, buf[i])) moves[m++] = buf[i];
+    return m;
+}
+
+#ifndef NDEBUG
+/* check_candidates against piece_moves filtered by may_check (debug
+ * builds): the same moves in the same order, so the budget is spent the
+ * same way. */
+static bool candidates_agree(const xq_position *pos, const check_ctx *c, int sq, const xq_move *moves, int n)
+{
+    xq_move buf[PIECE_MOVES];
+    int k = piece_moves(pos, sq, false, buf, 0), m = 0;
+    for (int i = 0; i < k; i++)
+        if (may_check(pos, c, buf[i]) && (m >= n || moves[m++] != buf[i])) return false;
+    return m == n;
+}
+#endif
+
 /* Where a check on the general of the side to move can be answered by a
  * piece other than the general: `to` gets the checkers' squares, the
  * squares between a checking chariot, cannon or facing general and the
@@ -552,23 +602,21 @@ static bool answer_squares(const xq_position *pos, sqset *to, sqset *from)
     if (g >= XQ_SQUARES) return false;
     const xq_piece *b = pos->board;
     int gf = xq_file_of[g], gr = xq_rank_of[g];
+    /* the lines, read from the occupancy masks: a chariot or the facing
+     * general (first piece met), or a cannon over its screen (second) */
+    static const int8_t STEP[4] = {9, -9, 1, -1};
     for (int d = 0; d < 4; d++) {
-        sqset line = {{0, 0}};
-        int f = gf + ORTH_F[d], r = gr + ORTH_R[d];
-        for (; on_board(f, r) && !b[XQ_SQ(f, r)]; f += ORTH_F[d], r += ORTH_R[d]) set_add(&line, XQ_SQ(f, r));
-        if (!on_board(f, r)) continue;
-        int first = XQ_SQ(f, r);
-        if (b[first] == XQ_PIECE(XQ_CHARIOT, e) || (b[first] == XQ_PIECE(XQ_GENERAL, e) && ORTH_F[d] == 0)) {
-            set_add(&line, first);
-            to->w[0] |= line.w[0], to->w[1] |= line.w[1];
-            continue;
-        }
-        for (f += ORTH_F[d], r += ORTH_R[d]; on_board(f, r) && !b[XQ_SQ(f, r)]; f += ORTH_F[d], r += ORTH_R[d])
-            set_add(&line, XQ_SQ(f, r));
-        if (on_board(f, r) && b[XQ_SQ(f, r)] == XQ_PIECE(XQ_CANNON, e)) {
-            set_add(&line, XQ_SQ(f, r));
-            to->w[0] |= line.w[0], to->w[1] |= line.w[1];
-            set_add(from, first);
+        line_pair h = line_scan(pos, g, d);
+        if (h.first < 0) continue;
+        if (b[h.first] == XQ_PIECE(XQ_CHARIOT, e) || (b[h.first] == XQ_PIECE(XQ_GENERAL, e) && d < 2)) {
+            for (int sq = g + STEP[d]; sq != h.first; sq += STEP[d]) set_add(to, sq);
+            set_add(to, h.first);
+        } else if (h.second >= 0 && b[h.second] == XQ_PIECE(XQ_CANNON, e)) {
+            /* the squares on both sides of the screen, and the cannon */
+            for (int sq = g + STEP[d]; sq != h.second; sq += STEP[d])
+                if (sq != h.first) set_add(to, sq);
+            set_add(to, h.second);
+            set_add(from, h.first);
         }
     }
     for (int d = 0; d < 8; d++) {
@@ -588,28 +636,63 @@ static bool answer_squares(const xq_position *pos, sqset *to, sqset *from)
     return true;
 }
 
-/* The legal moves of the side to move, which is in check, into
- * moves[XQ_MAX_MOVES]: the general's moves first (the likeliest answers),
- * then every move of an own screen of a checking cannon, then the moves of
- * the other pieces onto the answer squares (answer_squares).  With
- * first_only, stops at the first one.  Returns the count. */
-static int gen_replies(xq_position *pos, bool first_only, xq_move *moves)
+/* ---- mate search ---------------------------------------------------------- */
+
+static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet);
+
+/* What to do with each legal reply to a check (for_each_reply): with
+ * depth < 3 only whether one exists; else whether the mover, after it,
+ * can no longer mate by checks within depth - 2 plies. */
+typedef struct {
+    int depth;
+    int *budget;
+} reply_visit;
+
+/* Play the pseudo-legal reply from -> to and, when it is legal (its
+ * general neither attacked nor facing the other after it, §3.1, §4.1.2),
+ * look at it as v says; true when it stops the walk (a legal reply, or
+ * one after which the mover cannot mate).  The legality test and the
+ * search share one xq_make (the position is changed only through xq_make
+ * / xq_unmake, which keep its derived fields). */
+static bool visit_reply(xq_position *pos, int from, int to, const reply_visit *v)
 {
-    sqset to, from;
-    if (!answer_squares(pos, &to, &from)) {
-        /* no general: every legal move */
-        int n = xq_legal_moves(pos, moves);
-        return first_only && n > 1 ? 1 : n;
-    }
     xq_color me = pos->side;
-    int g = pos->general[me], n = 0;
+    xq_move m = XQ_MOVE(from, to);
+    xq_undo u;
+    xq_make(pos, m, &u);
+    bool stop = !xq_in_check(pos, me);
+    /* (a legal reply leaves its general unattacked: quiet) */
+    if (stop && v->depth >= 3) stop = !mate_by_checks(pos, v->depth - 2, v->budget, true);
+    xq_unmake(pos, m, &u);
+    return stop;
+}
+
+/* Walk the legal moves of the side to move, which is in check, visiting
+ * each (visit_reply) until one stops the walk: the general's moves first
+ * (the likeliest answers), then every move of an own screen of a checking
+ * cannon, then the moves of the other pieces onto the answer squares
+ * (answer_squares).  The replies are generated as they are visited, so a
+ * walk that stops early never tests the legality of the others.  True
+ * when the walk was stopped. */
+static bool for_each_reply(xq_position *pos, const reply_visit *v)
+{
+    xq_color me = pos->side;
+    int g = pos->general[me];
+    if (g >= XQ_SQUARES) {
+        /* no general: every legal move */
+        xq_move all[XQ_MAX_MOVES];
+        int n = xq_legal_moves(pos, all);
+        for (int i = 0; i < n; i++)
+            if (visit_reply(pos, XQ_FROM(all[i]), XQ_TO(all[i]), v)) return true;
+        return false;
+    }
     xq_move buf[PIECE_MOVES];
     int k = piece_moves(pos, g, false, buf, 0);
     for (int i = 0; i < k; i++)
-        if (legal_after(pos, g, XQ_TO(buf[i]))) {
-            moves[n++] = buf[i];
-            if (first_only) return n;
-        }
+        if (visit_reply(pos, g, XQ_TO(buf[i]), v)) return true;
+    /* (the answer squares only when no move of the general answers) */
+    sqset to, from;
+    answer_squares(pos, &to, &from);
     sqset screens = {{0, 0}};
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = from.w[w]; bits; bits &= bits - 1) {
@@ -619,10 +702,7 @@ static int gen_replies(xq_position *pos, bool first_only, xq_move *moves)
             set_add(&screens, sq);
             k = piece_moves(pos, sq, false, buf, 0);
             for (int i = 0; i < k; i++)
-                if (legal_after(pos, sq, XQ_TO(buf[i]))) {
-                    moves[n++] = buf[i];
-                    if (first_only) return n;
-                }
+                if (visit_reply(pos, sq, XQ_TO(buf[i]), v)) return true;
         }
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = to.w[w]; bits; bits &= bits - 1) {
@@ -631,38 +711,21 @@ static int gen_replies(xq_position *pos, bool first_only, xq_move *moves)
             k = attackers_to(pos, t, me, src);
             for (int i = 0; i < k; i++) {
                 /* the general and the screens: all their moves are above */
-                if (src[i] == g || set_has(&screens, src[i]) || !legal_after(pos, src[i], t)) continue;
-                moves[n++] = XQ_MOVE(src[i], t);
-                if (first_only) return n;
+                if (src[i] == g || set_has(&screens, src[i])) continue;
+                if (visit_reply(pos, src[i], t, v)) return true;
             }
         }
-    return n;
+    return false;
 }
-
-/* ---- mate search ---------------------------------------------------------- */
-
-static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet);
 
 /* After the mover's check, the first ply of a mate by checks within depth
  * plies: is the defender (to move) mated whatever it replies?  A defender
- * without a legal move is mated (§3.1). */
+ * without a legal move is mated (§3.1).  The replies are tried in the
+ * order of for_each_reply and the first one that escapes ends the test. */
 static bool all_replies_mated(xq_position *pos, int depth, int *budget)
 {
-    if (depth < 3) {
-        xq_move reply[1];
-        return gen_replies(pos, true, reply) == 0;
-    }
-    xq_move replies[XQ_MAX_MOVES];
-    int nr = gen_replies(pos, false, replies);
-    bool mate = true;
-    for (int j = 0; j < nr && mate; j++) {
-        xq_undo v;
-        xq_make(pos, replies[j], &v);
-        /* (a legal reply leaves its general unattacked: quiet) */
-        mate = mate_by_checks(pos, depth - 2, budget, true);
-        xq_unmake(pos, replies[j], &v);
-    }
-    return mate;
+    reply_visit v = {depth, budget};
+    return !for_each_reply(pos, &v);
 }
 
 /* Can the side to move mate by consecutive checks within depth plies
@@ -710,9 +773,9 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
         bool uncovers = (f == c.kf && c.slider_file) || (r == c.kr && c.slider_rank) || set_has(&c.legs, sq);
         if (!active && !uncovers && !screens) continue;
         xq_move buf[PIECE_MOVES];
-        int n = piece_moves(pos, sq, false, buf, 0);
+        int n = check_candidates(pos, &c, sq, uncovers, buf);
+        assert(candidates_agree(pos, &c, sq, buf, n));
         for (int i = 0; i < n; i++) {
-            if (!may_check(pos, &c, buf[i])) continue;
             if (--*budget < 0) return false;
             bool checks = !quiet || quiet_move_checks(pos, &c, sq, XQ_TO(buf[i]));
             assert(!quiet || check_test_agrees(pos, buf[i], checks));
@@ -809,29 +872,33 @@ static void scan_captures(const xq_position *in, xq_color s, xq_rules rules, cap
     sqset theirs = xq_in_check(&them, (xq_color)(s ^ 1)) ? checkers_of(&them) : none;
     const sqset *relax_mine = set_empty(&mine) ? NULL : &mine;
     const sqset *relax_theirs = set_empty(&theirs) ? NULL : &theirs;
-    /* by attacker square, ascending (fresh_attacker names the first) */
-    for (int from = 0; from < XQ_SQUARES; from++) {
-        xq_piece a = pos.board[from];
-        if (!a || XQ_COLOR(a) != s) continue;
-        xq_move caps[PIECE_MOVES];
-        int n = piece_moves(&pos, from, true, caps, 0);
-        for (int i = 0; i < n && out->n < XQ_MAX_MOVES; i++) {
-            int to = XQ_TO(caps[i]);
-            xq_piece v = pos.board[to];
-            if (!of_value(v, to) || !capture_allowed(&pos, from, to, relax_mine)) continue;
-            cap_kind kind = capture_kind(&pos, &them, from, to, rules, relax_mine, relax_theirs);
-            if (kind == CAP_PIECE && XQ_KIND(a) == XQ_CHARIOT && XQ_KIND(v) == XQ_HORSE && !relax_mine) {
-                /* a chariot whose only legal move is this capture is held
-                 * by the horse (AXF rule 19); not judged while in check */
-                xq_move own[XQ_MAX_MOVES];
-                int k = xq_legal_moves_from(&pos, from, own);
-                bool other = false;
-                for (int j = 0; j < k && !other; j++) other = XQ_TO(own[j]) != to;
-                if (!other) kind = CAP_PINNER;
+    /* by attacker square, ascending (fresh_attacker names the first); the
+     * pieces found through the rank occupancy masks (every capture tried
+     * below is taken back before the next) */
+    for (int r = 0; r < XQ_RANKS; r++)
+        for (unsigned bits = pos.rank_occ[r]; bits; bits &= bits - 1) {
+            int from = XQ_SQ(__builtin_ctz(bits), r);
+            xq_piece a = pos.board[from];
+            if (XQ_COLOR(a) != s) continue;
+            xq_move caps[PIECE_MOVES];
+            int n = piece_moves(&pos, from, true, caps, 0);
+            for (int i = 0; i < n && out->n < XQ_MAX_MOVES; i++) {
+                int to = XQ_TO(caps[i]);
+                xq_piece v = pos.board[to];
+                if (!of_value(v, to) || !capture_allowed(&pos, from, to, relax_mine)) continue;
+                cap_kind kind = capture_kind(&pos, &them, from, to, rules, relax_mine, relax_theirs);
+                if (kind == CAP_PIECE && XQ_KIND(a) == XQ_CHARIOT && XQ_KIND(v) == XQ_HORSE && !relax_mine) {
+                    /* a chariot whose only legal move is this capture is held
+                     * by the horse (AXF rule 19); not judged while in check */
+                    xq_move own[XQ_MAX_MOVES];
+                    int k = xq_legal_moves_from(&pos, from, own);
+                    bool other = false;
+                    for (int j = 0; j < k && !other; j++) other = XQ_TO(own[j]) != to;
+                    if (!other) kind = CAP_PINNER;
+                }
+                out->pair[out->n++] = (cap_pair){(uint8_t)from, (uint8_t)to, (uint8_t)kind};
             }
-            out->pair[out->n++] = (cap_pair){(uint8_t)from, (uint8_t)to, (uint8_t)kind};
         }
-    }
 }
 
 static bool has_pair(const capture_scan *sc, int from, int to, cap_kind kind)
@@ -888,11 +955,13 @@ static int fresh_attacker(const capture_scan *before, const capture_scan *after,
     return victim;
 }
 
+/* The squares of s, ascending, at most XQ_MAX_VICTIMS of them. */
 static int set_to_list(const sqset *s, uint8_t *list)
 {
     int n = 0;
-    for (int sq = 0; sq < XQ_SQUARES && n < XQ_MAX_VICTIMS; sq++)
-        if (set_has(s, sq)) list[n++] = (uint8_t)sq;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = s->w[w]; bits && n < XQ_MAX_VICTIMS; bits &= bits - 1)
+            list[n++] = (uint8_t)(w * 64 + __builtin_ctzll(bits));
     return n;
 }
 

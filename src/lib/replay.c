@@ -120,6 +120,10 @@ static int attackers_on(const xq_position *pos)
     return n;
 }
 
+/* attackers_on of the start position: 4 chariots, 4 horses, 4 cannons,
+ * 10 soldiers (test_move_read_quick.c counts them). */
+enum { XQ_START_ATTACKERS = 22 };
+
 static xq_result loss_for(xq_color loser)
 {
     return loser == XQ_RED ? XQ_RESULT_BLACK : XQ_RESULT_RED;
@@ -140,31 +144,41 @@ typedef struct {
     bool fresh;              /* the newest key's filter bit was clear: it cannot repeat */
     uint64_t local[256];
     xq_move mlocal[256];
+    xq_rep_memo memo;        /* classifications kept between the judge calls of a game */
 } key_history;
 
-/* Append the key of the position that move m led to (m is ignored for
- * the first position of a stretch). */
-static void history_push(key_history *h, uint64_t key, xq_move m)
+/* Double the history's arrays (the first ones are its local buffers);
+ * false when memory runs out. */
+__attribute__((noinline)) static bool history_grow(key_history *h)
 {
-    if (h->n == h->cap) {
-        size_t cap = h->cap * 2;
-        uint64_t *k = malloc(cap * sizeof *k);
-        xq_move *mv = malloc(cap * sizeof *mv);
-        if (!k || !mv) {   /* out of memory: repetition detection degrades, replay goes on */
-            free(k);
-            free(mv);
-            h->fresh = true;
-            return;
-        }
-        memcpy(k, h->keys, h->n * sizeof *k);
-        memcpy(mv, h->moves, h->n * sizeof *mv);
-        if (h->keys != h->local) {
-            free(h->keys);
-            free(h->moves);
-        }
-        h->keys = k;
-        h->moves = mv;
-        h->cap = cap;
+    size_t cap = h->cap * 2;
+    uint64_t *k = malloc(cap * sizeof *k);
+    xq_move *mv = malloc(cap * sizeof *mv);
+    if (!k || !mv) {
+        free(k);
+        free(mv);
+        return false;
+    }
+    memcpy(k, h->keys, h->n * sizeof *k);
+    memcpy(mv, h->moves, h->n * sizeof *mv);
+    if (h->keys != h->local) {
+        free(h->keys);
+        free(h->moves);
+    }
+    h->keys = k;
+    h->moves = mv;
+    h->cap = cap;
+    return true;
+}
+
+/* Append the key of the position that move m led to (m is ignored for
+ * the first position of a stretch).  Every ply: inline, the growth out of
+ * line. */
+static inline void history_push(key_history *h, uint64_t key, xq_move m)
+{
+    if (h->n == h->cap && !history_grow(h)) {
+        h->fresh = true;   /* out of memory: repetition detection degrades, replay goes on */
+        return;
     }
     if (h->n) h->moves[h->n - 1] = m;
     h->keys[h->n++] = key;
@@ -187,9 +201,10 @@ static void history_restart(key_history *h, const xq_position *pos, int ply)
 
 /* Judge the repetition ending at the newest position (CXA1999 §24, §26 or
  * AXF, per opt->rules); false on a Zobrist collision. */
-static bool history_judge(const key_history *h, const xq_replay_options *opt, xq_rep_verdict *v)
+static bool history_judge(key_history *h, const xq_replay_options *opt, xq_rep_verdict *v)
 {
-    return xq_repetition_judge(&h->base, h->base_ply, h->moves, (int)h->n - 1, opt->repetitions, opt->rules, v);
+    return xq_repetition_judge_memo(&h->base, h->base_ply, h->moves, (int)h->n - 1, opt->repetitions, opt->rules,
+                                    &h->memo, v);
 }
 
 /* Occurrences of the newest key among the positions since the last
@@ -243,6 +258,66 @@ static bool other_side_could(const xq_position *pos, const xq_node *node, xq_not
     xq_note_result r;
     xq_move_read(&flipped, node->text, strlen(node->text), notation, 0, &r, NULL, 0);
     return r.status == XQ_NOTE_OK || r.status == XQ_NOTE_RESOLVED;
+}
+
+/* A ply the shortcut (xq_move_read_quick) did not take: read it in full.
+ * A move the board refuses ends the replay: its finding is recorded and
+ * the result is false.  A move resolved by legality (plain file where
+ * 前/後 was needed) is taken with its warning.  *m: the move read.  Out of
+ * line: the replay loop keeps none of its buffers. */
+__attribute__((noinline)) static bool read_move_slow(xq_replay *out, const xq_position *pos, const xq_node *node,
+                                                     int ply, size_t len, xq_notation notation, unsigned flags,
+                                                     const xq_replay_options *opt, xq_move *m)
+{
+    char msg[192];
+    xq_note_result r;
+    xq_move_read(pos, node->text, len, notation, flags, &r, msg, sizeof msg);
+    if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
+        char reason[192];
+        if (!xq_has_legal_move(pos)) {
+            bool chk = xq_in_check(pos, pos->side);
+            snprintf(reason, sizeof reason, "game already over: %s is %s", side_name(pos->side),
+                     chk ? "checkmated" : "stalemated");
+            out->termination = chk ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
+            out->result_board = loss_for(pos->side);   /* §3.1, §3.2 */
+            record_bad_move(out, pos, node, ply, XQ_FIND_GAME_OVER, reason, false);
+        } else if ((r.status == XQ_NOTE_NO_PIECE || r.status == XQ_NOTE_ILLEGAL) &&
+                   other_side_could(pos, node, notation)) {
+            snprintf(reason, sizeof reason, "wrong side to move: it is %s's turn", side_name(pos->side));
+            record_bad_move(out, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
+        } else if (r.status == XQ_NOTE_ILLEGAL && r.move != XQ_MOVE_NONE) {
+            snprintf(reason, sizeof reason, "%s", xq_illegal_str(r.why));
+            record_bad_move(out, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
+        } else {
+            xq_finding_kind kind = r.status == XQ_NOTE_AMBIGUOUS ? XQ_FIND_AMBIGUOUS_MOVE
+                                 : (r.status == XQ_NOTE_ILLEGAL || r.status == XQ_NOTE_NO_PIECE ||
+                                    r.status == XQ_NOTE_BAD_ACTION) ? XQ_FIND_ILLEGAL_MOVE
+                                 : XQ_FIND_UNDECODABLE_MOVE;
+            record_bad_move(out, pos, node, ply, kind, msg, kind == XQ_FIND_ILLEGAL_MOVE);
+        }
+        return false;
+    }
+    if (r.status == XQ_NOTE_RESOLVED)
+        add_finding(out, XQ_FIND_TANDEM_PLAIN_FILE, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply,
+                    node, "%s", msg);
+    *m = r.move;
+    return true;
+}
+
+/* The first move recorded after the game ended on the board, by the
+ * repetition judged at repetition_ply (when not 0), else by a dead
+ * position (dead) or the natural move limit: a warning (--strict: error). */
+__attribute__((noinline)) static void tell_after_end(xq_replay *out, const xq_replay_options *opt, int ply,
+                                                     const xq_node *node, int repetition_ply, bool dead)
+{
+    xq_severity sev = opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING;
+    if (repetition_ply)
+        add_finding(out, XQ_FIND_AFTER_END, sev, ply, node,
+                    "move recorded after the repetition at ply %d was judged: %s, %s (%s)", repetition_ply,
+                    out->repetition.kind, xq_result_str(out->repetition.result), out->repetition.clause);
+    else
+        add_finding(out, XQ_FIND_AFTER_END, sev, ply, node, "move recorded after the game was drawn by %s",
+                    dead ? "a dead position (CXA1999 §4.2.1)" : "the natural move limit (CXA1999 §4.2.4)");
 }
 
 /* Variations: each is an alternative to the ply it hangs on, so it is
@@ -316,8 +391,10 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
      * the standard one, any FEN board tested in full, however impossible) */
     xq_position pos;
     xq_checks state = {{false, false}};   /* who is in check (xq_checks_after) */
+    int attackers = -1;                   /* attacking pieces on the board (attackers_on), known for the start */
     if (g->fen && !strcmp(g->fen, XQ_START_FEN)) {
         xq_position_start(&pos);   /* most records name the start position: no parse, no check */
+        attackers = XQ_START_ATTACKERS;
     } else if (g->fen && *g->fen) {
         char err[160];
         if (!xq_fen_read(&pos, g->fen, err, sizeof err)) {
@@ -337,103 +414,92 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         xq_checks_init(&state, &pos);
     } else {
         xq_position_start(&pos);
+        attackers = XQ_START_ATTACKERS;
     }
     out->start = pos;
 
     xq_notation notation = xq_notation_from_format_tag(xq_game_tag(g, "Format"));
-    key_history hist = {.keys = NULL, .n = 0, .cap = 256};
-    history_restart(&hist, &pos, 0);
+    key_history hist;   /* not zero-filled: its 2.5K local buffers are written before they are read */
     hist.keys = hist.local;
     hist.moves = hist.mlocal;
+    hist.cap = 256;
+    memset(&hist.memo, 0, sizeof hist.memo);
+    history_restart(&hist, &pos, 0);
     history_push(&hist, pos.key, XQ_MOVE_NONE);
     int checks[2] = {0, 0};          /* checks per side since the last capture */
-    int limit_plies = 2 * opt->move_limit;
-    int attackers = attackers_on(&pos);
+    /* the options the loop reads every ply, in locals (a call in the loop
+     * would make the compiler read them again from *opt) */
+    const int move_limit = opt->move_limit, check_cap = opt->check_cap, repetitions = opt->repetitions;
+    int limit_plies = 2 * move_limit;
+    if (attackers < 0) attackers = attackers_on(&pos);
     bool limit_reached = false, dead = attackers == 0, after_end_told = false;
+    bool limit_watch = move_limit > 0;   /* the move limit is on and not reached yet */
+    /* the game has ended on the board (repetition, move limit, dead
+     * position) and the next move, the first after the end, is not told
+     * yet: one test per ply for the three */
+    bool end_untold = dead;
     int repetition_ply = 0;
+    bool variations = false;         /* a main-line node has variations (check_branch) */
 
     xq_node *nodes = g->main.nodes;
-    size_t count = g->main.count;
+    size_t count = g->main.count, i;
     int ply = 0;
-    for (size_t i = 0; i < count; i++) {
+    for (i = 0; i < count; i++) {
         xq_node *node = &nodes[i];
         ply = (int)i + 1;
-        char msg[192];
-        xq_note_result r;
+        variations |= node->variation_count != 0;
         /* the check state kept along the game spares legality its own
-         * general's test for most moves (xq_move_legality_known) */
+         * general's test for most moves (xq_move_legality_known); the
+         * shortcut takes nearly every move, the full reader the rest */
         unsigned flags = state.in_check[pos.side] ? 0u : XQ_READ_NOT_IN_CHECK;
-        xq_move_read(&pos, node->text, node->text_len ? node->text_len : strlen(node->text), notation, flags, &r,
-                     msg, sizeof msg);
-
-        if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
-            char reason[192];
-            if (!xq_has_legal_move(&pos)) {
-                bool chk = xq_in_check(&pos, pos.side);
-                snprintf(reason, sizeof reason, "game already over: %s is %s", side_name(pos.side),
-                         chk ? "checkmated" : "stalemated");
-                out->termination = chk ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
-                out->result_board = loss_for(pos.side);   /* §3.1, §3.2 */
-                record_bad_move(out, &pos, node, ply, XQ_FIND_GAME_OVER, reason, false);
-            } else if ((r.status == XQ_NOTE_NO_PIECE || r.status == XQ_NOTE_ILLEGAL) &&
-                       other_side_could(&pos, node, notation)) {
-                snprintf(reason, sizeof reason, "wrong side to move: it is %s's turn", side_name(pos.side));
-                record_bad_move(out, &pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
-            } else if (r.status == XQ_NOTE_ILLEGAL && r.move != XQ_MOVE_NONE) {
-                snprintf(reason, sizeof reason, "%s", xq_illegal_str(r.why));
-                record_bad_move(out, &pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
-            } else {
-                xq_finding_kind kind = r.status == XQ_NOTE_AMBIGUOUS ? XQ_FIND_AMBIGUOUS_MOVE
-                                     : (r.status == XQ_NOTE_ILLEGAL || r.status == XQ_NOTE_NO_PIECE ||
-                                        r.status == XQ_NOTE_BAD_ACTION) ? XQ_FIND_ILLEGAL_MOVE
-                                     : XQ_FIND_UNDECODABLE_MOVE;
-                record_bad_move(out, &pos, node, ply, kind, msg, kind == XQ_FIND_ILLEGAL_MOVE);
-            }
-            break;
-        }
-        if (r.status == XQ_NOTE_RESOLVED)
-            add_finding(out, XQ_FIND_TANDEM_PLAIN_FILE, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply,
-                        node, "%s", msg);
-        if (repetition_ply && !after_end_told) {
+        size_t len = node->text_len ? node->text_len : strlen(node->text);
+        xq_move m = xq_move_read_quick(&pos, node->text, len, notation, flags);
+        if (m == XQ_MOVE_NONE && !read_move_slow(out, &pos, node, ply, len, notation, flags, opt, &m)) break;
+        if (end_untold) {
+            end_untold = false;
             after_end_told = true;
-            add_finding(out, XQ_FIND_AFTER_END, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply, node,
-                        "move recorded after the repetition at ply %d was judged: %s, %s (%s)", repetition_ply,
-                        out->repetition.kind, xq_result_str(out->repetition.result), out->repetition.clause);
-        }
-        if ((limit_reached || dead) && !after_end_told) {
-            after_end_told = true;
-            add_finding(out, XQ_FIND_AFTER_END, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply, node,
-                        "move recorded after the game was drawn by %s",
-                        dead ? "a dead position (CXA1999 §4.2.1)" : "the natural move limit (CXA1999 §4.2.4)");
+            tell_after_end(out, opt, ply, node, repetition_ply, dead);
         }
 
         xq_color mover = pos.side;
         xq_undo u;
-        xq_make(&pos, r.move, &u);
-        xq_checks_after(&state, &pos, r.move);
-        node->move = r.move;
+        xq_make(&pos, m, &u);
+        xq_checks_after(&state, &pos, m);
+        node->move = m;
         out->plies = ply;
 
         if (u.captured) {
             history_restart(&hist, &pos, ply);
             checks[0] = checks[1] = 0;
-            if (is_attacker(u.captured) && --attackers == 0) dead = true;
-        } else if (opt->check_cap > 0 && state.in_check[pos.side]) {
+            if (is_attacker(u.captured) && --attackers == 0) {
+                dead = true;
+                end_untold = !after_end_told;
+            }
+        } else if (check_cap > 0 && state.in_check[pos.side]) {
             checks[mover]++;   /* only counted when the move limit caps checks */
         }
-        history_push(&hist, pos.key, r.move);
-        if (!repetition_ply && hist.n >= 5 && !hist.fresh && history_count(&hist) >= opt->repetitions &&
-            history_judge(&hist, opt, &out->repetition))
+        history_push(&hist, pos.key, m);
+        /* a key seen before in this stretch (the filter) may repeat */
+        if (!hist.fresh && !repetition_ply && hist.n >= 5 && history_count(&hist) >= repetitions &&
+            history_judge(&hist, opt, &out->repetition)) {
             repetition_ply = ply;
+            end_untold = !after_end_told;
+        }
 
-        if (!limit_reached && opt->move_limit > 0) {
+        if (limit_watch) {
             int excess = 0;
-            if (opt->check_cap > 0)
+            if (check_cap > 0)
                 for (int c = 0; c < 2; c++)
-                    if (checks[c] > opt->check_cap) excess += checks[c] - opt->check_cap;
-            if (pos.halfmove - 2 * excess >= limit_plies) limit_reached = true;
+                    if (checks[c] > check_cap) excess += checks[c] - check_cap;
+            if (pos.halfmove - 2 * excess >= limit_plies) {
+                limit_reached = true;
+                limit_watch = false;
+                end_untold = !after_end_told;
+            }
         }
     }
+    /* a node past an illegal move may still have variations */
+    for (; i < count && !variations; i++) variations = nodes[i].variation_count != 0;
     /* the record went on after a repetition and ends on another one: that
      * last one is how the game ended */
     if (repetition_ply && repetition_ply < out->plies && out->status == XQ_STATUS_VALID && hist.n >= 5 &&
@@ -449,6 +515,7 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         free(hist.keys);
         free(hist.moves);
     }
+    xq_rep_memo_free(&hist.memo);
 
     if (out->status == XQ_STATUS_VALID) {
         if (!xq_has_legal_move(&pos)) {
@@ -468,11 +535,7 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
     }
     out->final = pos;
     /* a second walk of the main line only for records that have variations */
-    for (size_t i = 0; i < g->main.count; i++)
-        if (g->main.nodes[i].variation_count) {
-            check_branch(&g->main, out->start, 1, true, out->plies, notation, out);
-            break;
-        }
+    if (variations) check_branch(&g->main, out->start, 1, true, out->plies, notation, out);
 
     /* the recorded result against the board */
     if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) {

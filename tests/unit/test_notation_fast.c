@@ -1,9 +1,10 @@
 /* test_notation_fast.c - the fast reading paths of notation*.c against the
  * general ones.  xq_move_read takes shortcuts for the common Chinese full
  * form (炮二平五 with one piece of the kind on its file: bytes looked up
- * without decoding, one file scanned, one legality call), for one piece on
- * a plain file in xqn_resolve (WXF too), and tokenises table characters
- * without decoding them.  XQN_READ_NO_FAST (notation_internal.h) turns all
+ * without decoding, one file scanned, the geometry tested by the piece it
+ * names, then the general's safety), for one piece on a plain file in
+ * xqn_resolve (WXF too), and tokenises table characters without decoding
+ * them.  XQN_READ_NO_FAST (notation_internal.h) turns all
  * of them off; every text here is read both ways and must give the same
  * status, move, reason, notation, column and message, byte for byte.
  *

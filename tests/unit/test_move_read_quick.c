@@ -1,0 +1,264 @@
+/* test_move_read_quick.c - the per-ply shortcuts of a replay against the code
+ * they stand for:
+ *
+ * - xq_position_start copies a constant position: it must equal the one
+ *   built piece by piece with xq_position_put and the one read from
+ *   XQ_START_FEN (board, generals, side, counters, key, masks); it holds
+ *   the 22 attacking pieces replay.c assumes for it.
+ * - xq_quiet_move_safe (the own-general test alone, for a side not in
+ *   check moving a piece other than its general, geometry checked by the
+ *   caller) must equal xq_move_legality_known(pos, m, false) == XQ_LEGAL
+ *   for every move whose geometry passes, on positions of random games
+ *   (all pieces, then thinned out by captures: open lines, generals
+ *   facing on files) and of odd FENs.
+ * - xq_move_read_quick (the Chinese full form, geometry tested by the
+ *   piece it names, then xq_quiet_move_safe) must give either nothing or
+ *   exactly the move xq_move_read gives with XQ_NOTE_OK, for every text
+ *   "piece file action arg" (every kind, file, action and argument, three
+ *   numeral spellings), under the flags a replay passes (none, told not in
+ *   check, unchecked), on the same positions; and it must take every
+ *   legal move of those positions as the writer spells it when its file
+ *   holds one piece of the kind. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "notation.h"
+#include "position.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)(rng_state >> 33) % n;
+}
+
+static void same_position(const xq_position *a, const xq_position *b, const char *what)
+{
+    if (memcmp(a->board, b->board, sizeof a->board) != 0) fail_msg("%s: board differs", what);
+    if (a->general[0] != b->general[0] || a->general[1] != b->general[1]) fail_msg("%s: generals differ", what);
+    if (a->side != b->side || a->halfmove != b->halfmove || a->fullmove != b->fullmove)
+        fail_msg("%s: side or counters differ", what);
+    if (a->key != b->key) fail_msg("%s: key differs", what);
+    if (memcmp(a->rank_occ, b->rank_occ, sizeof a->rank_occ) != 0 ||
+        memcmp(a->file_occ, b->file_occ, sizeof a->file_occ) != 0)
+        fail_msg("%s: masks differ", what);
+}
+
+static void start_position(void **state)
+{
+    (void)state;
+    static const xq_kind back[9] = {XQ_CHARIOT, XQ_HORSE, XQ_ELEPHANT, XQ_ADVISOR, XQ_GENERAL,
+                                    XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE, XQ_CHARIOT};
+    xq_position built, copied, read;
+    xq_position_clear(&built);
+    for (int f = 0; f < 9; f++) {
+        xq_position_put(&built, XQ_SQ(f, 0), XQ_PIECE(back[f], XQ_RED));
+        xq_position_put(&built, XQ_SQ(f, 9), XQ_PIECE(back[f], XQ_BLACK));
+    }
+    for (int f = 0; f < 9; f += 2) {
+        xq_position_put(&built, XQ_SQ(f, 3), XQ_PIECE(XQ_SOLDIER, XQ_RED));
+        xq_position_put(&built, XQ_SQ(f, 6), XQ_PIECE(XQ_SOLDIER, XQ_BLACK));
+    }
+    for (int f = 1; f < 9; f += 6) {
+        xq_position_put(&built, XQ_SQ(f, 2), XQ_PIECE(XQ_CANNON, XQ_RED));
+        xq_position_put(&built, XQ_SQ(f, 7), XQ_PIECE(XQ_CANNON, XQ_BLACK));
+    }
+    xq_position_start(&copied);
+    same_position(&copied, &built, "start vs built");
+    char err[128];
+    if (!xq_fen_read(&read, XQ_START_FEN, err, sizeof err)) fail_msg("start FEN: %s", err);
+    same_position(&copied, &read, "start vs FEN");
+    assert_true(xq_position_masks_ok(&copied));
+    /* replay.c takes 22 attacking pieces (chariot, horse, cannon, soldier)
+     * for the start without counting them */
+    int attackers = 0;
+    for (int sq = 0; sq < XQ_SQUARES; sq++) {
+        xq_kind k = XQ_KIND(copied.board[sq]);
+        attackers += k == XQ_CHARIOT || k == XQ_HORSE || k == XQ_CANNON || k == XQ_SOLDIER;
+    }
+    assert_int_equal(attackers, 22);
+}
+
+static uint64_t safe_tested, quick_taken, quick_tested;
+
+/* xq_quiet_move_safe against xq_move_legality_known for every move of a
+ * non-general whose geometry passes, when the side is not in check. */
+static void check_quiet_safe(const xq_position *pos)
+{
+    if (xq_in_check(pos, pos->side)) return;
+    for (int from = 0; from < XQ_SQUARES; from++) {
+        xq_piece p = pos->board[from];
+        if (!p || XQ_COLOR(p) != pos->side || XQ_KIND(p) == XQ_GENERAL) continue;
+        for (int to = 0; to < XQ_SQUARES; to++) {
+            if (to == from) continue;
+            xq_move m = XQ_MOVE(from, to);
+            xq_illegal why = xq_move_legality_known(pos, m, false);
+            if (why != XQ_LEGAL && why != XQ_ILL_LEAVES_CHECK && why != XQ_ILL_GENERALS_FACE) continue;
+            bool safe = xq_quiet_move_safe(pos, from, to);
+            safe_tested++;
+            if (safe != (why == XQ_LEGAL)) {
+                char fen[XQ_FEN_MAX];
+                xq_fen_write(pos, fen, sizeof fen);
+                fail_msg("%s: move %d-%d: quiet_move_safe %d, legality %s", fen, from, to, safe,
+                         xq_illegal_str(why));
+            }
+        }
+    }
+}
+
+/* One text read both ways under flags: the shortcut gives nothing or the
+ * move of an XQ_NOTE_OK reading. */
+static void same_quick(const xq_position *pos, const char *text, unsigned flags)
+{
+    size_t len = strlen(text);
+    xq_move q = xq_move_read_quick(pos, text, len, XQ_NOTATION_CHINESE, flags);
+    xq_move qa = xq_move_read_quick(pos, text, len, XQ_NOTATION_AUTO, flags);
+    xq_note_result r;
+    xq_move_read(pos, text, len, XQ_NOTATION_CHINESE, flags, &r, NULL, 0);
+    quick_tested++;
+    if (q != qa) fail_msg("'%s': quick differs between CHINESE and AUTO", text);
+    if (q == XQ_MOVE_NONE) return;
+    quick_taken++;
+    if (r.status != XQ_NOTE_OK || r.move != q) {
+        char fen[XQ_FEN_MAX];
+        xq_fen_write(pos, fen, sizeof fen);
+        fail_msg("%s: '%s' (flags %u): quick %u, read %s move %u", fen, text, flags, q,
+                 xq_note_status_str(r.status), r.move);
+    }
+    if (xq_move_read_quick(pos, text, len, XQ_NOTATION_WXF, flags) != XQ_MOVE_NONE)
+        fail_msg("'%s': quick read a WXF token", text);
+}
+
+/* Every "piece file action arg" text, Chinese numerals, full-width and
+ * ASCII digits, traditional piece characters. */
+static void all_texts(const xq_position *pos, unsigned flags)
+{
+    static const char *const pieces[] = {"帥", "將", "仕", "士", "相", "象", "馬", "車", "炮", "砲", "兵", "卒"};
+    static const char *const actions[] = {"進", "退", "平"};
+    static const char *const cn[10] = {"〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
+    static const char *const fw[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
+    char t[32];
+    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++)
+        for (int f = 1; f <= 9; f++)
+            for (int a = 0; a < 3; a++)
+                for (int g = 0; g <= 9; g++) {
+                    int style = (int)rnd(4);
+                    if (style == 0) snprintf(t, sizeof t, "%s%s%s%s", pieces[p], cn[f], actions[a], cn[g]);
+                    else if (style == 1) snprintf(t, sizeof t, "%s%s%s%s", pieces[p], fw[f], actions[a], fw[g]);
+                    else if (style == 2) snprintf(t, sizeof t, "%s%d%s%d", pieces[p], f, actions[a], g);
+                    else snprintf(t, sizeof t, "%s%s%s%d", pieces[p], cn[f], actions[a], g);
+                    same_quick(pos, t, flags);
+                }
+}
+
+/* Every legal move as the writer spells it: the shortcut must take those
+ * whose file holds one piece of the kind (plain four-character form). */
+static void legal_moves_taken(const xq_position *pos, unsigned flags)
+{
+    xq_move moves[XQ_MAX_MOVES];
+    int n = xq_legal_moves(pos, moves);
+    for (int i = 0; i < n; i++) {
+        char t[XQ_NOTATION_MAX];
+        size_t len = xq_move_write(pos, moves[i], XQ_NOTATION_CHINESE, XQ_WRITE_TRADITIONAL, t, sizeof t);
+        if (!len) continue;
+        same_quick(pos, t, flags);
+        xq_piece p = pos->board[XQ_FROM(moves[i])];
+        int onfile = 0;
+        for (int sq = XQ_FILE(XQ_FROM(moves[i])); sq < XQ_SQUARES; sq += 9) onfile += pos->board[sq] == p;
+        if (onfile == 1 && xq_move_read_quick(pos, t, len, XQ_NOTATION_CHINESE, flags) != moves[i])
+            fail_msg("'%s': a legal plain move the shortcut did not take", t);
+    }
+}
+
+static void check_position(const xq_position *pos, bool texts)
+{
+    check_quiet_safe(pos);
+    bool chk = xq_in_check(pos, pos->side);
+    unsigned told = chk ? 0u : XQ_READ_NOT_IN_CHECK;
+    legal_moves_taken(pos, 0);
+    legal_moves_taken(pos, told);
+    if (texts) {
+        all_texts(pos, told);
+        all_texts(pos, 0);
+        all_texts(pos, XQ_READ_UNCHECKED);
+    }
+}
+
+/* Random legal games from the start: every position checked, the texts
+ * of every sixth. */
+static void random_games(void **state)
+{
+    (void)state;
+    for (int game = 0; game < 40; game++) {
+        xq_position pos;
+        xq_position_start(&pos);
+        for (int ply = 0; ply < 200; ply++) {
+            check_position(&pos, ply % 6 == 0);
+            xq_move moves[XQ_MAX_MOVES];
+            int n = xq_legal_moves(&pos, moves);
+            if (n == 0) break;
+            /* prefer captures now and then: thinned boards open the lines */
+            xq_move m = moves[rnd((unsigned)n)];
+            for (int k = 0; k < n && rnd(3) == 0; k++)
+                if (pos.board[XQ_TO(moves[k])]) m = moves[k];
+            xq_undo u;
+            xq_make(&pos, m, &u);
+        }
+    }
+    printf("quiet_move_safe: %llu moves; quick: %llu of %llu texts taken\n", (unsigned long long)safe_tested,
+           (unsigned long long)quick_taken, (unsigned long long)quick_tested);
+    assert_true(safe_tested > 100000 && quick_taken > 10000);
+}
+
+/* Odd positions: generals facing behind one piece, cannons and chariots on
+ * the generals' lines, horses on the legs, soldiers across the river. */
+static void odd_positions(void **state)
+{
+    (void)state;
+    static const char *const fens[] = {
+        "4k4/9/9/9/4R4/9/9/9/9/4K4 w - - 0 1",
+        "4k4/9/9/9/4R4/9/9/9/9/4K4 b - - 0 1",
+        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "4k4/4a4/9/9/9/4c4/9/4C4/4A4/4K4 w - - 0 1",
+        "4k4/9/4n4/9/9/9/9/3N5/4P4/3K5 w - - 0 1",
+        "3ak4/4a4/9/9/2p1p4/9/9/4c4/3PA4/4K4 w - - 0 1",
+        "r3k3r/9/9/9/9/9/9/9/9/R3K3R w - - 0 1",
+        "4k4/9/9/9/9/9/9/4n4/3PP4/3AKA3 w - - 0 1",
+        "4kc3/9/9/9/9/9/9/9/5R3/4KC3 w - - 0 1",
+        "2bak4/4a4/4b4/9/4C4/4c4/9/4B4/4A4/3AK4 w - - 0 1",
+        "4k4/4P4/9/9/9/9/9/9/4p4/4K4 b - - 0 1",
+        "4k4/3P5/9/9/9/9/9/9/3p5/4K4 w - - 0 1",
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        xq_position pos;
+        char err[128];
+        if (!xq_fen_read(&pos, fens[i], err, sizeof err)) fail_msg("%s: %s", fens[i], err);
+        check_position(&pos, true);
+        /* and a few plies of random play from each */
+        for (int ply = 0; ply < 30; ply++) {
+            xq_move moves[XQ_MAX_MOVES];
+            int n = xq_legal_moves(&pos, moves);
+            if (n == 0) break;
+            xq_undo u;
+            xq_make(&pos, moves[rnd((unsigned)n)], &u);
+            check_position(&pos, ply % 3 == 0);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(start_position),
+        cmocka_unit_test(random_games),
+        cmocka_unit_test(odd_positions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,476 @@
+/* test_movetext_fast.c - the record reader's line fast path (pgn_read.c
+ * fast_line, with input.c xq_input_decode_word) against the general path
+ * it bypasses, and the raw bytes of records taken as runs of the input
+ * (xq_input_keep) against the file.
+ *
+ * Random files of records in UTF-8, Big5 and GBK, mostly plain lines of
+ * numbered moves (what the fast path takes) mixed with everything that
+ * must send a line the general way: comments, variations, results, NAGs,
+ * glued numbers and suffixes, placeholders, Unicode blanks, bad bytes,
+ * NULs, '%' lines, tags.  Each file is read twice, with and without the
+ * fast path, and every field of every game must be the same; the raw
+ * bytes of the records put together must give the file back.
+ *
+ * The reader's and the input's sources are included so that the reader's
+ * private switch (no_fast) can be reached. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "input.c"
+#include "pgn_read.c"
+
+#include <unistd.h>
+
+/* Deterministic pseudo-random numbers (xorshift64). */
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state % n);
+}
+
+/* ---- random records ------------------------------------------------------ */
+
+static const char *const MOVES[] = {
+    "炮二平五", "馬８進７", "車一平二", "兵七進一", "帥五平四", "相三進五", "傌二進三",
+    "車九平八", "卒３進１", "前炮平四", "馬二進三", "h2e2", "C2.5", "R2+3", "包8平5",
+};
+/* tokens that are not plain moves (or may not be) */
+static const char *const ODD[] = {
+    "炮二平五!?", "馬８進７?", "紅勝", "和棋", "1-0", "0-1", "1/2-1/2", "*", "１－０",
+    "…", "．．．", "...", "$1", "!", "?!", "62.5", "1.炮二平五", "3…", "4．", "12abc",
+    "{a comment 炮}", "{", "}", "(", ")", ";rest of line", "(馬二進三)", "{x}炮二平五",
+    "[Event \"y\"]", "%", "０－１", "½-½", "黑勝", "和局", "$", "$12x", "炮!二",
+};
+static const char *const BLANKS[] = {" ", "  ", "\t", "\xE3\x80\x80", "\xC2\xA0", "\xEF\xBB\xBF", "\r"};
+static const char *const BAD[] = {"\xFF", "\x80", "", "\xA1", "\xC3", "\xE9\xA6"};
+
+/* Output file being built, with the target encoding. */
+typedef struct {
+    char *p;
+    size_t len, cap;
+    iconv_t cd;   /* UTF-8 -> target, or (iconv_t)-1 for UTF-8 */
+} out_file;
+
+static void put_raw(out_file *o, const char *s, size_t n)
+{
+    if (o->len + n + 1 > o->cap) {
+        o->cap = (o->len + n + 1) * 2;
+        o->p = realloc(o->p, o->cap);
+        assert_non_null(o->p);
+    }
+    memcpy(o->p + o->len, s, n);
+    o->len += n;
+}
+
+/* Append UTF-8 text s in the file's encoding; text the encoding has no
+ * character for is left out. */
+static void put(out_file *o, const char *s)
+{
+    size_t n = strlen(s);
+    if (o->cd == (iconv_t)-1) {
+        put_raw(o, s, n);
+        return;
+    }
+    char buf[1024];
+    char *in = (char *)s, *out = buf;
+    size_t inleft = n, outleft = sizeof buf;
+    iconv(o->cd, NULL, NULL, NULL, NULL);
+    if (iconv(o->cd, &in, &inleft, &out, &outleft) == (size_t)-1) return;
+    put_raw(o, buf, (size_t)(out - buf));
+}
+
+static void put_blank(out_file *o)
+{
+    if (rnd(12) == 0) put(o, BLANKS[rnd(sizeof BLANKS / sizeof BLANKS[0])]);
+    else put(o, rnd(4) ? " " : "  ");
+}
+
+/* A line of movetext: mostly "N. move move", sometimes anything. */
+static void movetext_line(out_file *o, unsigned *number)
+{
+    int odd = rnd(4) == 0;
+    if (rnd(8) == 0) put_blank(o);
+    int count = 1 + (int)rnd(odd ? 6 : 3);
+    for (int k = 0; k < count; k++) {
+        if (k) put_blank(o);
+        if (rnd(3) == 0 || k == 0) {
+            char num[32];
+            snprintf(num, sizeof num, "%u.", (*number)++);
+            put(o, num);
+            put_blank(o);
+        }
+        if (odd && rnd(4) == 0) put(o, ODD[rnd(sizeof ODD / sizeof ODD[0])]);
+        else put(o, MOVES[rnd(sizeof MOVES / sizeof MOVES[0])]);
+        if (odd && rnd(10) == 0) {
+            const char *b = BAD[rnd(sizeof BAD / sizeof BAD[0])];
+            put_raw(o, b, *b ? strlen(b) : 1);
+        }
+    }
+    if (rnd(10) == 0) put_blank(o);
+    put_raw(o, rnd(10) ? "\n" : "\r\n", rnd(10) ? 1 : 2);
+}
+
+static void record(out_file *o)
+{
+    static const char *const TAGS[] = {
+        "[Game \"Chinese Chess\"]", "[Event \"全國賽\"]", "[Red \"張三\"]", "[Black \"李四\"]",
+        "[Result \"1-0\"]", "[Date \"1996\"]", "[Event \"again\"]",
+    };
+    int ntags = (int)rnd(6);
+    for (int i = 0; i < ntags; i++) {
+        put(o, TAGS[rnd(sizeof TAGS / sizeof TAGS[0])]);
+        put_raw(o, "\n", 1);
+    }
+    if (rnd(3)) put_raw(o, "\n", 1);
+    unsigned number = 1;
+    int lines = (int)rnd(40);
+    for (int i = 0; i < lines; i++) {
+        switch (rnd(40)) {
+        case 0: put_raw(o, "\n", 1); break;
+        case 1: put(o, "%escape 炮\n"); break;
+        case 2: put(o, "{a comment\nover lines}\n"); break;
+        case 3: put(o, "1. 炮二平五 馬８進７\n"); break;
+        default: movetext_line(o, &number); break;
+        }
+    }
+    if (rnd(4)) put(o, rnd(2) ? "1-0\n" : "1/2-1/2\n");
+    if (rnd(10) == 0) put(o, "text after the result\n");
+    if (rnd(3)) put_raw(o, "\n", 1);
+}
+
+/* ---- comparing games ----------------------------------------------------- */
+
+static void same_str(const char *a, const char *b)
+{
+    if (!a || !b) assert_ptr_equal(a, b);
+    else assert_string_equal(a, b);
+}
+
+static void same_branch(const xq_branch *a, const xq_branch *b)
+{
+    assert_int_equal(a->count, b->count);
+    same_str(a->comment, b->comment);
+    for (size_t i = 0; i < a->count; i++) {
+        const xq_node *x = &a->nodes[i], *y = &b->nodes[i];
+        same_str(x->text, y->text);
+        same_str(x->comment, y->comment);
+        assert_int_equal(x->line, y->line);
+        assert_int_equal(x->col, y->col);
+        assert_int_equal(x->number, y->number);
+        assert_int_equal(x->text_len, y->text_len);
+        assert_int_equal(x->move, y->move);
+        assert_int_equal(x->nag_count, y->nag_count);
+        for (size_t k = 0; k < x->nag_count; k++) assert_int_equal(x->nags[k], y->nags[k]);
+        assert_int_equal(x->variation_count, y->variation_count);
+        for (size_t k = 0; k < x->variation_count; k++)
+            same_branch(&x->variations[k], &y->variations[k]);
+    }
+}
+
+static void same_game(const xq_game *a, const xq_game *b)
+{
+    same_str(a->file, b->file);
+    assert_int_equal(a->index, b->index);
+    assert_int_equal(a->first_line, b->first_line);
+    assert_int_equal(a->offset, b->offset);
+    assert_int_equal(a->encoding, b->encoding);
+    assert_int_equal(a->raw_len, b->raw_len);
+    assert_memory_equal(a->raw, b->raw, a->raw_len);
+    assert_int_equal(a->tag_count, b->tag_count);
+    for (size_t i = 0; i < a->tag_count; i++) {
+        same_str(a->tags[i].name, b->tags[i].name);
+        same_str(a->tags[i].value, b->tags[i].value);
+    }
+    same_str(a->fen, b->fen);
+    same_branch(&a->main, &b->main);
+    same_str(a->result, b->result);
+    assert_int_equal(a->result_code, b->result_code);
+    assert_int_equal(a->diag_count, b->diag_count);
+    assert_int_equal(a->diag_dropped, b->diag_dropped);
+    for (size_t i = 0; i < a->diag_count; i++) {
+        assert_int_equal(a->diags[i].severity, b->diags[i].severity);
+        assert_int_equal(a->diags[i].line, b->diags[i].line);
+        assert_int_equal(a->diags[i].col, b->diags[i].col);
+        assert_int_equal(a->diags[i].offset, b->diags[i].offset);
+        assert_string_equal(a->diags[i].msg, b->diags[i].msg);
+    }
+}
+
+/* Read path both ways, game by game; returns the count of games and of
+ * moves taken by the fast path's reader. */
+static size_t read_both(const char *path, const out_file *o, xq_encoding enc, size_t *moves)
+{
+    xq_read_options opt = {enc, XQ_FMT_PGN};
+    char err[256];
+    xq_reader *fast = xq_reader_open(path, &opt, err, sizeof err);
+    xq_reader *slow = xq_reader_open(path, &opt, err, sizeof err);
+    assert_non_null(fast);
+    assert_non_null(slow);
+    slow->no_fast = true;
+    xq_game a, b;
+    xq_game_init(&a);
+    xq_game_init(&b);
+    size_t games = 0, raw = 0;
+    for (;;) {
+        int ra = xq_reader_next(fast, &a), rb = xq_reader_next(slow, &b);
+        assert_int_equal(ra, rb);
+        if (ra != 1) break;
+        same_game(&a, &b);
+        /* the raw bytes of the records give the file back */
+        assert_true(raw + a.raw_len <= o->len);
+        assert_memory_equal(a.raw, o->p + raw, a.raw_len);
+        assert_int_equal(a.offset, raw);
+        raw += a.raw_len;
+        *moves += a.main.count;
+        games++;
+    }
+    if (games) assert_int_equal(raw, o->len);   /* (blank lines alone make no record) */
+    xq_game_free(&a);
+    xq_game_free(&b);
+    xq_reader_close(fast);
+    xq_reader_close(slow);
+    return games;
+}
+
+static void check_encoding(xq_encoding enc, const char *iconv_name, int files)
+{
+    size_t moves = 0;
+    for (int iter = 0; iter < files; iter++) {
+        out_file o = {0};
+        o.cd = iconv_name ? iconv_open(iconv_name, "UTF-8") : (iconv_t)-1;
+        if (iconv_name) assert_true(o.cd != (iconv_t)-1);
+        /* a few big files, over the input's 64 KiB buffer, so that the
+         * kept runs of lines move with it */
+        int records = iter % 10 == 0 ? 400 + (int)rnd(400) : 1 + (int)rnd(8);
+        for (int i = 0; i < records; i++) record(&o);
+        if (iconv_name) iconv_close(o.cd);
+        char path[] = "/tmp/xq-test-movetext-fast-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, o.p ? o.p : "", o.len), (ssize_t)o.len);
+        close(fd);
+        read_both(path, &o, enc, &moves);
+        /* and with the encoding detected */
+        read_both(path, &o, XQ_ENC_AUTO, &moves);
+        unlink(path);
+        free(o.p);
+    }
+    assert_true(moves > 0);
+}
+
+static void test_utf8(void **state)
+{
+    (void)state;
+    check_encoding(XQ_ENC_UTF8, NULL, 300);
+}
+
+static void test_big5(void **state)
+{
+    (void)state;
+    check_encoding(XQ_ENC_BIG5, "CP950", 300);
+}
+
+static void test_gbk(void **state)
+{
+    (void)state;
+    check_encoding(XQ_ENC_GBK, "GB18030", 300);
+}
+
+/* xq_input_decode_word's text is xq_input_decode's, on random words. */
+static void test_decode_word(void **state)
+{
+    (void)state;
+    static const xq_encoding encs[] = {XQ_ENC_UTF8, XQ_ENC_BIG5, XQ_ENC_GBK};
+    char path[] = "/tmp/xq-test-movetext-word-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (size_t e = 0; e < 3; e++) {
+        char err[256];
+        xq_input *in = xq_input_open(path, encs[e], err, sizeof err);
+        assert_non_null(in);
+        unsigned char buf[64];
+        char word[3 * 64 + 4];
+        for (int iter = 0; iter < 300000; iter++) {
+            size_t n = 1 + rnd(12);
+            for (size_t i = 0; i < n; i++) {
+                switch (rnd(5)) {
+                case 0: buf[i] = (unsigned char)(0x20 + rnd(0x60)); break;
+                case 1: buf[i] = (unsigned char)rnd(256); break;
+                default: buf[i] = (unsigned char)(0x80 + rnd(0x80)); break;
+                }
+            }
+            xq_raw_line line = {buf, n, n, 1000, 2, false};
+            xq_text t;
+            int nbad = xq_input_decode(in, &line, &t, NULL, NULL);
+            size_t len;
+            uint32_t chars;
+            size_t k = xq_input_decode_word(in, buf, n, word, &len, &chars);
+            if (k == 0) continue;
+            /* the bytes decoded as a word decode the same as a line */
+            xq_raw_line part = {buf, k, k, 1000, 2, false};
+            nbad = xq_input_decode(in, &part, &t, NULL, NULL);
+            assert_int_equal(nbad, 0);
+            assert_int_equal(t.len, len);
+            assert_memory_equal(t.s, word, len);
+            assert_int_equal(nchars(t.s, t.s + t.len), chars);
+            /* and hold no blank or delimiter */
+            for (size_t i = 0; i < len; i++) {
+                assert_true(CLASS[(unsigned char)word[i]] != C_BLANK);
+                assert_true(CLASS[(unsigned char)word[i]] != C_DELIM);
+                assert_true(word[i] != 0);
+                assert_int_equal(blank_len(word + i, word + len), 0);
+            }
+        }
+        xq_input_close(in);
+    }
+    unlink(path);
+}
+
+/* ---- encoding detection ------------------------------------------------- */
+
+/* mostly_utf8 before its early exit. */
+static bool ref_mostly_utf8(const unsigned char *s, size_t n)
+{
+    size_t i = 0, good = 0, bad = 0, blen;
+    while (i < n) {
+        if (s[i] < 0x80) { i++; continue; }
+        int k = utf8_seq(s + i, n - i, &blen);
+        if (k < 0) break;
+        if (k > 0) { good++; i += (size_t)k; continue; }
+        bad++;
+        i += blen;
+    }
+    return good > 0 && good >= 4 * bad;
+}
+
+/* score_as before the marker bit set: a binary search per character. */
+static long ref_score_as(xq_encoding enc, const unsigned char *s, size_t n,
+                         const uint32_t *markers, size_t nm)
+{
+    iconv_t cd = open_legacy(enc);
+    assert_true(cd != (iconv_t)-1);
+    xq_buf out = {0};
+    int nbad = iconv_decode(cd, "", s, n, 0, &out, NULL, NULL);
+    iconv_close(cd);
+    long score = -(long)(nbad < 0 ? 0 : nbad);
+    const unsigned char *u = (const unsigned char *)out.p;
+    size_t i = 0, blen;
+    while (i < out.len) {
+        int k = utf8_seq(u + i, out.len - i, &blen);
+        if (k <= 0) { i++; continue; }
+        if (k == 3) {
+            uint32_t cp = utf8_cp(u + i, k);
+            if (bsearch(&cp, markers, nm, sizeof *markers, cmp_u32)) score++;
+        }
+        i += (size_t)k;
+    }
+    xq_buf_free(&out);
+    return score;
+}
+
+/* Random samples: UTF-8 text with damage, Big5 and GBK records, bytes. */
+static void test_detection(void **state)
+{
+    (void)state;
+    uint32_t markers[64];
+    size_t nm = 0, i = 0, blen;
+    const unsigned char *m = (const unsigned char *)MARKERS;
+    while (i < sizeof MARKERS - 1 && nm < 64) {
+        int k = utf8_seq(m + i, sizeof MARKERS - 1 - i, &blen);
+        markers[nm++] = utf8_cp(m + i, k);
+        i += (size_t)k;
+    }
+    qsort(markers, nm, sizeof *markers, cmp_u32);
+    for (int iter = 0; iter < 3000; iter++) {
+        out_file o = {0};
+        int kind = (int)rnd(4);
+        o.cd = kind == 1 ? iconv_open("CP950", "UTF-8") : kind == 2 ? iconv_open("GB18030", "UTF-8")
+                                                        : (iconv_t)-1;
+        if (kind == 3) {
+            for (int k = 0, n = (int)rnd(400); k < n; k++) {
+                char b = (char)rnd(256);
+                put_raw(&o, &b, 1);
+            }
+        } else {
+            for (int k = 0, n = 1 + (int)rnd(3); k < n; k++) record(&o);
+        }
+        if (o.cd != (iconv_t)-1) iconv_close(o.cd);
+        if (kind == 0) {   /* damage some UTF-8 */
+            for (int k = 0, n = (int)rnd(8); k < n && o.len; k++)
+                o.p[rnd((uint32_t)o.len)] = (char)(0x80 + rnd(0x80));
+        }
+        const unsigned char *u = (const unsigned char *)(o.p ? o.p : "");
+        assert_int_equal(mostly_utf8(u, o.len), ref_mostly_utf8(u, o.len));
+        assert_int_equal(score_as(XQ_ENC_BIG5, u, o.len, markers, nm),
+                         ref_score_as(XQ_ENC_BIG5, u, o.len, markers, nm));
+        assert_int_equal(score_as(XQ_ENC_GBK, u, o.len, markers, nm),
+                         ref_score_as(XQ_ENC_GBK, u, o.len, markers, nm));
+        free(o.p);
+    }
+}
+
+/* The inline word-byte test against the table the pairs are made with. */
+static void test_word_ascii(void **state)
+{
+    (void)state;
+    for (unsigned b = 0; b < 256; b++) assert_int_equal(xq_word_ascii(b), WORD_ASCII[b] != 0);
+    for (unsigned b = 0; b < 256; b++)
+        assert_int_equal(WORD_UTF8[b] == 1, WORD_ASCII[b] != 0);
+}
+
+/* xq_text_defang before its stop table. */
+static void ref_defang(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        if ((*p < 0x20 && *p != '\t') || *p == 0x7F) {
+            *p++ = '?';
+        } else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {
+            p[0] = '?';
+            memmove(p + 1, p + 2, strlen((char *)p + 2) + 1);
+            p++;
+        } else {
+            p++;
+        }
+    }
+}
+
+static void test_defang(void **state)
+{
+    (void)state;
+    char a[128], b[128];
+    for (int iter = 0; iter < 200000; iter++) {
+        size_t n = rnd(100);
+        for (size_t i = 0; i < n; i++) {
+            unsigned c = rnd(4) ? 0x20 + rnd(0x60) : rnd(3) ? 0x80 + rnd(0x80) : 1 + rnd(0x20);
+            if (rnd(8) == 0) c = 0xC2;
+            a[i] = (char)c;
+        }
+        a[n] = '\0';
+        memcpy(b, a, n + 1);
+        xq_text_defang(a);
+        ref_defang(b);
+        assert_string_equal(a, b);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_word_ascii),
+        cmocka_unit_test(test_defang),
+        cmocka_unit_test(test_detection),
+        cmocka_unit_test(test_decode_word),
+        cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_big5),
+        cmocka_unit_test(test_gbk),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

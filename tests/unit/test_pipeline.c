@@ -1,0 +1,195 @@
+/* test_pipeline.c - the threaded pipeline (pipeline.c) against the serial
+ * one: the same output, byte for byte, and every game accounted once, in
+ * input order, one call at a time, with at most 32 * threads games in
+ * flight; at the end of the file, after a read error (cut gzip data), with
+ * fewer games than threads, and with none. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "pipeline.h"
+
+/* What the callbacks share: checks the pipeline's promises as it runs. */
+typedef struct {
+    int threads;
+    atomic_ullong accounted;   /* games accounted so far */
+    atomic_int in_account;     /* 1 while account runs */
+    atomic_int max_ahead;      /* largest index - accounted seen in process */
+    unsigned long long order_errors, overlap_errors;
+} run_check;
+
+/* Write what identifies the game; now and then pause so that games finish
+ * out of order, and note how far reading ran ahead of accounting. */
+static void process(void *ctx, xq_slot *slot)
+{
+    run_check *c = ctx;
+    const xq_game *g = &slot->game;
+    int ahead = (int)(g->index - atomic_load(&c->accounted));
+    int seen = atomic_load(&c->max_ahead);
+    while (ahead > seen && !atomic_compare_exchange_weak(&c->max_ahead, &seen, ahead)) {}
+    if (g->index % 37 == 5 || g->index % 101 == 0) {
+        struct timespec ts = {0, (long)(g->index % 7) * 100000L};
+        nanosleep(&ts, NULL);
+    }
+    fprintf(slot->out, "game %llu line %llu bytes %zu nodes %zu\n", (unsigned long long)g->index,
+            (unsigned long long)g->first_line, g->raw_len, g->main.count);
+    fwrite(g->raw, 1, g->raw_len, slot->out);
+}
+
+/* Must be called for game 1, 2, 3 ... in turn, never two at once. */
+static void account(void *ctx, xq_slot *slot)
+{
+    run_check *c = ctx;
+    if (atomic_exchange(&c->in_account, 1)) c->overlap_errors++;
+    if (slot->game.index != atomic_load(&c->accounted) + 1) c->order_errors++;
+    atomic_fetch_add(&c->accounted, 1);
+    atomic_store(&c->in_account, 0);
+}
+
+/* Run path through the pipeline on threads threads; the output (malloc'd)
+ * goes to *out, its status is returned, the accounted games to *games. */
+static int run(const char *path, int threads, char **out, unsigned long long *games)
+{
+    char err[256];
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    size_t len = 0;
+    FILE *f = open_memstream(out, &len);
+    assert_non_null(f);
+    run_check c = {.threads = threads};
+    xq_pipeline_options po = {.threads = threads, .out = f, .ctx = &c, .process = process, .account = account};
+    const char *why = NULL;
+    int st = xq_pipeline_run(rd, &po, &why);
+    fclose(f);
+    xq_reader_close(rd);
+    assert_null(why);
+    assert_int_equal(c.order_errors, 0);
+    assert_int_equal(c.overlap_errors, 0);
+    assert_true(atomic_load(&c.max_ahead) <= 32 * threads);
+    *games = atomic_load(&c.accounted);
+    return st;
+}
+
+/* ngames records of varied lengths (0 to 60 plies), as PGN text. */
+static char *make_pgn(int ngames, size_t *n)
+{
+    static const char *cycle[] = {"h2e2", "h9g7", "h0g2", "i9h9", "e2h2", "g7h9", "g2h0", "h9i9"};
+    char *text;
+    FILE *f = open_memstream(&text, n);
+    assert_non_null(f);
+    for (int i = 0; i < ngames; i++) {
+        fprintf(f, "[Game \"%d\"]\n[Event \"pipeline test\"]\n\n", i + 1);
+        int plies = (i * 7919) % 61;
+        for (int p = 0; p < plies; p++) {
+            if (p % 2 == 0) fprintf(f, "%d. ", p / 2 + 1);
+            fprintf(f, "%s%s", cycle[p % 8], p % 10 == 9 ? "\n" : " ");
+        }
+        fputs("*\n\n", f);
+    }
+    fclose(f);
+    return text;
+}
+
+static void save(const void *p, size_t n, char path[64], bool gzip, size_t cut)
+{
+    strcpy(path, "/tmp/xq-test-pipe-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    if (!gzip) {
+        assert_int_equal(write(fd, p, n), (ssize_t)n);
+        close(fd);
+        return;
+    }
+    close(fd);
+    gzFile z = gzopen(path, "wb");
+    assert_non_null(z);
+    assert_int_equal(gzwrite(z, p, (unsigned)n), (int)n);
+    gzclose(z);
+    if (cut) {
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        fseek(f, 0, SEEK_END);
+        long len = ftell(f);
+        fclose(f);
+        assert_int_equal(truncate(path, (off_t)((size_t)len * cut / 100)), 0);
+    }
+}
+
+/* Every thread count gives the serial run's status, output and count. */
+static void same_as_serial(const char *path, unsigned long long want_min)
+{
+    char *base;
+    unsigned long long base_games;
+    int base_st = run(path, 1, &base, &base_games);
+    assert_true(base_games >= want_min);
+    static const int threads[] = {2, 3, 4, 7};
+    for (size_t k = 0; k < sizeof threads / sizeof *threads; k++)
+        for (int rep = 0; rep < 3; rep++) {
+            char *out;
+            unsigned long long games;
+            int st = run(path, threads[k], &out, &games);
+            assert_int_equal(st, base_st);
+            assert_int_equal(games, base_games);
+            assert_string_equal(out, base);
+            free(out);
+        }
+    free(base);
+}
+
+static void test_many_games(void **state)
+{
+    size_t n;
+    char *text = make_pgn(1500, &n), path[64];
+    save(text, n, path, false, 0);
+    same_as_serial(path, 1500);
+    unlink(path);
+    free(text);
+}
+
+/* A read error ends every thread; the games read before it all come out. */
+static void test_read_error(void **state)
+{
+    size_t n;
+    char *text = make_pgn(1500, &n), path[64];
+    save(text, n, path, true, 60);
+    char *out;
+    unsigned long long games;
+    assert_int_equal(run(path, 1, &out, &games), -1);
+    free(out);
+    assert_true(games > 100 && games < 1500);
+    same_as_serial(path, 100);
+    unlink(path);
+    free(text);
+}
+
+static void test_few_games(void **state)
+{
+    for (int ngames = 0; ngames <= 9; ngames += 3) {
+        size_t n;
+        char *text = make_pgn(ngames, &n), path[64];
+        save(text, n, path, false, 0);
+        same_as_serial(path, (unsigned long long)ngames);
+        unlink(path);
+        free(text);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_many_games),
+        cmocka_unit_test(test_read_error),
+        cmocka_unit_test(test_few_games),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,167 @@
+/* test_repetition_memo.c - the repetition judge with a memo of classifications
+ * (xq_repetition_judge_memo) against the judge without one
+ * (xq_repetition_judge): the same return value and the same verdict, byte
+ * for byte, on every repetition of the records.
+ *
+ * The memo keeps the classification of each (position, move, rules) from
+ * one judge call to the next; it may only save work.  The records are
+ * replayed here and the judge is called at every ply whose position has
+ * occurred twice or more since the last capture (occurrences 2 and 3),
+ * under both rule sets, with a memo per game (as the replay keeps one) and
+ * with one memo kept over all the games of a file (positions and moves
+ * met in other games, both rule sets mixed).  Positions: the repetition
+ * records in tests/data and, when ../shared is there, the first games of
+ * the masters, endgame and middlegame sets.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include "pgn_read.h"
+#include "repetition.h"
+#include "replay.h"
+
+#ifndef XQ_SHARED
+#define XQ_SHARED "../shared"
+#endif
+
+typedef struct {
+    long judged;     /* judge calls that gave a verdict */
+    long differ;     /* calls where a memo changed anything */
+} tally_memo;
+
+/* Judge the stretch base + moves[0..n-1] without a memo and with each of
+ * the memos, under both rule sets and for 2 and 3 occurrences. */
+static void compare_stretch(const xq_position *base, int base_ply, const xq_move *moves, int n,
+                            xq_rep_memo *game_memo, xq_rep_memo *file_memo, tally_memo *t)
+{
+    for (int r = 0; r < 2; r++)
+        for (int occ = 2; occ <= 3; occ++) {
+            xq_rep_verdict plain, per_game, per_file;
+            bool a = xq_repetition_judge(base, base_ply, moves, n, occ, (xq_rules)r, &plain);
+            bool b = xq_repetition_judge_memo(base, base_ply, moves, n, occ, (xq_rules)r, game_memo, &per_game);
+            bool c = xq_repetition_judge_memo(base, base_ply, moves, n, occ, (xq_rules)r, file_memo, &per_file);
+            t->judged += a;
+            if (a != b || a != c || memcmp(&plain, &per_game, sizeof plain) ||
+                memcmp(&plain, &per_file, sizeof plain)) {
+                print_message("# differ: ply %d, %d occurrences, %s: %s / %s / %s\n", base_ply + n, occ,
+                              xq_rules_str((xq_rules)r), plain.kind, per_game.kind, per_file.kind);
+                t->differ++;
+            }
+        }
+}
+
+/* Every repetition in the main lines of the first max_games records of
+ * path. */
+static void compare_file(const char *path, int max_games, tally_memo *t)
+{
+    skip_without_shared(path);
+    char err[256];
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    xq_replay_options opt;
+    xq_replay_options_default(&opt);
+    xq_rep_memo file_memo = {0};
+    enum { MAX_STRETCH = 1024 };
+    xq_move *moves = malloc(MAX_STRETCH * sizeof *moves);
+    uint64_t *keys = malloc((MAX_STRETCH + 1) * sizeof *keys);
+    assert_non_null(moves);
+    assert_non_null(keys);
+    for (int gi = 0; gi < max_games; gi++) {
+        xq_game g;
+        xq_game_init(&g);
+        if (xq_reader_next(rd, &g) <= 0) {
+            xq_game_free(&g);
+            break;
+        }
+        xq_replay rp;
+        xq_replay_game(&g, &opt, &rp);
+        xq_rep_memo game_memo = {0};
+        xq_position pos = rp.start, base = pos;
+        int base_ply = 0, n = 0;
+        keys[0] = pos.key;
+        for (size_t i = 0; i < g.main.count; i++) {
+            xq_move m = g.main.nodes[i].move;
+            if (m == XQ_MOVE_NONE || xq_move_legality(&pos, m) != XQ_LEGAL) break;
+            xq_undo u;
+            xq_make(&pos, m, &u);
+            if (u.captured || n == MAX_STRETCH) {   /* a capture starts a new stretch */
+                base = pos;
+                base_ply = (int)i + 1;
+                n = 0;
+                keys[0] = pos.key;
+                continue;
+            }
+            moves[n++] = m;
+            keys[n] = pos.key;
+            bool repeated = false;
+            for (int j = n - 2; j >= 0 && !repeated; j -= 2) repeated = keys[j] == keys[n];
+            if (repeated) compare_stretch(&base, base_ply, moves, n, &game_memo, &file_memo, t);
+        }
+        xq_rep_memo_free(&game_memo);
+        assert_null(game_memo.entry);
+        xq_game_free(&g);
+    }
+    free(moves);
+    free(keys);
+    xq_rep_memo_free(&file_memo);
+    xq_reader_close(rd);
+}
+
+static void report(const char *what, const tally_memo *t)
+{
+    print_message("# %s: %ld verdicts, %ld differ with a memo\n", what, t->judged, t->differ);
+}
+
+static void repetition_records(void **state)
+{
+    (void)state;
+    tally_memo t = {0};
+    compare_file("tests/data/repetition-cases.pgn", 1000, &t);
+    compare_file("tests/data/repetition-later.pgn", 1000, &t);
+    report("tests/data/repetition-*.pgn", &t);
+    assert_true(t.judged > 0);
+    assert_int_equal(t.differ, 0);
+}
+
+static void corpus(void **state)
+{
+    (void)state;
+    tally_memo t = {0};
+    compare_file(XQ_SHARED "/corpus/ccpd/masters.pgn.gz", 400, &t);
+    compare_file(XQ_SHARED "/corpus/ccpd/endgames.pgn.gz", 400, &t);
+    compare_file(XQ_SHARED "/corpus/ccpd/middlegames.pgn.gz", 400, &t);
+    report("masters, endgames, middlegames: first 400 games each", &t);
+    assert_true(t.judged > 0);
+    assert_int_equal(t.differ, 0);
+}
+
+/* A zeroed memo, and a freed one, may be freed again. */
+static void memo_free_twice(void **state)
+{
+    (void)state;
+    xq_rep_memo m = {0};
+    xq_rep_memo_free(&m);
+    xq_rep_memo_free(&m);
+    xq_rep_memo_free(NULL);
+    assert_null(m.entry);
+    assert_int_equal(m.n, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(memo_free_twice),
+        cmocka_unit_test(repetition_records),
+        cmocka_unit_test(corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
