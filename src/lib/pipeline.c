@@ -42,10 +42,11 @@ typedef struct ring ring;
  * round robin.  Only its thread touches it (besides the emitter reading
  * filed slots under the output lock). */
 typedef struct {
-    ring *r;
+    _Alignas(64) ring *r;     /* a crew a cache line or more: its memo is written often */
     xq_slot *slots;           /* THREAD_SLOTS, cache-line aligned */
     size_t end[SETS];         /* 1 + sequence number of the set's last game; 0 = never used */
     unsigned next_set;
+    xq_rep_memo memo;         /* the thread's memo, shared by its slots (slot->memo) */
 } crew;
 
 struct ring {
@@ -124,11 +125,14 @@ static int run_serial(xq_reader *rd, const xq_pipeline_options *opt, const char 
         return -1;
     }
     xq_game_init(&s->game);
+    xq_rep_memo memo = {0};
+    s->memo = &memo;
     int st;
     while ((st = xq_reader_next(rd, &s->game)) == 1) {
         opt->process(opt->ctx, s);
         emit(opt, s);
     }
+    xq_rep_memo_free(&memo);
     free_slots(s, 1);
     free(s);
     return st < 0 ? -1 : 0;
@@ -222,11 +226,13 @@ static xq_slot *crew_slots_alloc(size_t user_size)
 
 static void crews_free(crew *crews, int n)
 {
-    for (int t = 0; t < n; t++)
+    for (int t = 0; t < n; t++) {
         if (crews[t].slots) {
             free_slots(crews[t].slots, THREAD_SLOTS);
             free(crews[t].slots);
         }
+        xq_rep_memo_free(&crews[t].memo);
+    }
     free(crews);
 }
 
@@ -235,12 +241,14 @@ static bool ring_alloc(ring *r, int threads, crew **crews_out)
 {
     r->cap = (size_t)threads * THREAD_SLOTS;
     r->order = calloc(r->cap, sizeof *r->order);
-    crew *crews = calloc((size_t)threads, sizeof *crews);
+    crew *crews = aligned_alloc(_Alignof(crew), (size_t)threads * sizeof *crews);
+    if (crews) memset(crews, 0, (size_t)threads * sizeof *crews);
     *crews_out = crews;
     if (!r->order || !crews) return false;
     for (int t = 0; t < threads; t++) {
         crews[t].r = r;
         if (!(crews[t].slots = crew_slots_alloc(r->opt->user_size))) return false;
+        for (size_t k = 0; k < THREAD_SLOTS; k++) crews[t].slots[k].memo = &crews[t].memo;
     }
     return true;
 }

@@ -28,6 +28,8 @@ typedef struct {
     xq_replay replay;
     FILE *out, *err;         /* memory streams the worker writes into */
     void *user;              /* per-slot scratch of the tool (see user_size) */
+    xq_rep_memo *memo;       /* the processing thread's memo of repetition classifications,
+                                for xq_replay_game_memo (replay.h); only that thread uses it */
     /* private */
     char *out_buf, *err_buf;
     size_t out_len, err_len;

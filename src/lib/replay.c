@@ -144,7 +144,7 @@ typedef struct {
     bool fresh;              /* the newest key's filter bit was clear: it cannot repeat */
     uint64_t local[256];
     xq_move mlocal[256];
-    xq_rep_memo memo;        /* classifications kept between the judge calls of a game */
+    xq_rep_memo *memo;       /* classifications kept between judge calls (xq_replay_game_memo) */
 } key_history;
 
 /* Double the history's arrays (the first ones are its local buffers);
@@ -204,7 +204,7 @@ static void history_restart(key_history *h, const xq_position *pos, int ply)
 static bool history_judge(key_history *h, const xq_replay_options *opt, xq_rep_verdict *v)
 {
     return xq_repetition_judge_memo(&h->base, h->base_ply, h->moves, (int)h->n - 1, opt->repetitions, opt->rules,
-                                    &h->memo, v);
+                                    h->memo, v);
 }
 
 /* Occurrences of the newest key among the positions since the last
@@ -360,6 +360,11 @@ static void check_branch(xq_branch *b, xq_position pos, int first_ply, bool main
 
 void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
 {
+    xq_replay_game_memo(g, opt, NULL, out);
+}
+
+void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *memo, xq_replay *out)
+{
     memset(out, 0, sizeof *out);
     out->result_board = XQ_RESULT_UNKNOWN;
 
@@ -423,7 +428,8 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
     hist.keys = hist.local;
     hist.moves = hist.mlocal;
     hist.cap = 256;
-    memset(&hist.memo, 0, sizeof hist.memo);
+    xq_rep_memo own_memo = {0};   /* no memo given: one for this game, freed at its end */
+    hist.memo = memo ? memo : &own_memo;
     history_restart(&hist, &pos, 0);
     history_push(&hist, pos.key, XQ_MOVE_NONE);
     int checks[2] = {0, 0};          /* checks per side since the last capture */
@@ -515,7 +521,7 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
         free(hist.keys);
         free(hist.moves);
     }
-    xq_rep_memo_free(&hist.memo);
+    xq_rep_memo_free(&own_memo);
 
     if (out->status == XQ_STATUS_VALID) {
         if (!xq_has_legal_move(&pos)) {

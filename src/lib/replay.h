@@ -116,4 +116,13 @@ typedef struct {
  * node of g (node->move).  Never fails: problems become findings. */
 void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out);
 
+/* xq_replay_game, judging repetitions with memo (repetition.h): the
+ * classifications of (position, move) pairs met in earlier games are
+ * taken from it, the new ones added.  The verdicts are the same as with
+ * memo NULL (a memo for this game alone, which is what xq_replay_game
+ * uses); a memo kept over many games spares the work on the cycles of
+ * games a database holds twice.  memo is the caller's, used by one thread
+ * at a time. */
+void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *memo, xq_replay *out);
+
 #endif

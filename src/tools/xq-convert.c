@@ -174,7 +174,7 @@ static void convert_game(void *ctx, xq_slot *slot)
     xq_replay *r = &slot->replay;
     game_outcome *o = slot->user;
     xq_write_report rep;
-    xq_replay_game(g, &st->rules, r);
+    xq_replay_game_memo(g, &st->rules, slot->memo, r);
     o->partial = report_syntax(slot->err, g, r);
     o->lost = 0;
     if (st->opt->write.format == XQ_OUT_XQF && g->index > 1) {

@@ -106,7 +106,7 @@ static void parse_game(void *ctx, xq_slot *slot)
     xq_game *g = &slot->game;
     xq_replay *r = &slot->replay;
     game_counts *n = slot->user;
-    xq_replay_game(g, &opt->rules, r);
+    xq_replay_game_memo(g, &opt->rules, slot->memo, r);
     n->errors = n->warnings = 0;
     for (int i = 0; i < r->nfindings; i++) {
         const xq_finding *f = &r->findings[i];

@@ -144,7 +144,7 @@ typedef struct {
 static void process_game(void *ctx, xq_slot *slot)
 {
     const options *opt = ((run_state *)ctx)->opt;
-    xq_replay_game(&slot->game, &opt->stats.rules, &slot->replay);
+    xq_replay_game_memo(&slot->game, &opt->stats.rules, slot->memo, &slot->replay);
     xq_stats_analyse(&slot->game, &slot->replay, &((slot_data *)slot->user)->sg);
 }
 

@@ -259,7 +259,7 @@ static void process_game(void *ctx, xq_slot *slot)
     const options *opt = ((run_state *)ctx)->opt;
     xq_game *g = &slot->game;
     xq_replay *r = &slot->replay;
-    xq_replay_game(g, &opt->rules, r);
+    xq_replay_game_memo(g, &opt->rules, slot->memo, r);
     bool bad = r->error_count > 0;
     if (opt->report == REPORT_JSON) print_json(slot->out, g, r);
     else

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,7 +27,31 @@ typedef struct {
     atomic_int in_account;     /* 1 while account runs */
     atomic_int max_ahead;      /* largest index - accounted seen in process */
     unsigned long long order_errors, overlap_errors;
+    /* each memo seen and the thread that used it first: a memo must stay
+     * with one thread (pipeline.h, slot->memo) */
+    pthread_mutex_t memo_lock;
+    const xq_rep_memo *memos[64];
+    pthread_t memo_thread[64];
+    int nmemos;
+    unsigned long long memo_errors;
 } run_check;
+
+/* Note that this thread uses memo m; count an error if another did. */
+static void check_memo_owner(run_check *c, const xq_rep_memo *m)
+{
+    pthread_mutex_lock(&c->memo_lock);
+    int k = 0;
+    while (k < c->nmemos && c->memos[k] != m) k++;
+    if (m == NULL) c->memo_errors++;
+    else if (k < c->nmemos) {
+        if (!pthread_equal(c->memo_thread[k], pthread_self())) c->memo_errors++;
+    } else if (k < 64) {
+        c->memos[k] = m;
+        c->memo_thread[k] = pthread_self();
+        c->nmemos++;
+    }
+    pthread_mutex_unlock(&c->memo_lock);
+}
 
 /* Write what identifies the game; now and then pause so that games finish
  * out of order, and note how far reading ran ahead of accounting. */
@@ -41,8 +66,17 @@ static void process(void *ctx, xq_slot *slot)
         struct timespec ts = {0, (long)(g->index % 7) * 100000L};
         nanosleep(&ts, NULL);
     }
-    fprintf(slot->out, "game %llu line %llu bytes %zu nodes %zu\n", (unsigned long long)g->index,
-            (unsigned long long)g->first_line, g->raw_len, g->main.count);
+    /* the records repeat a cycle of moves: the judge runs, with the
+     * thread's memo, and its verdict must not depend on what that memo
+     * saw before (other games, another thread's share of them) */
+    check_memo_owner(c, slot->memo);
+    xq_replay_options ro;
+    xq_replay_options_default(&ro);
+    xq_replay_game_memo(&slot->game, &ro, slot->memo, &slot->replay);
+    const xq_replay *r = &slot->replay;
+    fprintf(slot->out, "game %llu line %llu bytes %zu nodes %zu plies %d repeated %d at %d-%d: %s\n",
+            (unsigned long long)g->index, (unsigned long long)g->first_line, g->raw_len, g->main.count, r->plies,
+            r->repeated, r->repetition.first_ply, r->repetition.last_ply, r->repetition.reason);
     fwrite(g->raw, 1, g->raw_len, slot->out);
 }
 
@@ -67,6 +101,7 @@ static int run(const char *path, int threads, char **out, unsigned long long *ga
     FILE *f = open_memstream(out, &len);
     assert_non_null(f);
     run_check c = {.threads = threads};
+    pthread_mutex_init(&c.memo_lock, NULL);
     xq_pipeline_options po = {.threads = threads, .out = f, .ctx = &c, .process = process, .account = account};
     const char *why = NULL;
     int st = xq_pipeline_run(rd, &po, &why);
@@ -75,6 +110,9 @@ static int run(const char *path, int threads, char **out, unsigned long long *ga
     assert_null(why);
     assert_int_equal(c.order_errors, 0);
     assert_int_equal(c.overlap_errors, 0);
+    assert_int_equal(c.memo_errors, 0);
+    assert_true(c.nmemos <= threads && (c.nmemos >= 1 || atomic_load(&c.accounted) == 0));
+    pthread_mutex_destroy(&c.memo_lock);
     assert_true(atomic_load(&c.max_ahead) <= 32 * threads);
     *games = atomic_load(&c.accounted);
     return st;
@@ -83,7 +121,8 @@ static int run(const char *path, int threads, char **out, unsigned long long *ga
 /* ngames records of varied lengths (0 to 60 plies), as PGN text. */
 static char *make_pgn(int ngames, size_t *n)
 {
-    static const char *cycle[] = {"h2e2", "h9g7", "h0g2", "i9h9", "e2h2", "g7h9", "g2h0", "h9i9"};
+    /* legal moves that bring the start position back every 4 plies */
+    static const char *cycle[] = {"h2e2", "h9g7", "e2h2", "g7h9", "b2e2", "b9c7", "e2b2", "c7b9"};
     char *text;
     FILE *f = open_memstream(&text, n);
     assert_non_null(f);
