@@ -25,6 +25,72 @@ static const uint16_t xq_file_bit[XQ_SQUARES] = {
 #undef XQ_R9_
 #undef XQ_F9_
 
+/* Zobrist keys by piece (0..15) and square, defined in position.c
+ * (xq_zobrist reads one); the key of Black to move. */
+extern const uint64_t xq_zobrist_table[16][XQ_SQUARES];
+#define XQ_ZOBRIST_BLACK 0x6A09E667F3BCC909ull
+
+/* Each square's place in the occupancy masks, in one row so that a
+ * make reads one table: rank, file, bit in its rank's mask (1 << file),
+ * bit in its file's mask (1 << rank). */
+typedef struct { uint8_t rank, file; uint16_t rank_bit, file_bit; } xq_sq_occ;
+#define XQ_SQO_(s) {(s) / 9, (s) % 9, 1u << ((s) % 9), 1u << ((s) / 9)}
+#define XQ_SQO9_(b) XQ_SQO_((b) + 0), XQ_SQO_((b) + 1), XQ_SQO_((b) + 2), XQ_SQO_((b) + 3), XQ_SQO_((b) + 4), \
+                    XQ_SQO_((b) + 5), XQ_SQO_((b) + 6), XQ_SQO_((b) + 7), XQ_SQO_((b) + 8)
+static const xq_sq_occ xq_sq_occ_of[XQ_SQUARES] = {
+    XQ_SQO9_(0), XQ_SQO9_(9), XQ_SQO9_(18), XQ_SQO9_(27), XQ_SQO9_(36),
+    XQ_SQO9_(45), XQ_SQO9_(54), XQ_SQO9_(63), XQ_SQO9_(72), XQ_SQO9_(81)};
+#undef XQ_SQO9_
+#undef XQ_SQO_
+
+/* Flip square sq between occupied and empty in the rank and file masks. */
+static inline void xq_occ_flip(xq_position *pos, int sq)
+{
+    const xq_sq_occ *o = &xq_sq_occ_of[sq];
+    pos->rank_occ[o->rank] ^= o->rank_bit;
+    pos->file_occ[o->file] ^= o->file_bit;
+}
+
+/* Mark square sq occupied or empty in the rank and file masks. */
+static inline void xq_occ_set(xq_position *pos, int sq)
+{
+    pos->rank_occ[xq_rank_of[sq]] |= xq_rank_bit[sq];
+    pos->file_occ[xq_file_of[sq]] |= xq_file_bit[sq];
+}
+
+static inline void xq_occ_clear(xq_position *pos, int sq)
+{
+    pos->rank_occ[xq_rank_of[sq]] &= (uint16_t)~xq_rank_bit[sq];
+    pos->file_occ[xq_file_of[sq]] &= (uint16_t)~xq_file_bit[sq];
+}
+
+/* xq_make without the undo record: play pseudo-legal m (board, masks,
+ * general square, key, counters, side); returns the piece it captured
+ * (XQ_NONE for none).  Inline for the per-ply callers (xq_make, and
+ * xq_play, which a replay calls once per move). */
+static inline xq_piece xq_make_core(xq_position *pos, xq_move m)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    xq_piece p = pos->board[from], cap = pos->board[to];
+    uint64_t k = pos->key ^ xq_zobrist_table[p & 15][from] ^ xq_zobrist_table[p & 15][to] ^ XQ_ZOBRIST_BLACK;
+    if (cap) {
+        k ^= xq_zobrist_table[cap & 15][to];
+        pos->halfmove = 0;
+    } else {
+        pos->halfmove++;
+        /* a capture leaves to occupied; a quiet move fills it */
+        xq_occ_flip(pos, to);
+    }
+    pos->board[to] = p;
+    pos->board[from] = XQ_NONE;
+    xq_occ_flip(pos, from);   /* occupied before: now empty */
+    if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)to;
+    pos->fullmove += pos->side;   /* after Black's move (XQ_BLACK is 1) */
+    pos->side = (xq_color)(pos->side ^ 1);
+    pos->key = k;
+    return cap;
+}
+
 /* Palace of colour c: files d..f, ranks 0..2 (Red) or 7..9 (Black). */
 static inline bool xq_in_palace(int file, int rank, xq_color c)
 {

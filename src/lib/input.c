@@ -278,10 +278,11 @@ enum { PAIR_BAD = 1, PAIR_SLOW = 2 };
 enum { PAIR_WORD = XQ_PAIR_WORD };
 
 /* ASCII bytes that may be part of a word (xq_input_decode_word): all but
- * NUL, the blanks (space, tab, CR, VT, FF) and the delimiters { } ( ) ;
- * of PGN movetext (pgn_read.c CLASS).  Entries 0x80.. are 0. */
+ * NUL, the blanks (space, tab, CR, VT, FF), the line feed (which ends a
+ * line, see xq_word_ascii) and the delimiters { } ( ) ; of PGN movetext
+ * (pgn_read.c CLASS).  Entries 0x80.. are 0. */
 static const unsigned char WORD_ASCII[256] = {
-    0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,
@@ -376,6 +377,23 @@ static long decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const uns
     return (long)(e >> 28);
 }
 
+/* A new pair cache, its ASCII leads filled: every supported legacy
+ * encoding maps 0x01..0x7F to itself whatever byte follows, the entry
+ * decode_slow would make on first sight.  Filled ahead so that a word
+ * decoder run over several lines (pgn_read.c fast_lines) also knows the
+ * pairs of an ASCII byte and the '\n' after it, which no line holds.
+ * NULL on out-of-memory. */
+static uint32_t *pairs_new(void)
+{
+    uint32_t *pt = calloc((size_t)256 << 8, sizeof *pt);
+    if (!pt) return NULL;
+    for (unsigned b = 1; b < 0x80; b++) {
+        uint32_t e = 1u << 28 | 1u << 24 | b | (WORD_ASCII[b] ? PAIR_WORD : 0);
+        for (unsigned next = 0; next < 256; next++) pt[next << 8 | b] = e;
+    }
+    return pt;
+}
+
 /* Decode s[0..n) with the pair cache (pairs[pair_key], 256 x 256
  * entries for every byte pair, ASCII leads included, allocated on first
  * use, filled on first sight); same contract as iconv_decode.  The loop
@@ -388,7 +406,7 @@ static int table_decode(iconv_t cd, uint32_t **pairs, const char *what, const un
                         size_t n, uint64_t off, xq_buf *out, xq_bad_bytes_fn *bad, void *ctx)
 {
     if (!xq_buf_reserve(out, 3 * n + 16)) return -1;
-    if (!*pairs && !(*pairs = calloc((size_t)256 << 8, sizeof **pairs))) return -1;
+    if (!*pairs && !(*pairs = pairs_new())) return -1;
     const uint32_t *pt = *pairs;
     char *o = out->p + out->len;
     int nbad = 0;
@@ -818,6 +836,23 @@ void xq_input_unread(xq_input *in)
     if (in->lineno) in->unread = true;
 }
 
+size_t xq_input_window(const xq_input *in, const unsigned char **p, uint64_t *off,
+                       uint64_t *number)
+{
+    if (in->unread || in->skip_rest || in->enc == XQ_ENC_AUTO) return 0;
+    size_t have = in->end - in->pos;
+    *p = in->buf + in->pos;
+    *off = in->buf_off + in->pos;
+    *number = in->lineno + 1;
+    return have <= XQ_MAX_LINE ? have : XQ_MAX_LINE;
+}
+
+void xq_input_skip(xq_input *in, size_t n, uint64_t lines)
+{
+    in->pos += n;
+    in->lineno += lines;
+}
+
 void xq_input_keep(xq_input *in, uint64_t off)
 {
     in->keep_off = off;
@@ -861,9 +896,10 @@ int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
 
 /* The word decoder on UTF-8 text: lead byte -> 1 for a word ASCII byte,
  * 2 or 3 for the lead of a 2- or 3-byte sequence (checked further), 0 to
- * stop (continuation bytes, C0/C1, 4-byte leads, F5.., non-word ASCII). */
+ * stop (continuation bytes, C0/C1, 4-byte leads, F5.., non-word ASCII
+ * including the line feed). */
 static const unsigned char WORD_UTF8[256] = {
-    0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,

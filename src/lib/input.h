@@ -156,6 +156,25 @@ int xq_input_line(xq_input *in, xq_raw_line *line);
  * push-back, e.g. a line that starts the next record). */
 void xq_input_unread(xq_input *in);
 
+/* The buffered bytes from the read position on, for a reader that takes
+ * whole lines itself (pgn_read.c fast_lines) instead of one
+ * xq_input_line call per line: *p points at them, *off is the stream
+ * offset of p[0] and *number the 1-based number of the line starting
+ * there.  Returns their count, at most XQ_MAX_LINE (so a line whose '\n'
+ * lies among them is never one xq_input_line would cut); the last line
+ * in them may be incomplete.  0 when the next line must come from
+ * xq_input_line: a line pushed back, the rest of a cut line to skip, the
+ * encoding not decided yet, nothing buffered.  Reads nothing; valid until
+ * the next call on in. */
+size_t xq_input_window(const xq_input *in, const unsigned char **p, uint64_t *off,
+                       uint64_t *number);
+
+/* Consume the first n bytes of the window (xq_input_window), which are
+ * `lines` whole lines, each with its '\n', as if xq_input_line had
+ * returned them one by one.  xq_input_unread must not follow (no line is
+ * "the last one returned" after it). */
+void xq_input_skip(xq_input *in, size_t n, uint64_t lines);
+
 /* Keep the bytes of the stream from offset off on (UINT64_MAX: none, the
  * default) in the input's buffer, instead of letting it reuse their room
  * once their lines are returned: a reader can then copy a run of lines at
@@ -178,7 +197,7 @@ int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
 
 /* Decode the word at s[0..n), part of a line of in (after its BOM; s at
  * a character boundary): its characters up to the first one that is an
- * ASCII blank, NUL or PGN delimiter ({ } ( ) ;), a Unicode blank (U+00A0,
+ * ASCII blank, line feed, NUL or PGN delimiter ({ } ( ) ;), a Unicode blank (U+00A0,
  * U+3000, U+FEFF), or that this quick decoder leaves to xq_input_decode:
  * a bad or cut sequence, a legacy pair not decoded yet (the pair cache is
  * filled by xq_input_decode), a GB18030 4-byte form, a legacy pair that
@@ -225,10 +244,12 @@ static inline void xq_pair_store3(char *o, uint32_t e)
 }
 
 /* An ASCII byte a word may hold: not NUL, a blank (space, tab, VT, FF,
- * CR) or a PGN delimiter ({ } ( ) ;). */
+ * CR), a line feed (never inside a line: a word decoder run over several
+ * lines stops at the line end, pgn_read.c fast_lines) or a PGN delimiter
+ * ({ } ( ) ;). */
 static inline bool xq_word_ascii(unsigned b)
 {
-    return b - 1u < 0x7Fu && b != ' ' && b != '\t' && (b < 0x0B || b > 0x0D) && b != '{' &&
+    return b - 1u < 0x7Fu && b != ' ' && b != '\t' && (b < 0x0A || b > 0x0D) && b != '{' &&
            b != '}' && b != '(' && b != ')' && b != ';';
 }
 

@@ -718,6 +718,10 @@ bool xq_quiet_move_safe(const xq_position *pos, int from, int to)
     if (!((rf | rt) & (R_LINES | R_SELF)) && !(rf & R_LEG)) return true;
     if (from == g || to == g) return !exposes_general(pos, from, to);   /* as exposed_given */
     if ((rf & R_LINES) && rf == rt && !pos->board[to]) return true;   /* along the line, no capture */
+    /* a capture from off the lines and legs: every square keeps its
+     * occupancy but from, which no attack on g passes, and to holds an own
+     * piece in place of an enemy one: that only takes attacks away */
+    if (!(rf & (R_LINES | R_LEG)) && pos->board[to]) return true;
     return !exposes_unchecked(pos, from, to, g, rf, rt);
 }
 
@@ -783,6 +787,34 @@ void xq_checks_after(xq_checks *s, const xq_position *pos, xq_move m)
     s->in_check[mover] = false;
     /* already in check before m (only an impossible start): no premise */
     s->in_check[side] = s->in_check[side] ? xq_in_check(pos, side) : check_by_move(pos, m);
+}
+
+/* The end of xq_play when m touched the lines or legs of the general of
+ * the side to move, or that side was in check before (s still says so):
+ * store its check state (check_by_move, or the full test) and return
+ * cap.  Out of line, four arguments: xq_play tail-calls it and needs no
+ * stack frame. */
+__attribute__((noinline)) static xq_piece play_check_slow(const xq_position *pos, xq_move m, xq_checks *s,
+                                                         xq_piece cap)
+{
+    xq_color side = pos->side;
+    s->in_check[side] = s->in_check[side] ? xq_in_check(pos, side) : check_by_move(pos, m);
+    return cap;
+}
+
+xq_piece xq_play(xq_position *pos, xq_move m, xq_checks *s)
+{
+    xq_piece cap = xq_make_core(pos, m);
+    xq_color side = pos->side;
+    s->in_check[side ^ 1] = false;   /* legal: the mover is not in check */
+    /* check_by_move's first test here: most moves touch no line or leg
+     * of the general (a missing general, g = 0xFF, reads REL out of
+     * bounds: the slow path, which xq_in_check answers false) */
+    int g = pos->general[side];
+    if (!s->in_check[side] && g < XQ_SQUARES &&
+        !((REL[g][XQ_FROM(m)] & (R_LINES | R_SELF | R_LEG)) | (REL[g][XQ_TO(m)] & (R_LINES | R_SELF | R_HORSE))))
+        return cap;   /* in_check[side] stays false */
+    return play_check_slow(pos, m, s, cap);
 }
 
 /* --- Perft -------------------------------------------------------------- */

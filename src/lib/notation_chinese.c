@@ -324,7 +324,7 @@ static inline unsigned line_between(unsigned occ, int a, int z)
  * general path then says why).  The piece and the shape come from the
  * text, so only the rest is tested: palace, river, soldier direction,
  * eye, leg, path or screen, and an own piece on the target. */
-static inline int fast_target(const xq_position *pos, xq_kind kind, int x, int r, int action, int arg)
+__attribute__((always_inline)) static inline int fast_target(const xq_position *pos, xq_kind kind, int x, int r, int action, int arg)
 {
     const xq_piece *b = pos->board;
     xq_color side = pos->side;
@@ -382,6 +382,107 @@ static inline int fast_target(const xq_position *pos, xq_kind kind, int x, int r
     return to;
 }
 
+/* The legal move of the side to move's piece on file x, rank r (not a
+ * general) for 進退平 action and arg, when that side is not in check:
+ * geometry (fast_target), then the general's safety; XQ_MOVE_NONE when
+ * illegal. */
+__attribute__((always_inline)) static inline xq_move quick_legal(const xq_position *pos, xq_kind kind, int x, int r, int action, int arg)
+{
+    int to = fast_target(pos, kind, x, r, action, arg);
+    return to >= 0 && xq_quiet_move_safe(pos, XQ_SQ(x, r), to) ? XQ_MOVE(XQ_SQ(x, r), to) : XQ_MOVE_NONE;
+}
+
+/* An advisor or elephant on a file that holds several of them, read as
+ * xqn_resolve and choose do (no 前/後 needed when the action tells them
+ * apart, so no warning): the pieces whose action stays on the board
+ * (xqn_target_xr) are the candidates; of several, those whose target is
+ * in their palace or on their half (confined_ok) when there are any.  The
+ * rank of the one candidate left, or -1 when none or several are (the
+ * general path then tests each one's legality or says why). */
+static int confined_only_rank(const xq_position *pos, xq_piece p, int x, int action, int arg)
+{
+    xq_color side = pos->side;
+    xq_kind kind = XQ_KIND(p);
+    int cand = -1, ncand = 0, conf = -1, nconf = 0;
+    for (int r = 0; r < XQ_RANKS; r++) {
+        if (pos->board[XQ_SQ(x, r)] != p) continue;
+        int t = xqn_target_xr(side, kind, x, r, action, arg);
+        if (t < 0) continue;
+        cand = r;
+        ncand++;
+        bool ok = kind == XQ_ADVISOR ? xq_in_palace(XQ_FILE(t), XQ_RANK(t), side) : xq_own_half(XQ_RANK(t), side);
+        if (ok) {
+            conf = r;
+            nconf++;
+        }
+    }
+    if (ncand == 1) return cand;
+    return nconf == 1 ? conf : -1;
+}
+
+/* The move of the one candidate of confined_only_rank, when legal (out
+ * of line: a few plies in a hundred). */
+__attribute__((noinline)) static xq_move quick_confined(const xq_position *pos, xq_piece p, int x, int action, int arg)
+{
+    int r = confined_only_rank(pos, p, x, action, arg);
+    return r < 0 ? XQ_MOVE_NONE : quick_legal(pos, XQ_KIND(p), x, r, action, arg);
+}
+
+/* The ranks of piece p on file x, front first as its owner sees them
+ * (Red's front is rank 9), into rk; returns how many. */
+static int file_ranks_front_first(const xq_position *pos, xq_piece p, int x, int rk[XQ_RANKS])
+{
+    int n = 0;
+    for (int i = 0; i < XQ_RANKS; i++) {
+        int r = XQ_COLOR(p) == XQ_RED ? 9 - i : i;
+        if (pos->board[XQ_SQ(x, r)] == p) rk[n++] = r;
+    }
+    return n;
+}
+
+/* The one file that holds two or more of piece p, or -1 when none or
+ * several do (xqn_board_lists_fill's ntandem == 1). */
+static int only_tandem_file(const xq_position *pos, xq_piece p)
+{
+    int found = -1;
+    for (int x = 0; x < XQ_FILES; x++) {
+        int n = 0;
+        for (unsigned occ = pos->file_occ[x]; occ; occ &= occ - 1)
+            n += pos->board[XQ_SQ(x, __builtin_ctz(occ))] == p;
+        if (n >= 2) {
+            if (found >= 0) return -1;
+            found = x;
+        }
+    }
+    return found;
+}
+
+/* 前炮退二 / 後馬進五 / 中兵平四 (marker 前, 中 or 後 of CXA notation,
+ * then piece, action, numeral: 10 or 12 bytes, u[0..2] the marker
+ * mark), for a side not in check and a piece other than its general, when
+ * one file holds two or more of the piece: the piece the marker names on
+ * it (xqn_marker_index), its geometry and its general's safety.  This is
+ * what xqn_resolve does with one tandem file (SH_MARK, no file): one
+ * candidate, no warning.  XQ_MOVE_NONE otherwise (several tandem files,
+ * pooled orders and every error go to the general path). */
+__attribute__((noinline)) static xq_move quick_marker(const xq_position *pos, const unsigned char *u, size_t len, int marker)
+{
+    if (len != 10 && len != 12) return XQ_MOVE_NONE;
+    const cn_char *piece = char_cls(key_at(u + 3), CT_PIECE);
+    const cn_char *act = char_cls(key_at(u + 6), CT_ACT);
+    if (!piece || !act || piece->val == XQ_GENERAL) return XQ_MOVE_NONE;
+    int arg = len == 10 ? ((unsigned)(u[9] - '1') < 9u ? u[9] - '0' : -1) : num_of_key(key_before(u + len));
+    if (arg < 0) return XQ_MOVE_NONE;
+    xq_piece p = XQ_PIECE(piece->val, pos->side);
+    int x = only_tandem_file(pos, p);
+    if (x < 0) return XQ_MOVE_NONE;
+    int rk[XQ_RANKS];
+    int n = file_ranks_front_first(pos, p, x, rk);
+    int ix = xqn_marker_index(marker, 0, n);
+    if (ix < 0) return XQ_MOVE_NONE;
+    return quick_legal(pos, (xq_kind)piece->val, x, rk[ix], act->val, arg);
+}
+
 /* xq_move_read_quick (notation.h): the full form 炮二平五 / 馬８進７ /
  * 馬8進7 whose file holds one piece of the kind, nearly every move of a
  * real record.  Decodes the four characters straight from their bytes
@@ -391,7 +492,10 @@ static inline int fast_target(const xq_position *pos, xq_kind kind, int x, int r
  * general, the to-square with only the board's part of the geometry left
  * to test (fast_target), then the general's safety (xq_quiet_move_safe).
  * A general, a side that may be in check and XQ_READ_UNCHECKED take the
- * core's full test (or none) as before.  XQ_MOVE_NONE for every other
+ * core's full test (or none) as before.  Told not in check, it also takes
+ * two forms of tandem pieces: an advisor or elephant whose action tells
+ * the pieces on its file apart (confined_only_rank), and 前/中/後 with one
+ * tandem file (quick_marker).  XQ_MOVE_NONE for every other
  * token or position, and for an illegal move: the general path then reads
  * it and gives the reason (tokenise, SH_FULL, xqn_resolve with one
  * candidate, xqn_finish), and for the moves taken here the same move,
@@ -403,10 +507,15 @@ xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len,
         return XQ_MOVE_NONE;
     const unsigned char *u = (const unsigned char *)text;
     if (len < 8 || len > 12) return XQ_MOVE_NONE;
+    bool quiet = (flags & (XQ_READ_UNCHECKED | XQ_READ_NOT_IN_CHECK)) == XQ_READ_NOT_IN_CHECK;
     /* piece (3 bytes), file numeral (1 or 3), action (3), numeral (1 or 3):
      * the 4-byte loads stay inside the token, the last one ends at its end */
-    const cn_char *piece = char_cls(key_at(u), CT_PIECE);
+    const cn_char *piece = char_of_key(key_at(u));
     if (!piece) return XQ_MOVE_NONE;
+    if (piece->cls != CT_PIECE) {
+        if (piece->cls != CT_MARK || !quiet) return XQ_MOVE_NONE;
+        return quick_marker(pos, u, len, piece->val);
+    }
     size_t i = 4;
     int file = u[3] - '0';
     if ((unsigned)(u[3] - '1') >= 9u) {   /* not an ASCII 1..9: a 3-byte numeral */
@@ -427,12 +536,14 @@ xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len,
     xq_kind kind = (xq_kind)piece->val;
     int x = xqn_file_x(side, file);
     int r = xqn_only_rank_on_file(pos, XQ_PIECE(kind, side), x);
-    if (r < 0) return XQ_MOVE_NONE;
+    if (r < 0) {
+        if (!quiet || (kind != XQ_ADVISOR && kind != XQ_ELEPHANT)) return XQ_MOVE_NONE;
+        return quick_confined(pos, XQ_PIECE(kind, side), x, act->val, arg);
+    }
     int from = XQ_SQ(x, r);
-    if ((flags & (XQ_READ_UNCHECKED | XQ_READ_NOT_IN_CHECK)) == XQ_READ_NOT_IN_CHECK && kind != XQ_GENERAL) {
+    if (quiet && kind != XQ_GENERAL) {
         /* the common case: geometry here, then the general's safety */
-        int to = fast_target(pos, kind, x, r, act->val, arg);
-        return to >= 0 && xq_quiet_move_safe(pos, from, to) ? XQ_MOVE(from, to) : XQ_MOVE_NONE;
+        return quick_legal(pos, kind, x, r, act->val, arg);
     }
     int to = xqn_target_xr(side, kind, x, r, act->val, arg);
     if (to < 0) return XQ_MOVE_NONE;

@@ -62,7 +62,7 @@ struct xq_reader {
     bool junk_warned, depth_warned;
     uint32_t pending_number;
     bool failed;              /* a read error ended the last record: next returns -1 */
-    bool no_fast;             /* tests: every line the general way (no fast_line) */
+    bool no_fast;             /* tests: every line the general way (no fast_line, fast_lines) */
     char *mt, *mt_end;        /* fast_line: free room for move texts in the arena */
     uint64_t raw_from, raw_to; /* lines taken, not yet in the game's raw bytes (raw_take) */
     size_t fen_tag;           /* 1 + index of the record's first FEN tag, 0 if none */
@@ -86,6 +86,9 @@ struct xq_reader {
     xq_buf com;
 
     xq_buf scratch;           /* tag value unescaping */
+
+    /* fast_scan: moves of 8 raw bytes decoded before (word_cache) */
+    struct word_slot *words;
 
     /* tag names seen in this record: open addressing, tag index + 1 */
     uint32_t *names;
@@ -1162,91 +1165,227 @@ static void fast_take(xq_reader *r, xq_game *g, uint32_t col)
     }
 }
 
-/* The fast path for the common line of a record: moves and move numbers
- * ("12." and the like) separated by ASCII blanks, in the middle of the
- * movetext.  It walks the raw bytes once, decoding each move straight
- * into the arena (xq_input_decode_word), instead of decoding the line,
- * then scanning blanks, tokens and columns.  Anything else on the line
- * (comments, variations, results, NAGs, Unicode blanks, bad bytes, a tag,
- * a glued number, a pending comment...) makes it undo what it did and
- * return false: the line then goes the general way (decode, take_line),
- * which gives the same nodes.  Returns true when it took the line.
- * tests/unit/test_movetext_fast.c reads records both ways. */
-static bool fast_line(xq_reader *r, xq_game *g)
+/* Longest word the fast path decodes (bytes): the room it needs in the
+ * move-text block is then bounded per word (3 bytes of UTF-8 per input
+ * byte, 1 for the decoders' 4-byte stores, a NUL).  A longer word makes
+ * the fast path refuse its line. */
+enum { FAST_WORD = 64, FAST_ROOM = 3 * FAST_WORD + 4 };
+
+/* A cache of the words of 8 raw bytes (a Chinese move in GBK or Big5:
+ * 4 byte pairs) that the pair decoder took whole and fast_move accepted:
+ * the same 8 bytes followed by a blank decode to the same text (the pair
+ * cache only ever gains entries), so a move seen before costs one lookup
+ * instead of one table step per character.  Direct-mapped by a hash of
+ * the 8 bytes; a slot with len 0 is empty. */
+enum { WORD_SLOTS = 2048 };
+struct word_slot {
+    uint64_t key;        /* the 8 raw bytes, as loaded */
+    char text[16];       /* their UTF-8 (len bytes), then anything */
+    uint32_t len, chars;
+};
+
+static inline size_t word_hash(uint64_t w)
 {
-    frame *f = top(r);
-    const unsigned char *s = r->line.bytes;
-    size_t n = r->line.len, i = 0;
-    if (r->no_fast || r->ph != PH_MOVES || r->in_comment || r->skip || f->pend_on ||
-        !r->any_line || r->line.cut || r->line.offset == 0 || n == 0 || s[0] == '%' ||
-        raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES)
-        return false;
-    /* room for the moves' texts: 3 bytes of UTF-8 per input byte at most,
-     * a NUL per move, 1 byte for xq_input_decode_word's 4-byte stores */
-    if ((size_t)(r->mt_end - r->mt) < 4 * n + 4) {
-        size_t size = 4 * n + 4 > MT_BLOCK ? 4 * n + 4 : MT_BLOCK;
-        if (!(r->mt = xq_game_alloc(g, size))) return false;
-        r->mt_end = r->mt + size;
-    }
-    char *o = r->mt;
+    return (size_t)((w * 0x9E3779B97F4A7C15u) >> 53) & (WORD_SLOTS - 1);
+}
+
+/* Can the fast path (fast_scan) take lines of the record now?  The state
+ * it needs is the middle of the main line's movetext: none of it changes
+ * along the lines it takes. */
+static inline bool fast_state(const xq_reader *r)
+{
+    const frame *f = &r->frames[r->depth];
+    return !r->no_fast && r->ph == PH_MOVES && !r->in_comment && !r->skip && !f->pend_on &&
+           r->any_line;
+}
+
+/* The fast path's scanner, for the common line of a record: moves and
+ * move numbers ("12." and the like) separated by ASCII blanks, in the
+ * middle of the movetext.  It walks the raw bytes once from s, up to the
+ * first '\n' or e, decoding each move straight into the arena (the pair
+ * cache pt of a GBK or Big5 input, else xq_input_decode_word), instead of
+ * decoding the line, then scanning blanks, tokens and columns.  Nodes get
+ * line number `number`.  Returns where it stopped (the '\n' or e), with
+ * the column after the last character in *colp, or NULL when the line
+ * holds anything else (comments, variations, results, NAGs, Unicode
+ * blanks, bad bytes, a tag, a glued number, a word longer than
+ * FAST_WORD...): the caller then undoes the line's nodes (fast_undo) and
+ * sends it the general way (decode, take_line), which gives the same
+ * nodes.  tests/unit/test_movetext_fast.c reads records both ways. */
+static inline __attribute__((always_inline)) const unsigned char *
+fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsigned char *e,
+          uint32_t number, uint32_t *colp)
+{
     const uint32_t *pt = r->pairs;   /* GBK, Big5: the word decoder inline */
-    size_t count0 = f->count, moves0 = r->moves;
-    uint32_t pend0 = r->pending_number, col = 1;
-    while (i < n) {
-        unsigned char c = s[i];
+    const unsigned char *p = s;
+    uint32_t col = 1;
+    char *o = r->mt;
+    while (p < e) {
+        unsigned c = *p;
         if (CLASS[c] == C_BLANK) {
-            i++;
+            p++;
             col++;
             continue;
         }
-        if ((unsigned)(c - '0') < 10u) {   /* a move number: digits, dots, then a blank (move_number) */
-            size_t j = i;
+        if (c == '\n') break;
+        if (c - '0' < 10u) {   /* a move number: digits, dots, then a blank (move_number) */
+            const unsigned char *q = p;
             uint64_t v = 0;
-            for (; j < n && (unsigned)(s[j] - '0') < 10u; j++)
-                if (v < 1000000000) v = v * 10 + (uint64_t)(s[j] - '0');
-            while (j < n && s[j] == '.') j++;
-            if (j < n && CLASS[s[j]] != C_BLANK) goto undo;
+            for (; q < e && (unsigned)(*q - '0') < 10u; q++)
+                if (v < 1000000000) v = v * 10 + (uint64_t)(*q - '0');
+            while (q < e && *q == '.') q++;
+            if (q < e && CLASS[*q] != C_BLANK && *q != '\n') return NULL;
             r->pending_number = (uint32_t)v;
-            col += (uint32_t)(j - i);
-            i = j;
+            col += (uint32_t)(q - p);
+            p = q;
             continue;
         }
-        if (c == '[') goto undo;   /* a tag line? */
-        size_t len;
+        if (c == '[') return NULL;   /* a tag line? */
+        if (r->mt_end - o < FAST_ROOM) {   /* a new block for the moves' texts */
+            if (!(o = xq_game_alloc(g, MT_BLOCK))) return NULL;
+            r->mt = o;   /* (the block stays consistent if the line is refused) */
+            r->mt_end = o + MT_BLOCK;
+        }
+        size_t len, k;
         uint32_t chars;
-        size_t k = pt ? xq_pairs_decode_word(pt, s + i, n - i, o, &len, &chars)
-                      : xq_input_decode_word(r->in, s + i, n - i, o, &len, &chars);
-        if (k == 0 || (i + k < n && CLASS[s[i + k]] != C_BLANK) || !fast_move(o, len) ||
-            r->moves >= XQ_MAX_RECORD_MOVES)
-            goto undo;
+        const unsigned char *q;
+        uint64_t w = 0;
+        struct word_slot *ws = NULL;
+        if (pt && r->words && e - p > 8 && (CLASS[p[8]] == C_BLANK || p[8] == '\n')) {
+            memcpy(&w, p, 8);
+            ws = &r->words[word_hash(w)];
+        }
+        if (ws && ws->key == w && ws->len) {   /* a move seen before: decoded, checked */
+            memcpy(o, ws->text, 16);
+            len = ws->len;
+            chars = ws->chars;
+            q = p + 8;
+        } else {
+            size_t lim = (size_t)(e - p) < FAST_WORD ? (size_t)(e - p) : FAST_WORD;
+            k = pt ? xq_pairs_decode_word(pt, p, lim, o, &len, &chars)
+                   : xq_input_decode_word(r->in, p, lim, o, &len, &chars);
+            q = p + k;
+            if (k == 0 || (q < e && CLASS[*q] != C_BLANK && *q != '\n') || !fast_move(o, len))
+                return NULL;
+            if (ws && k == 8 && len <= 16) {   /* whole, and a move: remember it */
+                ws->key = w;
+                memcpy(ws->text, o, len);
+                ws->len = (uint32_t)len;
+                ws->chars = chars;
+            }
+        }
+        if (r->moves >= XQ_MAX_RECORD_MOVES) return NULL;
         xq_node *nd = f->count < f->cap ? &f->nodes[f->count++] : frame_new_node(f);
-        if (!nd) goto undo;
+        if (!nd) return NULL;
         r->moves++;
         o[len] = '\0';
         nd->text = o;
         nd->comment = NULL;
         nd->nags = NULL;
         nd->variations = NULL;
-        nd->line = (uint32_t)r->line.number;
+        nd->line = number;
         nd->col = col;
         nd->number = r->pending_number;
         nd->variation_count = 0;
         nd->nag_count = 0;
         nd->move = XQ_MOVE_NONE;
-        nd->text_len = (uint16_t)(len <= UINT16_MAX ? len : 0);
+        nd->text_len = (uint16_t)len;   /* len <= 3 * FAST_WORD */
         r->pending_number = 0;
         o += len + 1;
         col += chars;
-        i += k;
+        p = q;
     }
     r->mt = o;
+    *colp = col;
+    return p;
+}
+
+/* What fast_scan changed in the reader for a line, to undo it. */
+typedef struct {
+    size_t count, moves;
+    uint32_t pending;
+} fast_mark;
+
+static inline fast_mark fast_save(const xq_reader *r, const frame *f)
+{
+    return (fast_mark){f->count, r->moves, r->pending_number};
+}
+
+static inline void fast_undo(xq_reader *r, frame *f, fast_mark m)
+{
+    f->count = m.count;
+    r->moves = m.moves;
+    r->pending_number = m.pending;
+}
+
+/* The fast path for the current line r->line (fast_scan); true when it
+ * took the line. */
+static bool fast_line(xq_reader *r, xq_game *g)
+{
+    frame *f = top(r);
+    const unsigned char *s = r->line.bytes;
+    size_t n = r->line.len;
+    if (!fast_state(r) || r->line.cut || r->line.offset == 0 || n == 0 || s[0] == '%' ||
+        raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES)
+        return false;
+    fast_mark m = fast_save(r, f);
+    uint32_t col;
+    if (!fast_scan(r, g, f, s, s + n, (uint32_t)r->line.number, &col)) {
+        fast_undo(r, f, m);
+        return false;
+    }
     fast_take(r, g, col);
     return true;
-undo:
-    f->count = count0;
-    r->moves = moves0;
-    r->pending_number = pend0;
-    return false;
+}
+
+/* The fast path over a run of lines straight from the input's buffer
+ * (xq_input_window), without one xq_input_line call and one set-up per
+ * line: fast_scan on each line up to the first one it refuses, the last
+ * complete line of the window, or a line that starts no later than the
+ * record's byte limit; the lines taken are then consumed at once
+ * (xq_input_skip) and added to the record's run of raw bytes.  Returns
+ * true when it stopped at a line fast_scan refused (the next line is for
+ * the general way, not for fast_line). */
+static bool fast_lines(xq_reader *r, xq_game *g)
+{
+    const unsigned char *w;
+    uint64_t off, number;
+    size_t wn = xq_input_window(r->in, &w, &off, &number);
+    /* the raw bytes must continue the record's run (raw_take_whole) */
+    if (wn == 0 || !(r->raw_to > r->raw_from && r->raw_to == off) ||
+        raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES)
+        return false;
+    uint64_t room = XQ_MAX_RECORD_BYTES - raw_bytes(r, g);   /* bytes before the limit */
+    if (!r->words && r->pairs) r->words = calloc(WORD_SLOTS, sizeof *r->words);   /* (NULL: none) */
+    frame *f = top(r);
+    const unsigned char *p = w, *e = w + wn;
+    uint64_t lines = 0;
+    bool refused = false;
+    uint32_t col;
+    while (p < e && (uint64_t)(p - w) < room) {
+        if (*p == '\n' || *p == '%' || (*p == '\r' && e - p > 1 && p[1] == '\n')) {
+            refused = true;   /* an empty line (fast_line: n == 0) or an escape line */
+            break;
+        }
+        fast_mark m = fast_save(r, f);
+        const unsigned char *q = fast_scan(r, g, f, p, e, (uint32_t)(number + lines), &col);
+        if (!q || q == e) {   /* refused, or no '\n' in the window */
+            fast_undo(r, f, m);
+            refused = q == NULL;
+            break;
+        }
+        p = q + 1;
+        lines++;
+    }
+    if (lines) {
+        size_t taken = (size_t)(p - w);
+        r->raw_to += taken;
+        r->end_off = off + taken;
+        r->end_line = (uint32_t)(number + lines);
+        r->end_col = 1;
+        xq_input_skip(r->in, taken, lines);
+    }
+    return refused;
 }
 
 static int pgn_next(xq_reader *r, xq_game *g)
@@ -1254,6 +1393,7 @@ static int pgn_next(xq_reader *r, xq_game *g)
     if (r->failed) return -1;
     record_begin(r, g);
     for (;;) {
+        bool refused = fast_state(r) && fast_lines(r, g);
         int rc = xq_input_line(r->in, &r->line);
         if (rc < 0) {
             snprintf(r->err, sizeof r->err, "%s", xq_input_error(r->in));
@@ -1274,7 +1414,7 @@ static int pgn_next(xq_reader *r, xq_game *g)
             record_end(r, g, 0);
             return 1;
         }
-        if (fast_line(r, g)) continue;   /* (uses none of the line state below) */
+        if (!refused && fast_line(r, g)) continue;   /* (uses none of the line state below) */
         r->nbad = 0;
         r->walk_col = 1;
         r->walk_byte = 0;
@@ -1393,6 +1533,7 @@ void xq_reader_close(xq_reader *r)
     xq_buf_free(&r->com);
     xq_buf_free(&r->scratch);
     free(r->names);
+    free(r->words);
     free(r);
 }
 

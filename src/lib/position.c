@@ -8,12 +8,13 @@
 const char XQ_START_FEN[] =
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/* Zobrist keys, a constant table (zobrist.inc says how it was made). */
-static const uint64_t ZOBRIST[16][XQ_SQUARES] = {
+/* Zobrist keys, a constant table (zobrist.inc says how it was made);
+ * board_tables.h declares it for xq_make_core. */
+const uint64_t xq_zobrist_table[16][XQ_SQUARES] = {
 #include "zobrist.inc"
 };
 
-static inline uint64_t zobrist(xq_piece p, int sq) { return ZOBRIST[p & 15][sq]; }
+static inline uint64_t zobrist(xq_piece p, int sq) { return xq_zobrist_table[p & 15][sq]; }
 
 uint64_t xq_zobrist_formula(xq_piece p, int sq)
 {
@@ -25,8 +26,6 @@ uint64_t xq_zobrist_formula(xq_piece p, int sq)
 
 uint64_t xq_zobrist(xq_piece p, int sq) { return zobrist(p, sq); }
 
-/* Toggled into the key when Black is to move. */
-static const uint64_t ZOBRIST_BLACK = 0x6A09E667F3BCC909ull;
 
 void xq_position_clear(xq_position *pos)
 {
@@ -36,18 +35,8 @@ void xq_position_clear(xq_position *pos)
     pos->fullmove = 1;
 }
 
-/* Mark square sq occupied or empty in the rank and file masks. */
-static inline void occ_set(xq_position *pos, int sq)
-{
-    pos->rank_occ[xq_rank_of[sq]] |= xq_rank_bit[sq];
-    pos->file_occ[xq_file_of[sq]] |= xq_file_bit[sq];
-}
-
-static inline void occ_clear(xq_position *pos, int sq)
-{
-    pos->rank_occ[xq_rank_of[sq]] &= (uint16_t)~xq_rank_bit[sq];
-    pos->file_occ[xq_file_of[sq]] &= (uint16_t)~xq_file_bit[sq];
-}
+static inline void occ_set(xq_position *pos, int sq) { xq_occ_set(pos, sq); }
+static inline void occ_clear(xq_position *pos, int sq) { xq_occ_clear(pos, sq); }
 
 void xq_position_put(xq_position *pos, int sq, xq_piece p)
 {
@@ -118,32 +107,15 @@ void xq_position_start(xq_position *pos)
 
 void xq_position_set_side(xq_position *pos, xq_color side)
 {
-    if (pos->side != side) pos->key ^= ZOBRIST_BLACK;
+    if (pos->side != side) pos->key ^= XQ_ZOBRIST_BLACK;
     pos->side = side;
 }
 
 void xq_make(xq_position *pos, xq_move m, xq_undo *u)
 {
-    int from = XQ_FROM(m), to = XQ_TO(m);
-    xq_piece p = pos->board[from], cap = pos->board[to];
-    u->captured = cap;
     u->halfmove = pos->halfmove;
     u->key = pos->key;
-    uint64_t k = pos->key ^ zobrist(p, from) ^ zobrist(p, to) ^ ZOBRIST_BLACK;
-    if (cap) {
-        k ^= zobrist(cap, to);
-        pos->halfmove = 0;
-    } else {
-        pos->halfmove++;
-    }
-    pos->board[to] = p;
-    pos->board[from] = XQ_NONE;
-    occ_clear(pos, from);
-    occ_set(pos, to);
-    if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)to;
-    if (pos->side == XQ_BLACK) pos->fullmove++;
-    pos->side = (xq_color)(pos->side ^ 1);
-    pos->key = k;
+    u->captured = xq_make_core(pos, m);
 }
 
 void xq_unmake(xq_position *pos, xq_move m, const xq_undo *u)

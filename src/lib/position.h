@@ -202,6 +202,12 @@ void xq_checks_init(xq_checks *s, const xq_position *pos);
  * impossible start allows).  Undefined for an illegal m. */
 void xq_checks_after(xq_checks *s, const xq_position *pos, xq_move m);
 
+/* xq_make and xq_checks_after in one step, for a replay that never
+ * unmakes: play m (legal in *pos, which *s describes), update *s for the
+ * position it leads to, and return the piece m captured (XQ_NONE for
+ * none).  Same position and check state as the two calls. */
+xq_piece xq_play(xq_position *pos, xq_move m, xq_checks *s);
+
 /* Play m (must be pseudo-legal) and save what is needed to undo it. */
 void xq_make(xq_position *pos, xq_move m, xq_undo *u);
 void xq_unmake(xq_position *pos, xq_move m, const xq_undo *u);

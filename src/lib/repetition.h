@@ -246,4 +246,51 @@ enum { XQ_REP_MEMO_MAX = 4096 };
 bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_move *moves, int n,
                               int occurrences, xq_rules rules, xq_rep_memo *memo, xq_rep_verdict *out);
 
+/* ---- internal: for repetition_classify.c and its unit tests only ------
+ * (visible where XQ_REPETITION_INTERNAL is defined before this header is
+ * first included; not part of the library's interface). */
+#ifdef XQ_REPETITION_INTERNAL
+#include "board_tables.h"
+
+/* A lighter xq_make for the searches of repetition_classify.c: board,
+ * occupancy masks, generals and side to move, as xq_make keeps them, but
+ * not the Zobrist key, the halfmove clock nor the move number, which
+ * nothing there reads (xq_light_unmake then restores the position exactly
+ * as xq_unmake would: those fields never changed).  pos: a position whose
+ * masks match its board; from holds a piece of the side to move, to is
+ * empty or holds a piece of the other side.  Returns the piece taken
+ * (XQ_NONE for none), which xq_light_unmake needs back.  Compared with
+ * xq_make / xq_unmake by tests/unit/test_repetition_fast.c. */
+static inline xq_piece xq_light_make(xq_position *pos, int from, int to)
+{
+    xq_piece p = pos->board[from], cap = pos->board[to];
+    pos->board[to] = p;
+    pos->board[from] = XQ_NONE;
+    pos->rank_occ[xq_rank_of[from]] &= (uint16_t)~xq_rank_bit[from];
+    pos->file_occ[xq_file_of[from]] &= (uint16_t)~xq_file_bit[from];
+    pos->rank_occ[xq_rank_of[to]] |= xq_rank_bit[to];
+    pos->file_occ[xq_file_of[to]] |= xq_file_bit[to];
+    if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)to;
+    pos->side = (xq_color)(pos->side ^ 1);
+    return cap;
+}
+
+/* Take back xq_light_make(pos, from, to), which returned cap. */
+static inline void xq_light_unmake(xq_position *pos, int from, int to, xq_piece cap)
+{
+    xq_piece p = pos->board[to];
+    pos->board[from] = p;
+    pos->board[to] = cap;
+    pos->rank_occ[xq_rank_of[from]] |= xq_rank_bit[from];
+    pos->file_occ[xq_file_of[from]] |= xq_file_bit[from];
+    if (!cap) {
+        pos->rank_occ[xq_rank_of[to]] &= (uint16_t)~xq_rank_bit[to];
+        pos->file_occ[xq_file_of[to]] &= (uint16_t)~xq_file_bit[to];
+    }
+    if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)from;
+    pos->side = (xq_color)(pos->side ^ 1);
+}
+
+#endif /* XQ_REPETITION_INTERNAL */
+
 #endif

@@ -24,6 +24,7 @@
  * the board before it).  Lines are scanned on the occupancy masks of the
  * position.  The mate searches are bounded by budgets.
  */
+#define XQ_REPETITION_INTERNAL   /* xq_light_make */
 #include "repetition.h"
 
 #include <assert.h>
@@ -120,8 +121,28 @@ static inline sqset set_minus(sqset a, sqset b)
 static const int8_t ORTH_F[4] = {0, 0, 1, -1}, ORTH_R[4] = {1, -1, 0, 0};
 static const int8_t DIAG_F[4] = {1, 1, -1, -1}, DIAG_R[4] = {1, -1, 1, -1};
 static const int8_t HORSE_F[8] = {1, -1, 1, -1, 2, 2, -2, -2}, HORSE_R[8] = {2, 2, -2, -2, 1, -1, 1, -1};
+/* For each horse move d: the offset of its leg from the horse, and of the
+ * square diagonal to the target next to which the leg lies as seen from
+ * the target (a horse on target + d attacks target over target + EYE[d]). */
+static const int8_t HORSE_LEG[8] = {9, 9, -9, -9, 1, 1, -1, -1};
+static const int8_t HORSE_EYE[8] = {10, 8, -8, -10, 10, -8, 8, -10};
 
 static inline bool on_board(int f, int r) { return (unsigned)f < 9 && (unsigned)r < 10; }
+
+/* The palace of each colour as a square set (files d..f, ranks 0..2 for
+ * Red, 7..9 for Black), for the one-step moves of generals and advisors:
+ * a step from any square that leaves the board sideways lands on file a
+ * or i of the next rank, never in a palace, so `from + step` inside the
+ * palace is exactly xq_in_palace of the step's file and rank. */
+static const uint64_t PALACE_SET[2][2] = {
+    {(7ull << 3) | (7ull << 12) | (7ull << 21), 0},
+    {0, (7ull << (66 - 64)) | (7ull << (75 - 64)) | (7ull << (84 - 64))},
+};
+
+static inline bool palace_has(xq_color c, int sq)
+{
+    return (unsigned)sq < XQ_SQUARES && ((PALACE_SET[c][sq >> 6] >> (sq & 63)) & 1);
+}
 static inline int sgn(int x) { return (x > 0) - (x < 0); }
 
 /* Room for the moves of one piece (a chariot has at most 17) or the
@@ -180,14 +201,18 @@ static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move
         if (b[t_] ? XQ_COLOR(b[t_]) != c : !caps_only) moves[n++] = XQ_MOVE(from, t_); \
     } while (0)
     switch (XQ_KIND(p)) {
-    case XQ_GENERAL:
+    case XQ_GENERAL: {
+        static const int8_t STEP[4] = {9, -9, 1, -1};   /* as ORTH_F / ORTH_R */
         for (int d = 0; d < 4; d++)
-            if (xq_in_palace(ff + ORTH_F[d], fr + ORTH_R[d], c)) ADD(XQ_SQ(ff + ORTH_F[d], fr + ORTH_R[d]));
+            if (palace_has(c, from + STEP[d])) ADD(from + STEP[d]);
         break;
-    case XQ_ADVISOR:
+    }
+    case XQ_ADVISOR: {
+        static const int8_t STEP[4] = {10, -8, 8, -10};   /* as DIAG_F / DIAG_R */
         for (int d = 0; d < 4; d++)
-            if (xq_in_palace(ff + DIAG_F[d], fr + DIAG_R[d], c)) ADD(XQ_SQ(ff + DIAG_F[d], fr + DIAG_R[d]));
+            if (palace_has(c, from + STEP[d])) ADD(from + STEP[d]);
         break;
+    }
     case XQ_ELEPHANT:
         for (int d = 0; d < 4; d++) {
             int f = ff + 2 * DIAG_F[d], r = fr + 2 * DIAG_R[d];
@@ -197,8 +222,8 @@ static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move
     case XQ_HORSE:
         for (int d = 0; d < 8; d++) {
             int f = ff + HORSE_F[d], r = fr + HORSE_R[d];
-            int leg = abs(HORSE_F[d]) == 2 ? XQ_SQ(ff + HORSE_F[d] / 2, fr) : XQ_SQ(ff, fr + HORSE_R[d] / 2);
-            if (on_board(f, r) && !b[leg]) ADD(XQ_SQ(f, r));
+            /* (captures only: the target first, the likelier refusal) */
+            if (on_board(f, r) && (!caps_only || b[XQ_SQ(f, r)]) && !b[from + HORSE_LEG[d]]) ADD(XQ_SQ(f, r));
         }
         break;
     case XQ_CHARIOT:
@@ -253,7 +278,7 @@ static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *fr
     for (int d = 0; d < 8; d++) {
         /* a horse a horse's move away; its leg is next to it, diagonal to sq */
         int f = sf + HORSE_F[d], r = sr + HORSE_R[d];
-        if (on_board(f, r) && b[XQ_SQ(f, r)] == XQ_PIECE(XQ_HORSE, by) && !b[XQ_SQ(sf + sgn(HORSE_F[d]), sr + sgn(HORSE_R[d]))])
+        if (on_board(f, r) && b[XQ_SQ(f, r)] == XQ_PIECE(XQ_HORSE, by) && !b[sq + HORSE_EYE[d]])
             from[n++] = (uint8_t)XQ_SQ(f, r);
     }
     int back = sr - xq_forward(by);   /* a soldier steps forward, or sideways once across */
@@ -323,15 +348,13 @@ static bool generals_face(const xq_position *pos)
 static bool capture_allowed(xq_position *pos, int from, int to, const sqset *relax)
 {
     xq_color me = pos->side;
-    xq_move m = XQ_MOVE(from, to);
-    xq_undo u;
-    xq_make(pos, m, &u);
+    xq_piece cap = xq_light_make(pos, from, to);
     bool ok = !xq_in_check(pos, me);
     if (!ok && relax && !generals_face(pos)) {
         sqset now = checkers_of_color(pos, me);
         ok = set_empty_of(set_minus(now, *relax));
     }
-    xq_unmake(pos, m, &u);
+    xq_light_unmake(pos, from, to, cap);
     return ok;
 }
 
@@ -373,11 +396,9 @@ static int exchange_gain(xq_position *pos, int sq, int depth, const sqset *relax
     /* no capture gains more than the piece taken: stop there */
     for (int i = 0; i < n && best < value; i++) {
         if (!capture_allowed(pos, from[i], sq, relax)) continue;
-        xq_move m = XQ_MOVE(from[i], sq);
-        xq_undo u;
-        xq_make(pos, m, &u);
+        xq_piece cap = xq_light_make(pos, from[i], sq);
         int g = value - exchange_gain(pos, sq, depth + 1, NULL);
-        xq_unmake(pos, m, &u);
+        xq_light_unmake(pos, from[i], sq, cap);
         if (g > best) best = g;
     }
     return best;
@@ -652,18 +673,16 @@ typedef struct {
  * general neither attacked nor facing the other after it, §3.1, §4.1.2),
  * look at it as v says; true when it stops the walk (a legal reply, or
  * one after which the mover cannot mate).  The legality test and the
- * search share one xq_make (the position is changed only through xq_make
- * / xq_unmake, which keep its derived fields). */
+ * search share one xq_light_make (the position is changed only through
+ * xq_light_make / xq_light_unmake, which keep its derived fields). */
 static bool visit_reply(xq_position *pos, int from, int to, const reply_visit *v)
 {
     xq_color me = pos->side;
-    xq_move m = XQ_MOVE(from, to);
-    xq_undo u;
-    xq_make(pos, m, &u);
+    xq_piece cap = xq_light_make(pos, from, to);
     bool stop = !xq_in_check(pos, me);
     /* (a legal reply leaves its general unattacked: quiet) */
     if (stop && v->depth >= 3) stop = !mate_by_checks(pos, v->depth - 2, v->budget, true);
-    xq_unmake(pos, m, &u);
+    xq_light_unmake(pos, from, to, cap);
     return stop;
 }
 
@@ -733,7 +752,9 @@ static bool all_replies_mated(xq_position *pos, int depth, int *budget)
  * left without a legal move after a check is mated (§3.1).  quiet: the
  * caller knows that the other general is not attacked (after a legal
  * reply); then a move is played only when quiet_move_checks finds it a
- * check, and only its legality is tested on the board.  *budget
+ * check, and only its legality is tested on the board (not even that
+ * when the move cannot touch the lines or legs of the mover's general,
+ * which is not attacked: touches_general).  *budget
  * counts the moves tried (pseudo-legal moves that may give check); when
  * it runs out the answer is "no".  It never runs out on the corpus nor on
  * the rule cases, so the answer is the exact one there and the order of
@@ -754,12 +775,30 @@ static bool check_test_agrees(xq_position *pos, xq_move m, bool checks)
 }
 #endif
 
+/* Can the move from -> to of a piece other than the general change
+ * whether the general on g is attacked?  Only through g's file or rank
+ * (the lines of chariots, cannons and the other general, opened at from
+ * or closed or screened at to) or a horse's leg next to g, diagonally,
+ * opened at from: soldiers and horses do not move, and the piece taken
+ * on to, if any, only stops attacking.  So when it is false, the move
+ * leaves g attacked exactly when it was before. */
+static inline bool touches_general(int g, int from, int to)
+{
+    int gf = xq_file_of[g], gr = xq_rank_of[g];
+    int ff = xq_file_of[from], fr = xq_rank_of[from];
+    return ff == gf || fr == gr || xq_file_of[to] == gf || xq_rank_of[to] == gr ||
+           (abs(ff - gf) == 1 && abs(fr - gr) == 1);
+}
+
 static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
 {
     check_ctx c;
     if (!check_ctx_init(pos, &c)) return false;
     xq_color me = pos->side, them = (xq_color)(me ^ 1);
     bool screens = c.cannon_file || c.cannon_rank;
+    /* the mover's general, and whether it is attacked now (-1: not yet
+     * known; tested once, when a check first needs it) */
+    int own = pos->general[me], own_attacked = -1;
     /* the other general not attacked now: a move is a check when
      * quiet_move_checks says so, without playing it */
     if (!quiet) quiet = !xq_in_check(pos, them);
@@ -780,12 +819,18 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
             bool checks = !quiet || quiet_move_checks(pos, &c, sq, XQ_TO(buf[i]));
             assert(!quiet || check_test_agrees(pos, buf[i], checks));
             if (!checks) continue;
-            xq_undo u;
-            xq_make(pos, buf[i], &u);
+            int to = XQ_TO(buf[i]);
+            /* legal without playing it: a move that cannot touch the lines
+             * or legs of its own general, which is not attacked now */
+            bool legal = own < XQ_SQUARES && k != XQ_GENERAL && !touches_general(own, sq, to);
+            if (legal && own_attacked < 0) own_attacked = xq_in_check(pos, me);
+            legal = legal && !own_attacked;
+            xq_piece cap = xq_light_make(pos, sq, to);
             /* a check (the cheaper test first), by a legal move */
-            bool mate = (quiet || xq_in_check(pos, them)) && !xq_in_check(pos, me) &&
+            assert(!legal || !xq_in_check(pos, me));
+            bool mate = (quiet || xq_in_check(pos, them)) && (legal || !xq_in_check(pos, me)) &&
                         all_replies_mated(pos, depth, budget);
-            xq_unmake(pos, buf[i], &u);
+            xq_light_unmake(pos, sq, to, cap);
             if (mate) return true;
             if (*budget < 0) return false;
         }
@@ -837,9 +882,7 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
      * first, an offer to exchange */
     if (va == vv && can_reach(them, to, from) && capture_allowed(them, to, from, relax_theirs))
         return CAP_EXCHANGE;
-    xq_move m = XQ_MOVE(from, to);
-    xq_undo u;
-    xq_make(pos, m, &u);
+    xq_piece cap = xq_light_make(pos, from, to);
     int gain;
     if (rules == XQ_RULES_AXF) {
         /* AXF: a piece is protected when it can be taken back at all; a
@@ -853,7 +896,7 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
     /* (not when the capture stands under the fictional pass: the other
      * side would simply take the general) */
     bool mated = gain > 0 && !relax_mine && has_mate_by_checks(pos, CAPTURE_MATE_DEPTH, CAPTURE_MATE_BUDGET);
-    xq_unmake(pos, m, &u);
+    xq_light_unmake(pos, from, to, cap);
     if (gain <= 0) return CAP_FOLLOW;
     if (mated) return CAP_MATED;
     if (XQ_KIND(a) == XQ_GENERAL) return CAP_GENERAL;
@@ -861,67 +904,119 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
     return CAP_PIECE;
 }
 
+/* What weighing the captures of side s in a position needs: the position
+ * with s to move and with the other side to move, and the checks on the
+ * board, either way, which a fictional pass answers. */
+typedef struct {
+    xq_position pos, them;
+    sqset mine, theirs;
+    const sqset *relax_mine, *relax_theirs;   /* NULL, or &mine / &theirs */
+    xq_color s;
+    xq_rules rules;
+} capture_ctx;
+
+static void capture_ctx_init(capture_ctx *x, const xq_position *in, xq_color s, xq_rules rules)
+{
+    sqset none = {{0, 0}};
+    x->s = s;
+    x->rules = rules;
+    x->pos = with_side(in, s);
+    x->them = with_side(in, (xq_color)(s ^ 1));
+    x->mine = xq_in_check(&x->pos, s) ? checkers_of(&x->pos) : none;
+    x->theirs = xq_in_check(&x->them, (xq_color)(s ^ 1)) ? checkers_of(&x->them) : none;
+    x->relax_mine = set_empty(&x->mine) ? NULL : &x->mine;
+    x->relax_theirs = set_empty(&x->theirs) ? NULL : &x->theirs;
+}
+
+/* The pseudo-legal capture from -> to by side x->s (from holds a piece of
+ * s): false when it is no capture of a piece of value that s may make;
+ * else true and *kind says what it means (capture_kind, and a chariot
+ * held by the horse it takes, AXF rule 19). */
+static bool weigh_capture(capture_ctx *x, int from, int to, cap_kind *kind)
+{
+    xq_piece a = x->pos.board[from], v = x->pos.board[to];
+    if (!of_value(v, to) || !capture_allowed(&x->pos, from, to, x->relax_mine)) return false;
+    *kind = capture_kind(&x->pos, &x->them, from, to, x->rules, x->relax_mine, x->relax_theirs);
+    if (*kind == CAP_PIECE && XQ_KIND(a) == XQ_CHARIOT && XQ_KIND(v) == XQ_HORSE && !x->relax_mine) {
+        /* a chariot whose only legal move is this capture is held
+         * by the horse (AXF rule 19); not judged while in check */
+        xq_move own[XQ_MAX_MOVES];
+        int k = xq_legal_moves_from(&x->pos, from, own);
+        bool other = false;
+        for (int j = 0; j < k && !other; j++) other = XQ_TO(own[j]) != to;
+        if (!other) *kind = CAP_PINNER;
+    }
+    return true;
+}
+
+/* Every capture of a piece of value side s could make in `in` (s to move
+ * after a pass if need be), with its meaning. */
 static void scan_captures(const xq_position *in, xq_color s, xq_rules rules, capture_scan *out)
 {
     out->n = 0;
-    xq_position pos = with_side(in, s);
-    xq_position them = with_side(in, (xq_color)(s ^ 1));
-    /* a check on the board, either way, is answered by a fictional pass */
-    sqset none = {{0, 0}};
-    sqset mine = xq_in_check(&pos, s) ? checkers_of(&pos) : none;
-    sqset theirs = xq_in_check(&them, (xq_color)(s ^ 1)) ? checkers_of(&them) : none;
-    const sqset *relax_mine = set_empty(&mine) ? NULL : &mine;
-    const sqset *relax_theirs = set_empty(&theirs) ? NULL : &theirs;
+    capture_ctx x;
+    capture_ctx_init(&x, in, s, rules);
     /* by attacker square, ascending (fresh_attacker names the first); the
      * pieces found through the rank occupancy masks (every capture tried
      * below is taken back before the next) */
     for (int r = 0; r < XQ_RANKS; r++)
-        for (unsigned bits = pos.rank_occ[r]; bits; bits &= bits - 1) {
+        for (unsigned bits = x.pos.rank_occ[r]; bits; bits &= bits - 1) {
             int from = XQ_SQ(__builtin_ctz(bits), r);
-            xq_piece a = pos.board[from];
-            if (XQ_COLOR(a) != s) continue;
+            if (XQ_COLOR(x.pos.board[from]) != s) continue;
             xq_move caps[PIECE_MOVES];
-            int n = piece_moves(&pos, from, true, caps, 0);
+            int n = piece_moves(&x.pos, from, true, caps, 0);
             for (int i = 0; i < n && out->n < XQ_MAX_MOVES; i++) {
                 int to = XQ_TO(caps[i]);
-                xq_piece v = pos.board[to];
-                if (!of_value(v, to) || !capture_allowed(&pos, from, to, relax_mine)) continue;
-                cap_kind kind = capture_kind(&pos, &them, from, to, rules, relax_mine, relax_theirs);
-                if (kind == CAP_PIECE && XQ_KIND(a) == XQ_CHARIOT && XQ_KIND(v) == XQ_HORSE && !relax_mine) {
-                    /* a chariot whose only legal move is this capture is held
-                     * by the horse (AXF rule 19); not judged while in check */
-                    xq_move own[XQ_MAX_MOVES];
-                    int k = xq_legal_moves_from(&pos, from, own);
-                    bool other = false;
-                    for (int j = 0; j < k && !other; j++) other = XQ_TO(own[j]) != to;
-                    if (!other) kind = CAP_PINNER;
-                }
-                out->pair[out->n++] = (cap_pair){(uint8_t)from, (uint8_t)to, (uint8_t)kind};
+                cap_kind kind;
+                if (weigh_capture(&x, from, to, &kind))
+                    out->pair[out->n++] = (cap_pair){(uint8_t)from, (uint8_t)to, (uint8_t)kind};
             }
         }
 }
 
-static bool has_pair(const capture_scan *sc, int from, int to, cap_kind kind)
+/* For each capture of `after` (the position after m, its mover to move
+ * again), what the same attacker, followed back to its square before m,
+ * could do on that square before m: was[i] = the kind of that capture in
+ * the scan of `before`, or -1 when that scan has no such capture.  Only
+ * these pairs of the scan of `before` are ever looked at (§29.2: is the
+ * attack new?), so they are weighed alone instead of scanning every
+ * capture of before.  A scan holds at most one pair per (from, to). */
+static void captures_before(const xq_position *before, xq_rules rules, const capture_scan *after, xq_move m,
+                            int8_t *was)
 {
-    for (int i = 0; i < sc->n; i++)
-        if (sc->pair[i].from == from && sc->pair[i].to == to && sc->pair[i].kind == kind) return true;
-    return false;
-}
-
-/* Victims of the captures of `kind` in after that are new: the same
- * attacker (followed from its square before the move) could not make that
- * capture with that meaning before (§29.2, ch.7 items 2 and 6). */
-static sqset fresh_victims(const capture_scan *before, const capture_scan *after, cap_kind kind,
-                           xq_move m, bool mated_counts)
-{
-    sqset s = {{0, 0}};
+    if (!after->n) return;
+    capture_ctx x;
+    capture_ctx_init(&x, before, before->side, rules);
     int from = XQ_FROM(m), to = XQ_TO(m);
     for (int i = 0; i < after->n; i++) {
         const cap_pair *p = &after->pair[i];
-        if (p->kind != kind) continue;
-        int was = p->from == to ? from : p->from;
-        if (!has_pair(before, was, p->to, kind) && !(mated_counts && has_pair(before, was, p->to, CAP_MATED)))
-            set_add(&s, p->to);
+        int sq = p->from == to ? from : p->from;
+        xq_piece a = x.pos.board[sq];
+        cap_kind kind;
+        /* the pairs scan_captures would list: a piece of the mover that
+         * reaches the square by its geometry, then weighed alike */
+        was[i] = (int8_t)(a && XQ_COLOR(a) == x.s && can_reach(&x.pos, sq, p->to) && weigh_capture(&x, sq, p->to, &kind)
+                              ? (int)kind
+                              : -1);
+    }
+}
+
+/* Is capture i of after new with that meaning (kind): the same attacker
+ * could not make it so before m (§29.2, ch.7 items 2 and 6), nor, when
+ * mated_counts (AXF), could it make it before only at the price of being
+ * mated? */
+static inline bool fresh_pair(const int8_t *was, int i, cap_kind kind, bool mated_counts)
+{
+    return was[i] != (int8_t)kind && !(mated_counts && was[i] == (int8_t)CAP_MATED);
+}
+
+/* Victims of the captures of `kind` in after that are new (fresh_pair). */
+static sqset fresh_victims(const int8_t *was, const capture_scan *after, cap_kind kind, bool mated_counts)
+{
+    sqset s = {{0, 0}};
+    for (int i = 0; i < after->n; i++) {
+        const cap_pair *p = &after->pair[i];
+        if (p->kind == kind && fresh_pair(was, i, kind, mated_counts)) set_add(&s, p->to);
     }
     return s;
 }
@@ -941,16 +1036,11 @@ static int legal_count(const xq_position *pos, xq_color c)
 }
 
 /* The square of an attacker that makes a fresh capture of `kind` on victim. */
-static int fresh_attacker(const capture_scan *before, const capture_scan *after, cap_kind kind, xq_move m,
-                          bool mated_counts, int victim)
+static int fresh_attacker(const int8_t *was, const capture_scan *after, cap_kind kind, bool mated_counts, int victim)
 {
-    int from = XQ_FROM(m), to = XQ_TO(m);
     for (int i = 0; i < after->n; i++) {
         const cap_pair *p = &after->pair[i];
-        if (p->kind != kind || p->to != victim) continue;
-        int was = p->from == to ? from : p->from;
-        if (!has_pair(before, was, p->to, kind) && !(mated_counts && has_pair(before, was, p->to, CAP_MATED)))
-            return p->from;
+        if (p->kind == kind && p->to == victim && fresh_pair(was, i, kind, mated_counts)) return p->from;
     }
     return victim;
 }
@@ -979,18 +1069,19 @@ void xq_classify_move(const xq_position *before, xq_move m, xq_rules rules, xq_m
     out->check = xq_in_check(&after, o);
 
     /* §29.2: only attacks that did not exist before the move */
-    capture_scan sb, sa;
-    scan_captures(before, s, rules, &sb);
+    capture_scan sa;
+    int8_t was[XQ_MAX_MOVES];
     scan_captures(&after, s, rules, &sa);
+    captures_before(before, rules, &sa, m, was);
     /* AXF looks at attacks: one that existed before but would have got the
      * mover mated is not new; CXA 1999 counts the first safe one (ch.7 item 2) */
     bool axf = rules == XQ_RULES_AXF;
-    sqset fresh = fresh_victims(&sb, &sa, CAP_PIECE, m, axf);
-    sqset fresh_pinner = set_minus(fresh_victims(&sb, &sa, CAP_PINNER, m, axf), fresh);
-    sqset fresh_soldier = set_minus(set_minus(fresh_victims(&sb, &sa, CAP_SOLDIER, m, axf), fresh), fresh_pinner);
+    sqset fresh = fresh_victims(was, &sa, CAP_PIECE, axf);
+    sqset fresh_pinner = set_minus(fresh_victims(was, &sa, CAP_PINNER, axf), fresh);
+    sqset fresh_soldier = set_minus(set_minus(fresh_victims(was, &sa, CAP_SOLDIER, axf), fresh), fresh_pinner);
     out->nvictims = set_to_list(&fresh, out->victims);
     for (int k = 0; k < out->nvictims; k++)
-        out->chasers[k] = (uint8_t)fresh_attacker(&sb, &sa, CAP_PIECE, m, axf, out->victims[k]);
+        out->chasers[k] = (uint8_t)fresh_attacker(was, &sa, CAP_PIECE, axf, out->victims[k]);
     out->npinner_victims = set_to_list(&fresh_pinner, out->pinner_victims);
     out->nsoldier_victims = set_to_list(&fresh_soldier, out->soldier_victims);
 
@@ -1014,9 +1105,9 @@ void xq_classify_move(const xq_position *before, xq_move m, xq_rules rules, xq_m
     for (int i = 0; i < sa.n && !kept; i++) kept = sa.pair[i].kind == CAP_PIECE;
     if (!set_empty(&fresh_soldier)) {
         out->idle = XQ_IDLE_SOLDIER_CHASE;
-    } else if (!set_empty_of(fresh_victims(&sb, &sa, CAP_GENERAL, m, axf))) {
+    } else if (!set_empty_of(fresh_victims(was, &sa, CAP_GENERAL, axf))) {
         out->idle = XQ_IDLE_GENERAL_CHASE;
-    } else if (!set_empty_of(fresh_victims(&sb, &sa, CAP_MATED, m, axf))) {
+    } else if (!set_empty_of(fresh_victims(was, &sa, CAP_MATED, axf))) {
         out->idle = XQ_IDLE_CAPTURE_MATED;
     } else if (kept) {
         out->idle = XQ_IDLE_CHASE_KEPT;
@@ -1025,7 +1116,7 @@ void xq_classify_move(const xq_position *before, xq_move m, xq_rules rules, xq_m
     } else {
         xq_position reply = after;   /* the other side to move: can it win the moved piece? */
         if (exchange_gain(&reply, to, 0, NULL) > 0) out->idle = XQ_IDLE_OFFER;
-        else if (attacker_has(&sa, to, CAP_FOLLOW) && !set_empty_of(fresh_victims(&sb, &sa, CAP_FOLLOW, m, axf)))
+        else if (attacker_has(&sa, to, CAP_FOLLOW) && !set_empty_of(fresh_victims(was, &sa, CAP_FOLLOW, axf)))
             out->idle = XQ_IDLE_FOLLOW;
         else if (legal_count(&after, o) < legal_count(before, o))
             out->idle = XQ_IDLE_BLOCK;

@@ -3,6 +3,7 @@
 #include "replay.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,7 +366,11 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
 
 void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *memo, xq_replay *out)
 {
-    memset(out, 0, sizeof *out);
+    /* all zero but the findings (4.4K of the 5K, written by add_finding
+     * before anyone reads them: readers stop at nfindings) */
+    size_t past = offsetof(xq_replay, findings) + sizeof out->findings;
+    memset(out, 0, offsetof(xq_replay, findings));
+    memset((char *)out + past, 0, sizeof *out - past);
     out->result_board = XQ_RESULT_UNKNOWN;
 
     for (size_t i = 0; i < g->diag_count; i++) {
@@ -468,16 +473,14 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
         }
 
         xq_color mover = pos.side;
-        xq_undo u;
-        xq_make(&pos, m, &u);
-        xq_checks_after(&state, &pos, m);
+        xq_piece captured = xq_play(&pos, m, &state);   /* xq_make and xq_checks_after */
         node->move = m;
         out->plies = ply;
 
-        if (u.captured) {
+        if (captured) {
             history_restart(&hist, &pos, ply);
             checks[0] = checks[1] = 0;
-            if (is_attacker(u.captured) && --attackers == 0) {
+            if (is_attacker(captured) && --attackers == 0) {
                 dead = true;
                 end_untold = !after_end_told;
             }

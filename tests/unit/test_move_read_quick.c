@@ -18,7 +18,13 @@
  *   numeral spellings), under the flags a replay passes (none, told not in
  *   check, unchecked), on the same positions; and it must take every
  *   legal move of those positions as the writer spells it when its file
- *   holds one piece of the kind. */
+ *   holds one piece of the kind; and the tandem forms it takes (前/中/後
+ *   with one tandem file, advisors or elephants the action tells apart)
+ *   the same way, on positions with tandem pieces.  The reference is the
+ *   general path alone (XQN_READ_NO_FAST).
+ * - xq_play (make and check state in one call) must give the position,
+ *   captured piece and check state of xq_make and xq_checks_after, the
+ *   check state that of xq_in_check, along every game played here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +35,7 @@
 #include <cmocka.h>
 
 #include "notation.h"
+#include "notation_internal.h"
 #include "position.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -87,6 +94,7 @@ static void start_position(void **state)
 }
 
 static uint64_t safe_tested, quick_taken, quick_tested;
+static uint64_t tandem_taken;   /* taken texts of tandem pieces (前/中/後, two advisors or elephants on a file) */
 
 /* xq_quiet_move_safe against xq_move_legality_known for every move of a
  * non-general whose geometry passes, when the side is not in check. */
@@ -121,11 +129,16 @@ static void same_quick(const xq_position *pos, const char *text, unsigned flags)
     xq_move q = xq_move_read_quick(pos, text, len, XQ_NOTATION_CHINESE, flags);
     xq_move qa = xq_move_read_quick(pos, text, len, XQ_NOTATION_AUTO, flags);
     xq_note_result r;
-    xq_move_read(pos, text, len, XQ_NOTATION_CHINESE, flags, &r, NULL, 0);
+    /* the general path alone (xq_move_read would try the shortcut first) */
+    xq_move_read(pos, text, len, XQ_NOTATION_CHINESE, flags | XQN_READ_NO_FAST, &r, NULL, 0);
     quick_tested++;
     if (q != qa) fail_msg("'%s': quick differs between CHINESE and AUTO", text);
     if (q == XQ_MOVE_NONE) return;
     quick_taken++;
+    xq_piece p = pos->board[XQ_FROM(q)];
+    int onfile = 0;
+    for (int sq = XQ_FILE(XQ_FROM(q)); sq < XQ_SQUARES; sq += 9) onfile += pos->board[sq] == p;
+    tandem_taken += onfile > 1;
     if (r.status != XQ_NOTE_OK || r.move != q) {
         char fen[XQ_FEN_MAX];
         xq_fen_write(pos, fen, sizeof fen);
@@ -154,6 +167,16 @@ static void all_texts(const xq_position *pos, unsigned flags)
                     else if (style == 1) snprintf(t, sizeof t, "%s%s%s%s", pieces[p], fw[f], actions[a], fw[g]);
                     else if (style == 2) snprintf(t, sizeof t, "%s%d%s%d", pieces[p], f, actions[a], g);
                     else snprintf(t, sizeof t, "%s%s%s%d", pieces[p], cn[f], actions[a], g);
+                    same_quick(pos, t, flags);
+                }
+    /* 前/中/後 (and 后) before the piece: tandem pieces */
+    static const char *const marks[] = {"前", "中", "後", "后"};
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++)
+        for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++)
+            for (int a = 0; a < 3; a++)
+                for (int g = 0; g <= 9; g++) {
+                    if (rnd(2)) snprintf(t, sizeof t, "%s%s%s%s", marks[k], pieces[p], actions[a], cn[g]);
+                    else snprintf(t, sizeof t, "%s%s%s%d", marks[k], pieces[p], actions[a], g);
                     same_quick(pos, t, flags);
                 }
 }
@@ -191,6 +214,26 @@ static void check_position(const xq_position *pos, bool texts)
     }
 }
 
+/* Play legal m with xq_play (a replay's one call) and with xq_make and
+ * xq_checks_after: same position, masks, captured piece and check state,
+ * and the check state that of xq_in_check. */
+static void play_both(xq_position *pos, xq_move m, xq_checks *checks)
+{
+    xq_position made = *pos;
+    xq_checks after = *checks;
+    xq_undo u;
+    xq_make(&made, m, &u);
+    xq_checks_after(&after, &made, m);
+    xq_piece cap = xq_play(pos, m, checks);
+    same_position(pos, &made, "xq_play vs xq_make");
+    assert_true(xq_position_masks_ok(pos));
+    assert_int_equal(cap, u.captured);
+    for (int c = 0; c < 2; c++) {
+        assert_int_equal(checks->in_check[c], after.in_check[c]);
+        assert_int_equal(checks->in_check[c], xq_in_check(pos, (xq_color)c));
+    }
+}
+
 /* Random legal games from the start: every position checked, the texts
  * of every sixth. */
 static void random_games(void **state)
@@ -199,6 +242,8 @@ static void random_games(void **state)
     for (int game = 0; game < 40; game++) {
         xq_position pos;
         xq_position_start(&pos);
+        xq_checks checks;
+        xq_checks_init(&checks, &pos);
         for (int ply = 0; ply < 200; ply++) {
             check_position(&pos, ply % 6 == 0);
             xq_move moves[XQ_MAX_MOVES];
@@ -208,8 +253,7 @@ static void random_games(void **state)
             xq_move m = moves[rnd((unsigned)n)];
             for (int k = 0; k < n && rnd(3) == 0; k++)
                 if (pos.board[XQ_TO(moves[k])]) m = moves[k];
-            xq_undo u;
-            xq_make(&pos, m, &u);
+            play_both(&pos, m, &checks);
         }
     }
     printf("quiet_move_safe: %llu moves; quick: %llu of %llu texts taken\n", (unsigned long long)safe_tested,
@@ -235,22 +279,34 @@ static void odd_positions(void **state)
         "2bak4/4a4/4b4/9/4C4/4c4/9/4B4/4A4/3AK4 w - - 0 1",
         "4k4/4P4/9/9/9/9/9/9/4p4/4K4 b - - 0 1",
         "4k4/3P5/9/9/9/9/9/9/3p5/4K4 w - - 0 1",
+        /* tandem pieces: two advisors or elephants on a file, two cannons,
+         * horses, three soldiers on one file, soldiers on two files */
+        "3ak4/9/3a5/9/9/9/9/3A5/9/3AK4 w - - 0 1",
+        "3ak4/9/3a5/9/9/9/9/3A5/9/3AK4 b - - 0 1",
+        "4k4/9/2b6/9/2b6/2B6/9/9/9/2B1K4 w - - 0 1",
+        "4k4/9/2b6/9/2b6/2B6/9/9/9/2B1K4 b - - 0 1",
+        "2b1k4/9/9/9/2P3P2/2P3P2/9/1C7/1C7/4K4 w - - 0 1",
+        "4k4/4a4/2P6/2P6/2P6/7R1/9/9/1N7/1N2K2R1 w - - 0 1",
+        "1r2k4/1r2a4/2c1c4/9/2p6/2p6/2p6/9/9/4K4 b - - 0 1",
     };
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
         xq_position pos;
         char err[128];
         if (!xq_fen_read(&pos, fens[i], err, sizeof err)) fail_msg("%s: %s", fens[i], err);
         check_position(&pos, true);
+        xq_checks checks;
+        xq_checks_init(&checks, &pos);
         /* and a few plies of random play from each */
         for (int ply = 0; ply < 30; ply++) {
             xq_move moves[XQ_MAX_MOVES];
             int n = xq_legal_moves(&pos, moves);
             if (n == 0) break;
-            xq_undo u;
-            xq_make(&pos, moves[rnd((unsigned)n)], &u);
+            play_both(&pos, moves[rnd((unsigned)n)], &checks);
             check_position(&pos, ply % 3 == 0);
         }
     }
+    printf("tandem texts taken by the shortcut: %llu\n", (unsigned long long)tandem_taken);
+    assert_true(tandem_taken > 100);
 }
 
 int main(void)

@@ -1,5 +1,8 @@
 /* test_movetext_fast.c - the record reader's line fast path (pgn_read.c
- * fast_line, with input.c xq_input_decode_word) against the general path
+ * fast_scan through fast_line and fast_lines, which takes runs of lines
+ * straight from the input's buffer with xq_input_window / xq_input_skip,
+ * its cache of decoded 8-byte moves, and input.c xq_input_decode_word)
+ * against the general path
  * it bypasses, and the raw bytes of records taken as runs of the input
  * (xq_input_keep) against the file.
  *

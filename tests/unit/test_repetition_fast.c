@@ -15,6 +15,7 @@
  * at every move it tries, that its check test read on the board
  * (quiet_move_checks) agrees with the move played.
  */
+#define XQ_REPETITION_INTERNAL   /* xq_light_make, compared with xq_make */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -594,6 +595,96 @@ static void compare_file(const char *path, int every, int max_games, tally_rep *
     xq_reader_close(rd);
 }
 
+/* The fields of a position that xq_light_make keeps (all but the key and
+ * the counters): equal in a and b? */
+static bool same_board_state(const xq_position *a, const xq_position *b)
+{
+    return !memcmp(a->board, b->board, sizeof a->board) && !memcmp(a->general, b->general, sizeof a->general) &&
+           a->side == b->side && !memcmp(a->rank_occ, b->rank_occ, sizeof a->rank_occ) &&
+           !memcmp(a->file_occ, b->file_occ, sizeof a->file_occ);
+}
+
+/* xq_light_make / xq_light_unmake against xq_make / xq_unmake for every
+ * legal move of pos and, after each, every pseudo-legal reply (captures of
+ * generals included, as the searches never make but tests may meet):
+ * the same board, masks, generals and side after the move, and the
+ * position restored field for field after the take-back.  Returns the
+ * moves compared. */
+static long compare_light_make(xq_position *pos)
+{
+    xq_move moves[XQ_MAX_MOVES];
+    int n = xq_legal_moves(pos, moves);
+    long count = 0;
+    for (int i = 0; i < n; i++) {
+        xq_position ref = *pos, light = *pos;
+        xq_undo u;
+        xq_make(&ref, moves[i], &u);
+        xq_piece cap = xq_light_make(&light, XQ_FROM(moves[i]), XQ_TO(moves[i]));
+        assert_int_equal(cap, u.captured);
+        assert_true(same_board_state(&ref, &light));
+        assert_true(xq_position_masks_ok(&light));
+        count++;
+        xq_move replies[XQ_MAX_MOVES];
+        int k = xq_legal_moves(&light, replies);
+        for (int j = 0; j < k; j++) {
+            xq_position r2 = ref, l2 = light;
+            xq_undo u2;
+            xq_make(&r2, replies[j], &u2);
+            xq_piece c2 = xq_light_make(&l2, XQ_FROM(replies[j]), XQ_TO(replies[j]));
+            assert_true(same_board_state(&r2, &l2));
+            xq_light_unmake(&l2, XQ_FROM(replies[j]), XQ_TO(replies[j]), c2);
+            assert_true(same_board_state(&l2, &light));
+            count++;
+        }
+        xq_light_unmake(&light, XQ_FROM(moves[i]), XQ_TO(moves[i]), cap);
+        assert_true(same_board_state(&light, pos));
+        assert_true(light.key == pos->key && light.halfmove == pos->halfmove && light.fullmove == pos->fullmove);
+    }
+    return count;
+}
+
+/* compare_light_make at every `every`-th ply of the main lines of path. */
+static long light_make_file(const char *path, int every, int max_games)
+{
+    skip_without_shared(path);
+    char err[256];
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    xq_replay_options opt;
+    xq_replay_options_default(&opt);
+    long ply = 0, count = 0;
+    for (int gi = 0; gi < max_games; gi++) {
+        xq_game g;
+        xq_game_init(&g);
+        if (xq_reader_next(rd, &g) <= 0) {
+            xq_game_free(&g);
+            break;
+        }
+        xq_replay r;
+        xq_replay_game(&g, &opt, &r);
+        xq_position pos = r.start;
+        for (size_t i = 0; i < g.main.count; i++) {
+            xq_move m = g.main.nodes[i].move;
+            if (m == XQ_MOVE_NONE || xq_move_legality(&pos, m) != XQ_LEGAL) break;
+            if (ply++ % every == 0) count += compare_light_make(&pos);
+            xq_undo u;
+            xq_make(&pos, m, &u);
+        }
+        xq_game_free(&g);
+    }
+    xq_reader_close(rd);
+    return count;
+}
+
+static void light_make(void **state)
+{
+    (void)state;
+    long n = light_make_file("tests/data/repetition-cases.pgn", 1, 1000);
+    n += light_make_file("tests/data/repetition-later.pgn", 1, 1000);
+    print_message("# xq_light_make: %ld moves and replies compared with xq_make\n", n);
+    assert_true(n > 10000);
+}
+
 static void report(const char *what, const tally_rep *t)
 {
     print_message("# %s: %ld classifications, %ld differ (%ld checks, %ld mate threats, %ld chases)\n", what,
@@ -634,6 +725,7 @@ static void middlegames(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(light_make),
         cmocka_unit_test(repetition_records),
         cmocka_unit_test(endgames),
         cmocka_unit_test(middlegames),
