@@ -562,9 +562,11 @@ static void compare_ply(const xq_position *pos, xq_move m, tally_rep *t)
     }
 }
 
-/* Every `every`-th ply of the main lines of the records in path (the
- * replay decodes the moves), up to max_games games. */
-static void compare_file(const char *path, int every, int max_games, tally_rep *t)
+/* Call visit(pos, m, ctx) at every `every`-th ply of the main lines of
+ * the records in path (the replay decodes the moves), up to max_games
+ * games; pos is a copy the visitor may change. */
+static void each_ply(const char *path, int every, int max_games,
+                     void (*visit)(xq_position *pos, xq_move m, void *ctx), void *ctx)
 {
     skip_without_shared(path);
     char err[256];
@@ -586,13 +588,24 @@ static void compare_file(const char *path, int every, int max_games, tally_rep *
         for (size_t i = 0; i < g.main.count; i++) {
             xq_move m = g.main.nodes[i].move;
             if (m == XQ_MOVE_NONE || xq_move_legality(&pos, m) != XQ_LEGAL) break;
-            if (ply++ % every == 0) compare_ply(&pos, m, t);
+            if (ply++ % every == 0) {
+                xq_position copy = pos;
+                visit(&copy, m, ctx);
+            }
             xq_undo u;
             xq_make(&pos, m, &u);
         }
         xq_game_free(&g);
     }
     xq_reader_close(rd);
+}
+
+static void visit_compare(xq_position *pos, xq_move m, void *ctx) { compare_ply(pos, m, ctx); }
+
+/* compare_ply at every `every`-th ply of the main lines of path. */
+static void compare_file(const char *path, int every, int max_games, tally_rep *t)
+{
+    each_ply(path, every, max_games, visit_compare, t);
 }
 
 /* The fields of a position that xq_light_make keeps (all but the key and
@@ -643,36 +656,17 @@ static long compare_light_make(xq_position *pos)
     return count;
 }
 
+static void visit_light_make(xq_position *pos, xq_move m, void *ctx)
+{
+    (void)m;
+    *(long *)ctx += compare_light_make(pos);
+}
+
 /* compare_light_make at every `every`-th ply of the main lines of path. */
 static long light_make_file(const char *path, int every, int max_games)
 {
-    skip_without_shared(path);
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
-    xq_replay_options opt;
-    xq_replay_options_default(&opt);
-    long ply = 0, count = 0;
-    for (int gi = 0; gi < max_games; gi++) {
-        xq_game g;
-        xq_game_init(&g);
-        if (xq_reader_next(rd, &g) <= 0) {
-            xq_game_free(&g);
-            break;
-        }
-        xq_replay r;
-        xq_replay_game(&g, &opt, &r);
-        xq_position pos = r.start;
-        for (size_t i = 0; i < g.main.count; i++) {
-            xq_move m = g.main.nodes[i].move;
-            if (m == XQ_MOVE_NONE || xq_move_legality(&pos, m) != XQ_LEGAL) break;
-            if (ply++ % every == 0) count += compare_light_make(&pos);
-            xq_undo u;
-            xq_make(&pos, m, &u);
-        }
-        xq_game_free(&g);
-    }
-    xq_reader_close(rd);
+    long count = 0;
+    each_ply(path, every, max_games, visit_light_make, &count);
     return count;
 }
 
