@@ -425,7 +425,7 @@ static frame *top(xq_reader *r) { return &r->frames[r->depth]; }
 
 /* Room for one more node at the end of f (grows its scratch array);
  * NULL on out-of-memory. */
-static xq_node *frame_new_node(frame *f)
+static inline xq_node *frame_new_node(frame *f)
 {
     if (f->count == f->cap) {
         size_t cap = f->cap ? f->cap * 2 : 128;
@@ -435,6 +435,26 @@ static xq_node *frame_new_node(frame *f)
         f->cap = cap;
     }
     return &f->nodes[f->count++];
+}
+
+/* A move node as read: text (len bytes, 0 = unknown) at line:col, after
+ * move number `number` (0 = none); no comment, NAG or variation yet.
+ * Every field set, no compound literal: a tighter store sequence on the
+ * tokenizer's hot path. */
+static inline void node_fill(xq_node *n, const char *text, size_t len, uint32_t line, uint32_t col,
+                             uint32_t number)
+{
+    n->text = text;
+    n->comment = NULL;
+    n->nags = NULL;
+    n->variations = NULL;
+    n->line = line;
+    n->col = col;
+    n->number = number;
+    n->variation_count = 0;
+    n->nag_count = 0;
+    n->move = XQ_MOVE_NONE;
+    n->text_len = (uint16_t)len;
 }
 
 /* Copy the nodes of f into the arena as a branch. */
@@ -608,19 +628,8 @@ static void add_move(xq_reader *r, xq_game *g, const char *t, const char *end, u
     if (f->pend_on) flush_comment(g, f);
     xq_node *n = frame_new_node(f);
     if (!n) return;
-    /* every field set, no compound literal: a tighter store sequence */
     size_t len = (size_t)(end - t);
-    n->text = text;
-    n->comment = NULL;
-    n->nags = NULL;
-    n->variations = NULL;
-    n->line = (uint32_t)r->line.number;
-    n->col = col;
-    n->number = number;
-    n->variation_count = 0;
-    n->nag_count = 0;
-    n->move = XQ_MOVE_NONE;
-    n->text_len = (uint16_t)(len <= UINT16_MAX ? len : 0);
+    node_fill(n, text, len <= UINT16_MAX ? len : 0, (uint32_t)r->line.number, col, number);
     if (nag) add_nag(r, g, nag, col);
 }
 
@@ -1205,7 +1214,7 @@ static inline bool fast_state(const xq_reader *r)
  * first '\n' or e, decoding each move straight into the arena (the pair
  * cache pt of a GBK or Big5 input, else xq_input_decode_word), instead of
  * decoding the line, then scanning blanks, tokens and columns.  Nodes get
- * line number `number`.  Returns where it stopped (the '\n' or e), with
+ * line number `lineno`.  Returns where it stopped (the '\n' or e), with
  * the column after the last character in *colp, or NULL when the line
  * holds anything else (comments, variations, results, NAGs, Unicode
  * blanks, bad bytes, a tag, a glued number, a word longer than
@@ -1214,7 +1223,7 @@ static inline bool fast_state(const xq_reader *r)
  * nodes.  tests/unit/test_movetext_fast.c reads records both ways. */
 static inline __attribute__((always_inline)) const unsigned char *
 fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsigned char *e,
-          uint32_t number, uint32_t *colp)
+          uint32_t lineno, uint32_t *colp)
 {
     const uint32_t *pt = r->pairs;   /* GBK, Big5: the word decoder inline */
     const unsigned char *p = s;
@@ -1275,21 +1284,11 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
             }
         }
         if (r->moves >= XQ_MAX_RECORD_MOVES) return NULL;
-        xq_node *nd = f->count < f->cap ? &f->nodes[f->count++] : frame_new_node(f);
+        xq_node *nd = frame_new_node(f);
         if (!nd) return NULL;
         r->moves++;
         o[len] = '\0';
-        nd->text = o;
-        nd->comment = NULL;
-        nd->nags = NULL;
-        nd->variations = NULL;
-        nd->line = number;
-        nd->col = col;
-        nd->number = r->pending_number;
-        nd->variation_count = 0;
-        nd->nag_count = 0;
-        nd->move = XQ_MOVE_NONE;
-        nd->text_len = (uint16_t)len;   /* len <= 3 * FAST_WORD */
+        node_fill(nd, o, len, lineno, col, r->pending_number);   /* len <= 3 * FAST_WORD */
         r->pending_number = 0;
         o += len + 1;
         col += chars;
