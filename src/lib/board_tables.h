@@ -91,6 +91,30 @@ static inline xq_piece xq_make_core(xq_position *pos, xq_move m)
     return cap;
 }
 
+/* Where square s lies as seen from a general on g (movegen.c's REL
+ * table, xq_rel[g][s]: one bit at most): on g's file north (higher
+ * ranks) or south, on its rank east (higher files) or west, g itself, a
+ * diagonal neighbour (a horse leg), a horse move away; 0 elsewhere. */
+enum {
+    XQ_REL_NORTH = 1, XQ_REL_SOUTH = 2, XQ_REL_EAST = 4, XQ_REL_WEST = 8,
+    XQ_REL_SELF = 16, XQ_REL_LEG = 32, XQ_REL_HORSE = 64, XQ_REL_LINES = 15
+};
+extern const uint8_t xq_rel[XQ_SQUARES][XQ_SQUARES];
+
+/* The first test of xq_quiet_move_safe, inline for its per-ply caller:
+ * true when the move from -> to of the side to move (a piece other than
+ * its general, not in check) touches none of its general's lines and
+ * leaves none of its horse legs, so it cannot expose it (two table
+ * reads); false when xq_quiet_move_safe must look (or there is no
+ * general, which it answers). */
+static inline bool xq_quiet_move_untouched(const xq_position *pos, int from, int to)
+{
+    int g = pos->general[pos->side];
+    if (g >= XQ_SQUARES) return false;
+    unsigned rf = xq_rel[g][from], rt = xq_rel[g][to];
+    return !((rf | rt) & (XQ_REL_LINES | XQ_REL_SELF)) && !(rf & XQ_REL_LEG);
+}
+
 /* Palace of colour c: files d..f, ranks 0..2 (Red) or 7..9 (Black). */
 static inline bool xq_in_palace(int file, int rank, xq_color c)
 {

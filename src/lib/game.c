@@ -179,9 +179,18 @@ bool xq_game_add_tag(xq_game *g, const char *name, size_t name_len,
         g->tags = t;
         g->tag_cap = cap;
     }
-    /* name and value in one block: "name\0value\0" */
-    char *n = xq_game_alloc(g, name_len + value_len + 2);
-    if (!n) return false;
+    /* name and value in one block: "name\0value\0", bumped straight off
+     * the arena's current chunk when it has room (the common case: the
+     * PGN reader adds a dozen short tags per record) */
+    size_t need = (name_len + value_len + 2 + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    chunk *c = g->arena ? g->arena->cur : NULL;
+    char *n;
+    if (c && c->cap - c->used >= need) {
+        n = (char *)c->data + c->used;
+        c->used += need;
+    } else if (!(n = xq_game_alloc(g, need))) {
+        return false;
+    }
     char *v = n + name_len + 1;
     memcpy(n, name, name_len);
     n[name_len] = '\0';

@@ -124,8 +124,9 @@ static const uint8_t SOLDIER_ATTACK[2][XQ_SQUARES][3] = {{EACH_SQ(SOLATT_RED)}, 
  * diagonal neighbour (a horse leg), a horse move away.  REL[g][s], one
  * bit of these at most. */
 enum {
-    R_NORTH = 1, R_SOUTH = 2, R_EAST = 4, R_WEST = 8, R_SELF = 16, R_LEG = 32, R_HORSE = 64,
-    R_FILE = R_NORTH | R_SOUTH, R_RANK = R_EAST | R_WEST, R_LINES = R_FILE | R_RANK
+    R_NORTH = XQ_REL_NORTH, R_SOUTH = XQ_REL_SOUTH, R_EAST = XQ_REL_EAST, R_WEST = XQ_REL_WEST,
+    R_SELF = XQ_REL_SELF, R_LEG = XQ_REL_LEG, R_HORSE = XQ_REL_HORSE,
+    R_FILE = R_NORTH | R_SOUTH, R_RANK = R_EAST | R_WEST, R_LINES = XQ_REL_LINES
 };
 #define ADIFF_(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
 #define REL_OF(g, s)                                                                   \
@@ -141,7 +142,8 @@ enum {
                         EACH9G_(M, g, 36), EACH9G_(M, g, 45), EACH9G_(M, g, 54), EACH9G_(M, g, 63), \
                         EACH9G_(M, g, 72), EACH9G_(M, g, 81)
 #define REL_ROW(g) {EACH_SQ_G(REL_OF, g)}
-static const uint8_t REL[XQ_SQUARES][XQ_SQUARES] = {EACH_SQ(REL_ROW)};
+const uint8_t xq_rel[XQ_SQUARES][XQ_SQUARES] = {EACH_SQ(REL_ROW)};
+#define REL xq_rel
 
 /* --- Line scans on the occupancy masks ---------------------------------- */
 
@@ -288,6 +290,11 @@ static inline bool exposes_general(const xq_position *pos, int from, int to)
     if (tf == gf) fo |= 1u << tr;
     if (tr == gr) ro |= 1u << tf;
     return general_attacked(b, g, (xq_color)(pos->side ^ 1), fo, ro);
+}
+
+bool xq_move_safe(const xq_position *pos, int from, int to)
+{
+    return !exposes_general(pos, from, to);
 }
 
 /* The first pieces met from sq in each line direction, as squares (-1 for
@@ -701,14 +708,123 @@ xq_illegal xq_move_legality_known(const xq_position *pos, xq_move m, bool in_che
     return test ? safety_known(pos, m, in_check) : XQ_LEGAL;
 }
 
+/* One direction of the general g's file or rank (dir: one R_ line bit):
+ * m, the occupied squares beyond g that way as line bits (bit i is square
+ * base + stride * i), nearest the lowest bit when up. */
+typedef struct { unsigned m; int base, stride; bool up; } ray;
+
+ALWAYS_INLINE static inline ray ray_of(const xq_position *pos, int g, unsigned dir)
+{
+    int gf = xq_file_of[g], gr = xq_rank_of[g];
+    bool file = dir & R_FILE;
+    unsigned occ = file ? pos->file_occ[gf] : pos->rank_occ[gr];
+    int gi = file ? gr : gf;
+    ray r = {0, file ? gf : g - gf, file ? 9 : 1, (dir & (R_NORTH | R_EAST)) != 0};
+    r.m = r.up ? occ & (~1u << gi) : occ & ((1u << gi) - 1);
+    return r;
+}
+
+/* The bit of square sq on g's line in direction dir (its rank on a file,
+ * its file on a rank). */
+static inline unsigned line_bit(unsigned dir, int sq)
+{
+    return dir & R_FILE ? xq_file_bit[sq] : xq_rank_bit[sq];
+}
+
+/* Does removing the mover's piece from `from` (on g's line in direction
+ * dir) leave g attacked that way: a chariot (or on the file the other
+ * general) first, a cannon second?  hole: a square that reads as holding
+ * no attacker (the mover's target on this line, -1 for none). */
+ALWAYS_INLINE static inline bool line_opened_dir(const xq_position *pos, int g, xq_color e, unsigned dir, int from,
+                                                 int hole)
+{
+    ray r = ray_of(pos, g, dir);
+    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, e);
+    return line_attack(pos->board, r.m & ~line_bit(dir, from), r.up, r.base, r.stride, hole, chariot,
+                       dir & R_FILE ? XQ_PIECE(XQ_GENERAL, e) : chariot, XQ_PIECE(XQ_CANNON, e));
+}
+
+/* line_opened_dir with the direction a constant in each copy (the scan
+ * then knows its stride and which end is nearest). */
+ALWAYS_INLINE static inline bool line_opened(const xq_position *pos, int g, xq_color e, unsigned dir, int from,
+                                             int hole)
+{
+    switch (dir) {
+    case R_NORTH: return line_opened_dir(pos, g, e, R_NORTH, from, hole);
+    case R_SOUTH: return line_opened_dir(pos, g, e, R_SOUTH, from, hole);
+    case R_EAST: return line_opened_dir(pos, g, e, R_EAST, from, hole);
+    default: return line_opened_dir(pos, g, e, R_WEST, from, hole);
+    }
+}
+
+/* Does a piece put on the empty square `to` (on g's line in direction
+ * dir; the mover's from-square off that line) make a screen for a cannon
+ * of e: nothing between g and to, and an enemy cannon the first piece
+ * beyond?  Nothing else can start attacking that way: the first piece
+ * beyond to was no chariot, the side not being in check, and a piece
+ * behind another one moves no piece closer to g. */
+ALWAYS_INLINE static inline bool screen_made_dir(const xq_position *pos, int g, xq_color e, unsigned dir, int to)
+{
+    ray r = ray_of(pos, g, dir);
+    if (!r.m) return false;
+    unsigned tb = line_bit(dir, to);
+    int n = r.up ? low_bit(r.m) : high_bit(r.m);
+    if (r.up ? (1u << n) < tb : (1u << n) > tb) return false;   /* a piece between g and to */
+    return pos->board[r.base + r.stride * n] == XQ_PIECE(XQ_CANNON, e);
+}
+
+static inline bool screen_made(const xq_position *pos, int g, xq_color e, unsigned dir, int to)
+{
+    switch (dir) {
+    case R_NORTH: return screen_made_dir(pos, g, e, R_NORTH, to);
+    case R_SOUTH: return screen_made_dir(pos, g, e, R_SOUTH, to);
+    case R_EAST: return screen_made_dir(pos, g, e, R_EAST, to);
+    default: return screen_made_dir(pos, g, e, R_WEST, to);
+    }
+}
+
+/* The parts of xq_quiet_move_safe past its first tests, out of line and
+ * each small, so that the common case (a piece leaving a line: one scan)
+ * saves and restores few registers. */
+__attribute__((noinline)) static bool opened_by(const xq_position *pos, int g, unsigned dir, int from)
+{
+    return line_opened(pos, g, (xq_color)(pos->side ^ 1), dir, from, -1);
+}
+
+__attribute__((noinline)) static bool opened_by_capture(const xq_position *pos, int g, unsigned dir, int from, int to)
+{
+    return line_opened(pos, g, (xq_color)(pos->side ^ 1), dir, from, to);
+}
+
+/* The rest: a piece entering a line (and maybe leaving another one, or a
+ * leg). */
+__attribute__((noinline)) static bool exposed_rest(const xq_position *pos, int g, int from, int to, unsigned rf,
+                                                   unsigned rt)
+{
+    xq_color e = (xq_color)(pos->side ^ 1);
+    unsigned df = rf & R_LINES, dt = rt & R_LINES;
+    if (df && line_opened(pos, g, e, df, from, -1)) return true;
+    if (dt && !pos->board[to] && screen_made(pos, g, e, dt, to)) return true;
+    return (rf & R_LEG) && horse_behind(pos->board, g, from, e, to);
+}
+
 /* The own-general part of xq_move_legality_known(pos, m, false) for a
  * mover that is not a general (so the "general always takes the test"
- * rule does not apply): needs_test, then exposes_unchecked for the moves
- * that can change a line or leg of the general.  A line attack depends on
- * the first two pieces from the general only, so a move that slides along
- * one of its lines without a capture (chariot, cannon or soldier: no
- * jump, so the order of the pieces stays) leaves that line as it was: not
- * attacked, the side not being in check. */
+ * rule does not apply), by what the move changes on the general's lines
+ * and legs, the side not being in check (every line held no attack):
+ * - along one line without a capture (chariot, cannon or soldier: no
+ *   jump, so the order of the pieces stays): that line is as it was;
+ *   with a capture, from is gone and to holds an own piece (line_opened
+ *   with to as its hole);
+ * - leaving a line: the pieces beyond from come a place closer
+ *   (line_opened);
+ * - entering a line with a capture: every square keeps its occupancy and
+ *   an enemy piece turns into an own one, which only takes attacks away;
+ *   without one, the mover may become a cannon's screen (screen_made);
+ * - leaving a horse leg: the horses behind it (horse_behind; a horse the
+ *   mover takes is gone).
+ * test_move_read_quick.c compares it with xq_move_legality_known,
+ * test_move_safety.c with xq_move_legality. */
 bool xq_quiet_move_safe(const xq_position *pos, int from, int to)
 {
     int g = pos->general[pos->side];
@@ -716,13 +832,11 @@ bool xq_quiet_move_safe(const xq_position *pos, int from, int to)
     const uint8_t *rel = REL[g];
     unsigned rf = rel[from], rt = rel[to];
     if (!((rf | rt) & (R_LINES | R_SELF)) && !(rf & R_LEG)) return true;
-    if (from == g || to == g) return !exposes_general(pos, from, to);   /* as exposed_given */
-    if ((rf & R_LINES) && rf == rt && !pos->board[to]) return true;   /* along the line, no capture */
-    /* a capture from off the lines and legs: every square keeps its
-     * occupancy but from, which no attack on g passes, and to holds an own
-     * piece in place of an enemy one: that only takes attacks away */
-    if (!(rf & (R_LINES | R_LEG)) && pos->board[to]) return true;
-    return !exposes_unchecked(pos, from, to, g, rf, rt);
+    if ((rf | rt) & R_SELF) return !exposes_general(pos, from, to);   /* from or to is g: as exposed_given */
+    unsigned df = rf & R_LINES, dt = rt & R_LINES;
+    if (df && df == dt) return !pos->board[to] || !opened_by_capture(pos, g, df, from, to);
+    if (df && !dt) return !opened_by(pos, g, df, from);   /* from on a line is no leg */
+    return !exposed_rest(pos, g, from, to, rf, rt);
 }
 
 /* --- Check state along a game -------------------------------------------- */
@@ -738,8 +852,8 @@ bool xq_quiet_move_safe(const xq_position *pos, int from, int to)
  * A move from or to g itself (only on impossible boards: a general
  * captured) takes the whole test.  Most moves touch none of these: two
  * table reads. */
-__attribute__((noinline)) static bool check_by_move_slow(const xq_position *pos, xq_move m, int g, unsigned rf,
-                                                        unsigned rt);
+ALWAYS_INLINE static inline bool check_by_move_slow(const xq_position *pos, xq_move m, int g, unsigned rf,
+                                                   unsigned rt);
 
 static inline bool check_by_move(const xq_position *pos, xq_move m)
 {
@@ -751,7 +865,8 @@ static inline bool check_by_move(const xq_position *pos, xq_move m)
 
 /* check_by_move when m touched g's lines or legs: rf and rt are the REL
  * bits of from and to that matter. */
-static bool check_by_move_slow(const xq_position *pos, xq_move m, int g, unsigned rf, unsigned rt)
+ALWAYS_INLINE static inline bool check_by_move_slow(const xq_position *pos, xq_move m, int g, unsigned rf,
+                                                   unsigned rt)
 {
     int from = XQ_FROM(m), to = XQ_TO(m);
     if ((rf | rt) & R_SELF) return xq_in_check(pos, pos->side);
@@ -789,16 +904,24 @@ void xq_checks_after(xq_checks *s, const xq_position *pos, xq_move m)
     s->in_check[side] = s->in_check[side] ? xq_in_check(pos, side) : check_by_move(pos, m);
 }
 
-/* The end of xq_play when m touched the lines or legs of the general of
- * the side to move, or that side was in check before (s still says so):
- * store its check state (check_by_move, or the full test) and return
- * cap.  Out of line, four arguments: xq_play tail-calls it and needs no
- * stack frame. */
-__attribute__((noinline)) static xq_piece play_check_slow(const xq_position *pos, xq_move m, xq_checks *s,
-                                                         xq_piece cap)
+/* The end of xq_play when the side to move was in check before m (only
+ * an impossible start gives that) or has no general: the full test (as
+ * xq_checks_after; no general reads as not in check).  Out of line. */
+__attribute__((noinline)) static xq_piece play_check_full(const xq_position *pos, xq_checks *s, xq_piece cap)
 {
     xq_color side = pos->side;
-    s->in_check[side] = s->in_check[side] ? xq_in_check(pos, side) : check_by_move(pos, m);
+    s->in_check[side] = s->in_check[side] && xq_in_check(pos, side);
+    return cap;
+}
+
+/* The end of xq_play when m touched the lines or legs of the general g of
+ * the side to move, which was not in check: check_by_move_slow with the
+ * REL bits xq_play has read (rel = rf | rt << 8), store, return cap.
+ * Five arguments: xq_play tail-calls it and needs no stack frame. */
+__attribute__((noinline)) static xq_piece play_check_moved(const xq_position *pos, xq_move m, xq_checks *s,
+                                                          xq_piece cap, unsigned rel)
+{
+    s->in_check[pos->side] = check_by_move_slow(pos, m, pos->general[pos->side], rel & 0xFF, rel >> 8);
     return cap;
 }
 
@@ -807,14 +930,13 @@ xq_piece xq_play(xq_position *pos, xq_move m, xq_checks *s)
     xq_piece cap = xq_make_core(pos, m);
     xq_color side = pos->side;
     s->in_check[side ^ 1] = false;   /* legal: the mover is not in check */
-    /* check_by_move's first test here: most moves touch no line or leg
-     * of the general (a missing general, g = 0xFF, reads REL out of
-     * bounds: the slow path, which xq_in_check answers false) */
     int g = pos->general[side];
-    if (!s->in_check[side] && g < XQ_SQUARES &&
-        !((REL[g][XQ_FROM(m)] & (R_LINES | R_SELF | R_LEG)) | (REL[g][XQ_TO(m)] & (R_LINES | R_SELF | R_HORSE))))
-        return cap;   /* in_check[side] stays false */
-    return play_check_slow(pos, m, s, cap);
+    if (s->in_check[side] || g >= XQ_SQUARES) return play_check_full(pos, s, cap);
+    /* check_by_move's first test here: most moves touch no line or leg
+     * of the general (in_check[side] then stays false) */
+    unsigned rf = REL[g][XQ_FROM(m)] & (R_LINES | R_SELF | R_LEG), rt = REL[g][XQ_TO(m)] & (R_LINES | R_SELF | R_HORSE);
+    if (!(rf | rt)) return cap;
+    return play_check_moved(pos, m, s, cap, rf | rt << 8);
 }
 
 /* --- Perft -------------------------------------------------------------- */

@@ -317,13 +317,14 @@ static inline unsigned line_between(unsigned occ, int a, int z)
     return occ & (~1u << a) & ((1u << z) - 1);
 }
 
-/* The to-square of the side to move's piece of `kind` (not a general) on
- * file x, rank r for 進退平 action and arg (1..9), when that move passes
- * the geometry of xq_move_legality (CXA1999 §2.2-2.3); -1 when it leaves
- * the board, names no move (xqn_target_xr) or fails the geometry (the
- * general path then says why).  The piece and the shape come from the
- * text, so only the rest is tested: palace, river, soldier direction,
- * eye, leg, path or screen, and an own piece on the target. */
+/* The to-square of the side to move's piece of `kind` on file x, rank r
+ * for 進退平 action and arg (1..9), when that move passes the geometry of
+ * xq_move_legality (CXA1999 §2.2-2.3); -1 when it leaves the board, names
+ * no move (xqn_target_xr) or fails the geometry (the general path then
+ * says why).  The piece and the shape come from the text, so only the
+ * rest is tested: one step and the palace (general, advisor), river,
+ * soldier direction, eye, leg, path or screen, and an own piece on the
+ * target. */
 __attribute__((always_inline)) static inline int fast_target(const xq_position *pos, xq_kind kind, int x, int r, int action, int arg)
 {
     const xq_piece *b = pos->board;
@@ -333,6 +334,8 @@ __attribute__((always_inline)) static inline int fast_target(const xq_position *
     if (action == XQN_SIDE) {
         if (kind == XQ_SOLDIER) {   /* one step, across the river only */
             if (dx != 1 || xq_own_half(r, side)) return -1;
+        } else if (kind == XQ_GENERAL) {   /* one step, in the palace */
+            if (dx != 1 || !xq_in_palace(tx, r, side)) return -1;
         } else if (kind != XQ_CHARIOT && kind != XQ_CANNON) {
             return -1;
         } else if (dx == 0) {
@@ -345,6 +348,12 @@ __attribute__((always_inline)) static inline int fast_target(const xq_position *
             if (action != XQN_FWD || arg != 1) return -1;
             tx = x;
             tr = r + d;
+            break;
+        case XQ_GENERAL:   /* one step, in the palace */
+            if (arg != 1) return -1;
+            tx = x;
+            tr = r + d;
+            if (!xq_in_palace(tx, tr, side)) return -1;
             break;
         case XQ_CHARIOT:
         case XQ_CANNON:
@@ -389,7 +398,21 @@ __attribute__((always_inline)) static inline int fast_target(const xq_position *
 __attribute__((always_inline)) static inline xq_move quick_legal(const xq_position *pos, xq_kind kind, int x, int r, int action, int arg)
 {
     int to = fast_target(pos, kind, x, r, action, arg);
-    return to >= 0 && xq_quiet_move_safe(pos, XQ_SQ(x, r), to) ? XQ_MOVE(XQ_SQ(x, r), to) : XQ_MOVE_NONE;
+    int from = XQ_SQ(x, r);
+    if (to < 0) return XQ_MOVE_NONE;
+    return xq_quiet_move_untouched(pos, from, to) || xq_quiet_move_safe(pos, from, to) ? XQ_MOVE(from, to)
+                                                                                        : XQ_MOVE_NONE;
+}
+
+/* The legal move of the side to move's piece (the general too) on file
+ * x, rank r for 進退平 action and arg, in check or not: geometry
+ * (fast_target), then the full own-general test (xq_move_safe);
+ * XQ_MOVE_NONE when illegal.  Out of line: a few plies in twenty. */
+__attribute__((noinline)) static xq_move quick_any(const xq_position *pos, xq_kind kind, int x, int r, int action,
+                                                   int arg)
+{
+    int to = fast_target(pos, kind, x, r, action, arg);
+    return to >= 0 && xq_move_safe(pos, XQ_SQ(x, r), to) ? XQ_MOVE(XQ_SQ(x, r), to) : XQ_MOVE_NONE;
 }
 
 /* An advisor or elephant on a file that holds several of them, read as
@@ -491,8 +514,9 @@ __attribute__((noinline)) static xq_move quick_marker(const xq_position *pos, co
  * and, for a side told not in check moving a piece other than its
  * general, the to-square with only the board's part of the geometry left
  * to test (fast_target), then the general's safety (xq_quiet_move_safe).
- * A general, a side that may be in check and XQ_READ_UNCHECKED take the
- * core's full test (or none) as before.  Told not in check, it also takes
+ * A general and a side that may be in check take the same geometry, then
+ * the core's full own-general test (quick_any, xq_move_safe);
+ * XQ_READ_UNCHECKED no test at all (xqn_target_xr) as before.  Told not in check, it also takes
  * two forms of tandem pieces: an advisor or elephant whose action tells
  * the pieces on its file apart (confined_only_rank), and 前/中/後 with one
  * tandem file (quick_marker).  XQ_MOVE_NONE for every other
@@ -545,12 +569,14 @@ xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len,
         /* the common case: geometry here, then the general's safety */
         return quick_legal(pos, kind, x, r, act->val, arg);
     }
-    int to = xqn_target_xr(side, kind, x, r, act->val, arg);
-    if (to < 0) return XQ_MOVE_NONE;
-    xq_move m = XQ_MOVE(from, to);
-    if (flags & XQ_READ_UNCHECKED) return m;
-    xq_illegal why = (flags & XQ_READ_NOT_IN_CHECK) ? xq_move_legality_known(pos, m, false) : xq_move_legality(pos, m);
-    return why == XQ_LEGAL ? m : XQ_MOVE_NONE;
+    if (flags & XQ_READ_UNCHECKED) {
+        int to = xqn_target_xr(side, kind, x, r, act->val, arg);
+        return to < 0 ? XQ_MOVE_NONE : XQ_MOVE(from, to);
+    }
+    /* a general, or a side that may be in check: geometry here, then the
+     * full own-general test (what xq_move_legality and, for a general,
+     * xq_move_legality_known ask after the geometry) */
+    return quick_any(pos, kind, x, r, act->val, arg);
 }
 
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len)

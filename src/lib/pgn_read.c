@@ -389,19 +389,37 @@ static void names_clear(xq_reader *r)
     }
 }
 
-static bool names_seen(const xq_reader *r, const xq_game *g, const char *s, size_t n)
+/* Is the NUL-terminated name t equal to s[0..n), but for ASCII case? */
+static bool name_is(const char *t, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char x = (unsigned char)t[i], y = (unsigned char)s[i];
+        if (!x) return false;
+        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
+        if (x != y) return false;
+    }
+    return t[n] == '\0';
+}
+
+/* Has the record a tag named s[0..n) (any ASCII case), whose name_hash
+ * is h? */
+static bool names_seen_h(const xq_reader *r, const xq_game *g, const char *s, size_t n, uint32_t h)
 {
     if (!r->names) return false;
     size_t mask = r->names_cap - 1;
-    for (size_t i = name_hash(s, n) & mask; r->names[i]; i = (i + 1) & mask) {
-        const char *t = g->tags[r->names[i] - 1].name;
-        if (ascii_ieq_n(t, strlen(t), s, n)) return true;
-    }
+    for (size_t i = h & mask; r->names[i]; i = (i + 1) & mask)
+        if (name_is(g->tags[r->names[i] - 1].name, s, n)) return true;
     return false;
 }
 
-/* Record tag index idx (0-based) of g. */
-static bool names_add(xq_reader *r, const xq_game *g, size_t idx)
+static bool names_seen(const xq_reader *r, const xq_game *g, const char *s, size_t n)
+{
+    return names_seen_h(r, g, s, n, name_hash(s, n));
+}
+
+/* Record tag index idx (0-based) of g, whose name's name_hash is h. */
+static bool names_add_h(xq_reader *r, const xq_game *g, size_t idx, uint32_t h)
 {
     if ((idx + 1) * 2 > r->names_cap) {
         size_t cap = r->names_cap ? r->names_cap * 2 : 64;
@@ -410,10 +428,12 @@ static bool names_add(xq_reader *r, const xq_game *g, size_t idx)
         free(r->names);
         r->names = t;
         r->names_cap = cap;
-        for (size_t i = 0; i < idx; i++) names_add(r, g, i);
+        for (size_t i = 0; i < idx; i++) {
+            const char *s = g->tags[i].name;
+            names_add_h(r, g, i, name_hash(s, strlen(s)));
+        }
     }
-    const char *s = g->tags[idx].name;
-    size_t mask = r->names_cap - 1, i = name_hash(s, strlen(s)) & mask;
+    size_t mask = r->names_cap - 1, i = h & mask;
     while (r->names[i]) i = (i + 1) & mask;
     r->names[i] = (uint32_t)idx + 1;
     return true;
@@ -861,14 +881,19 @@ static const char *last_close_quote(const char *p, const char *end)
 
 /* Parse the tags of a line starting at p ('['); leftover text after the
  * last tag is movetext. */
-/* Note the tag just added to g, whose name is name_len bytes long: in the
- * set of names, and as the record's FEN if it is the first FEN tag (what
- * xq_game_tag(g, "FEN") finds). */
-static void tag_added(xq_reader *r, xq_game *g, size_t name_len)
+/* Note the tag just added to g, whose name is name_len bytes long and
+ * has name_hash h: in the set of names, and as the record's FEN if it is
+ * the first FEN tag (what xq_game_tag(g, "FEN") finds). */
+static void tag_added_h(xq_reader *r, xq_game *g, size_t name_len, uint32_t h)
 {
-    names_add(r, g, g->tag_count - 1);
+    names_add_h(r, g, g->tag_count - 1, h);
     if (!r->fen_tag && name_len == 3 && ascii_ieq_n(g->tags[g->tag_count - 1].name, 3, "FEN", 3))
         r->fen_tag = g->tag_count;
+}
+
+static void tag_added(xq_reader *r, xq_game *g, size_t name_len)
+{
+    tag_added_h(r, g, name_len, name_hash(g->tags[g->tag_count - 1].name, name_len));
 }
 
 /* The common tag line, `[Name "value"]` and nothing else (one space, no
@@ -1208,15 +1233,39 @@ static inline bool fast_state(const xq_reader *r)
            r->any_line;
 }
 
+/* The result token at p (raw bytes up to e, the end of the line or of
+ * the window) when it is an ASCII result ("1-0", "0-1", "1/2-1/2", "*")
+ * on the main line and only ASCII blanks follow it on its line: set as
+ * on_result sets it (the phase after the result), and the end of the
+ * line returned (its '\n', or e).  NULL, having done nothing, for
+ * anything else (a variation's result, text after the result: for the
+ * general way and its diagnostics). */
+static const unsigned char *fast_result(xq_reader *r, xq_game *g, const unsigned char *p,
+                                        const unsigned char *e)
+{
+    const unsigned char *t = p;
+    while (t < e && *t - 0x21u < 0x5Eu) t++;   /* ASCII, not a blank */
+    const unsigned char *q = t;
+    while (q < e && CLASS[*q] == C_BLANK) q++;
+    if (r->depth || (q < e && *q != '\n')) return NULL;
+    xq_result res = result_of((const char *)p, (size_t)(t - p));
+    if (res == XQ_RESULT_NONE) return NULL;
+    g->result = xq_game_strndup(g, (const char *)p, (size_t)(t - p));
+    g->result_code = res;
+    r->ph = PH_AFTER_RESULT;
+    return q;
+}
+
 /* The fast path's scanner, for the common line of a record: moves and
  * move numbers ("12." and the like) separated by ASCII blanks, in the
- * middle of the movetext.  It walks the raw bytes once from s, up to the
+ * middle of the movetext, and an ASCII result on the main line with
+ * nothing after it (fast_result).  It walks the raw bytes once from s, up to the
  * first '\n' or e, decoding each move straight into the arena (the pair
  * cache pt of a GBK or Big5 input, else xq_input_decode_word), instead of
  * decoding the line, then scanning blanks, tokens and columns.  Nodes get
  * line number `lineno`.  Returns where it stopped (the '\n' or e), with
  * the column after the last character in *colp, or NULL when the line
- * holds anything else (comments, variations, results, NAGs, Unicode
+ * holds anything else (comments, variations, other results, NAGs, Unicode
  * blanks, bad bytes, a tag, a glued number, a word longer than
  * FAST_WORD...): the caller then undoes the line's nodes (fast_undo) and
  * sends it the general way (decode, take_line), which gives the same
@@ -1237,15 +1286,19 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
             continue;
         }
         if (c == '\n') break;
-        if (c - '0' < 10u) {   /* a move number: digits, dots, then a blank (move_number) */
+        if (c - '0' < 10u || c == '*') {   /* a move number or a result */
             const unsigned char *q = p;
             uint64_t v = 0;
             for (; q < e && (unsigned)(*q - '0') < 10u; q++)
                 if (v < 1000000000) v = v * 10 + (uint64_t)(*q - '0');
             while (q < e && *q == '.') q++;
-            if (q < e && CLASS[*q] != C_BLANK && *q != '\n') return NULL;
-            r->pending_number = (uint32_t)v;
-            col += (uint32_t)(q - p);
+            if (c == '*' || (q < e && CLASS[*q] != C_BLANK && *q != '\n')) {
+                /* not a number (move_number): "1-0", "*" and the like */
+                if (!(q = fast_result(r, g, p, e))) return NULL;
+            } else {   /* digits, dots, then a blank (move_number) */
+                r->pending_number = (uint32_t)v;
+            }
+            col += (uint32_t)(q - p);   /* (ASCII) */
             p = q;
             continue;
         }
@@ -1299,7 +1352,9 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
     return p;
 }
 
-/* What fast_scan changed in the reader for a line, to undo it. */
+/* What fast_scan changed in the reader for a line, to undo it (a
+ * result it sets is the line's last step: nothing refuses the line
+ * after it). */
 typedef struct {
     size_t count, moves;
     uint32_t pending;
@@ -1337,40 +1392,201 @@ static bool fast_line(xq_reader *r, xq_game *g)
     return true;
 }
 
-/* The fast path over a run of lines straight from the input's buffer
- * (xq_input_window), without one xq_input_line call and one set-up per
- * line: fast_scan on each line up to the first one it refuses, the last
- * complete line of the window, or a line that starts no later than the
- * record's byte limit; the lines taken are then consumed at once
- * (xq_input_skip) and added to the record's run of raw bytes.  Returns
- * true when it stopped at a line fast_scan refused (the next line is for
- * the general way, not for fast_line). */
-static bool fast_lines(xq_reader *r, xq_game *g)
+/* Bytes of a tag name the window walker (fast_tag) takes as they are:
+ * ASCII but NUL (a bad byte) and the bytes that end a name (NAME_END). */
+static inline bool fast_name_byte(unsigned b)
 {
+    return b - 1u < 0x7Fu && NAME_STOP[b] == 0;
+}
+
+/* Are the n bytes at v ASCII but NUL, '"' and '\\' (a tag value that
+ * every supported encoding decodes to itself, with nothing for
+ * tag_line's escapes)?  8 bytes at a time. */
+static bool plain_ascii(const unsigned char *v, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    const uint64_t quote = ones * '"', bslash = ones * '\\';
+#define HAS_ZERO(x) (((x) - ones) & ~(x) & highs)
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, v + i, 8);
+        if ((x & highs) || HAS_ZERO(x) || HAS_ZERO(x ^ quote) || HAS_ZERO(x ^ bslash)) return false;
+    }
+#undef HAS_ZERO
+    for (; i < n; i++)
+        if (v[i] - 1u >= 0x7Fu || v[i] == '"' || v[i] == '\\') return false;
+    return true;
+}
+
+/* The value of a tag line whose raw bytes from just after its opening
+ * quote are v[0..ce) (ce: the end of the line's content), as simple_tag
+ * takes it: the line must end with `"]`, the value before it must hold
+ * no '"' and no '\\', and decode without a bad byte.  Returns the decoded
+ * value (*vlen bytes): v itself for ASCII and for UTF-8 input, else
+ * r->scratch decoded with the pair cache pt (cached entries of non-ASCII
+ * characters only; ASCII bytes are themselves), as xq_input_decode
+ * decodes it.  NULL for anything else. */
+static const char *fast_tag_value(xq_reader *r, const uint32_t *pt, bool utf8,
+                                  const unsigned char *v, const unsigned char *ce, size_t *vlen)
+{
+    if (ce - v < 2 || ce[-2] != '"' || ce[-1] != ']') return NULL;
+    const unsigned char *close = ce - 2;
+    size_t n = (size_t)(close - v);
+    *vlen = n;
+    if (plain_ascii(v, n)) return (const char *)v;
+    if (utf8)
+        return !memchr(v, '"', n) && !memchr(v, '\\', n) && xq_utf8_valid(v, n, false)
+                   ? (const char *)v
+                   : NULL;
+    if (!pt || !xq_buf_reserve(&r->scratch, 3 * n + 4)) return NULL;
+    char *o = r->scratch.p;
+    const unsigned char *s = v;
+    while (s < close) {
+        unsigned b = *s;
+        if (b < 0x80) {
+            if (b == '"' || b == '\\' || b == 0) return NULL;
+            *o++ = (char)b;
+            s++;
+            continue;
+        }
+        uint32_t e = pt[xq_pair_key(s)];   /* (s + 1 < ce) */
+        /* a known character, not ASCII: 2 or 3 bytes of UTF-8, from 2
+         * bytes of input (GB18030's 4-byte forms are not cached) */
+        if ((e >> 24 & 3) < 2 || e >> 28 != 2) return NULL;
+        xq_pair_store3(o, e);
+        o += e >> 24 & 3;
+        s += 2;
+    }
+    if (s != close) return NULL;   /* (a character over the quote) */
+    *vlen = (size_t)(o - r->scratch.p);
+    return r->scratch.p;
+}
+
+/* Bytes of the input's window the walker (fast_lines) looks at per call. */
+enum { FAST_WINDOW = 64 * 1024 };
+
+/* What the window walker does with a line. */
+enum { FT_REFUSE, FT_TAKEN, FT_RECORD };
+
+/* The window walker's tag line p[0..ce) (raw bytes, '[' first, line
+ * number lineno): FT_RECORD when it starts the next record (what
+ * starts_record says: it only looks at the name), FT_TAKEN when it was
+ * the common shape `[Name "value"]` (ASCII name, one space, value
+ * without '"' or '\\', nothing else) and its tag was added as take_line
+ * and tag_line (simple_tag) add it, FT_REFUSE (nothing done) for any
+ * other line, which then goes the general way. */
+static int fast_tag(xq_reader *r, xq_game *g, const unsigned char *p, const unsigned char *ce,
+                    uint64_t lineno)
+{
+    const char *name = (const char *)p + 1;
+    const unsigned char *q = p + 1;
+    while (q < ce && fast_name_byte(*q)) q++;
+    size_t name_len = (size_t)(q - (p + 1));
+    /* the name must end at an ASCII byte that ends it in the decoded
+     * text too (NAME_END), or at the line end */
+    if (name_len == 0 || (q < ce && (*q >= 0x80 || *q == 0))) return FT_REFUSE;
+    uint32_t h = name_hash(name, name_len);
+    if (r->any_line) {   /* starts_record */
+        bool starts = r->ph == PH_TAGS ? r->blank_in_tags || names_seen_h(r, g, name, name_len, h)
+                                       : g->tag_count || has_play(r, g);
+        if (starts) return FT_RECORD;
+    }
+    if (ce - q < 4 || q[0] != ' ' || q[1] != '"') return FT_REFUSE;
+    size_t vlen;
+    const char *v = fast_tag_value(r, r->pairs, xq_input_encoding(r->in) == XQ_ENC_UTF8, q + 2,
+                                   ce, &vlen);
+    if (!v) return FT_REFUSE;
+    if (!r->any_line) {
+        r->any_line = true;
+        g->first_line = lineno;
+    }
+    if (r->ph == PH_START || r->ph == PH_MOVES) r->ph = PH_TAGS;
+    if (xq_game_add_tag(g, name, name_len, v, vlen)) tag_added_h(r, g, name_len, h);
+    return FT_TAKEN;
+}
+
+/* The window walker's line of movetext from p (fast_scan, e the end of
+ * the window's complete lines, so that the line's '\n' comes before it):
+ * the line's '\n', or NULL, having done nothing, when fast_scan refused
+ * it or the state is not the middle of the movetext.  A line right after
+ * the tags (PH_TAGS) that does not start with a blank (blank lines are
+ * the caller's) is movetext for take_line too: it starts the moves
+ * (PH_MOVES). */
+static inline const unsigned char *fast_moves(xq_reader *r, xq_game *g, const unsigned char *p,
+                                              const unsigned char *e, uint64_t lineno)
+{
+    frame *f = top(r);
+    phase ph = r->ph;
+    if (!(ph == PH_MOVES || (ph == PH_TAGS && CLASS[*p] != C_BLANK)) || r->skip || f->pend_on ||
+        !r->any_line || *p == '%')
+        return NULL;
+    r->ph = PH_MOVES;
+    fast_mark m = fast_save(r, f);
+    uint32_t col;
+    const unsigned char *q = fast_scan(r, g, f, p, e, (uint32_t)lineno, &col);
+    if (!q) {   /* (no result set: fast_result is the line's last step) */
+        fast_undo(r, f, m);
+        r->ph = ph;
+    }
+    return q;
+}
+
+/* The fast path over a run of lines straight from the input's buffer
+ * (xq_input_window), without one xq_input_line call, decoding and set-up
+ * per line: blank lines, common tag lines (fast_tag), common lines of
+ * moves (fast_moves), up to the first line it refuses, the last complete
+ * line of the window, or a line that starts no later than the record's
+ * byte limit; the lines taken are then consumed at once (xq_input_skip)
+ * and added to the record's run of raw bytes.  A tag line that starts
+ * the next record ends the record here (record_end), the line left in
+ * the input for the next call.  Returns FT_RECORD then, FT_REFUSE when
+ * it stopped at a line it refused (the next line is for the general way,
+ * not for fast_line), FT_TAKEN otherwise. */
+static int fast_lines(xq_reader *r, xq_game *g)
+{
+    if (r->no_fast || r->in_comment) return FT_TAKEN;
     const unsigned char *w;
     uint64_t off, number;
     size_t wn = xq_input_window(r->in, &w, &off, &number);
-    /* the raw bytes must continue the record's run (raw_take_whole) */
-    if (wn == 0 || !(r->raw_to > r->raw_from && r->raw_to == off) ||
+    /* the raw bytes must continue the record's run (raw_take_whole), or
+     * start the record */
+    bool run = r->raw_to > r->raw_from;
+    if (wn == 0 || (run ? r->raw_to != off : g->raw_len != 0) || off == 0 ||
         raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES)
-        return false;
+        return FT_TAKEN;
     uint64_t room = XQ_MAX_RECORD_BYTES - raw_bytes(r, g);   /* bytes before the limit */
     if (!r->words && r->pairs) r->words = calloc(WORD_SLOTS, sizeof *r->words);   /* (NULL: none) */
-    frame *f = top(r);
-    const unsigned char *p = w, *e = w + wn;
+    /* complete lines only, from the first FAST_WINDOW bytes: the search
+     * for the last '\n' costs at most that per call, whatever follows (a
+     * long line being read after many lines refused one by one) */
+    const unsigned char *p = w, *e = memrchr(w, '\n', wn < FAST_WINDOW ? wn : FAST_WINDOW);
+    if (!e) return FT_TAKEN;
+    e++;
     uint64_t lines = 0;
-    bool refused = false;
-    uint32_t col;
+    int rc = FT_TAKEN;
     while (p < e && (uint64_t)(p - w) < room) {
-        if (*p == '\n' || *p == '%' || (*p == '\r' && e - p > 1 && p[1] == '\n')) {
-            refused = true;   /* an empty line (fast_line: n == 0) or an escape line */
-            break;
+        uint64_t lineno = number + lines;
+        const unsigned char *q = p;
+        if (r->ph != PH_MOVES) {   /* a blank line (take_line: p == end) */
+            while (CLASS[*q] == C_BLANK) q++;
+            if (*q == '\n') {
+                if (r->ph == PH_TAGS) r->blank_in_tags = true;
+                p = q + 1;
+                lines++;
+                continue;
+            }
         }
-        fast_mark m = fast_save(r, f);
-        const unsigned char *q = fast_scan(r, g, f, p, e, (uint32_t)(number + lines), &col);
-        if (!q || q == e) {   /* refused, or no '\n' in the window */
-            fast_undo(r, f, m);
-            refused = q == NULL;
+        if (*p == '[') {
+            const unsigned char *nl = memchr(p, '\n', (size_t)(e - p));
+            int t = fast_tag(r, g, p, nl[-1] == '\r' ? nl - 1 : nl, lineno);
+            if (t != FT_TAKEN) {
+                rc = t;
+                break;
+            }
+            q = nl;
+        } else if (!(q = fast_moves(r, g, p, e, lineno))) {   /* (blank lines too) */
+            rc = FT_REFUSE;
             break;
         }
         p = q + 1;
@@ -1378,13 +1594,19 @@ static bool fast_lines(xq_reader *r, xq_game *g)
     }
     if (lines) {
         size_t taken = (size_t)(p - w);
+        if (!run) {   /* the record's first lines (raw_take_whole) */
+            g->offset = off;
+            r->raw_from = r->raw_to = off;
+            xq_input_keep(r->in, off);
+        }
         r->raw_to += taken;
         r->end_off = off + taken;
         r->end_line = (uint32_t)(number + lines);
         r->end_col = 1;
         xq_input_skip(r->in, taken, lines);
     }
-    return refused;
+    if (rc == FT_RECORD) record_end(r, g, number + lines);
+    return rc;
 }
 
 static int pgn_next(xq_reader *r, xq_game *g)
@@ -1392,7 +1614,9 @@ static int pgn_next(xq_reader *r, xq_game *g)
     if (r->failed) return -1;
     record_begin(r, g);
     for (;;) {
-        bool refused = fast_state(r) && fast_lines(r, g);
+        int fl = fast_lines(r, g);
+        if (fl == FT_RECORD) return 1;   /* (the line that starts the next one is left unread) */
+        bool refused = fl == FT_REFUSE;
         int rc = xq_input_line(r->in, &r->line);
         if (rc < 0) {
             snprintf(r->err, sizeof r->err, "%s", xq_input_error(r->in));

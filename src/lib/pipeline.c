@@ -85,10 +85,13 @@ static void emit(const xq_pipeline_options *opt, xq_slot *s)
     if (s->out_len) fwrite(s->out_buf, 1, s->out_len, opt->out ? opt->out : stdout);
     if (s->err_len) fwrite(s->err_buf, 1, s->err_len, stderr);
     if (opt->account) opt->account(opt->ctx, s);
-    rewind(s->out);
-    rewind(s->err);
+    /* rewinding a memstream keeps its buffer; the length restarts at 0.
+     * A stream nothing was written to since (most games write nothing to
+     * one of them, a valid game under -q to either) is at 0 already: only
+     * a write error, which rewind clears, would make it worth the call */
+    if (s->out_len || ferror(s->out)) rewind(s->out);
+    if (s->err_len || ferror(s->err)) rewind(s->err);
     s->out_len = s->err_len = 0;
-    /* rewinding a memstream keeps its buffer; the length restarts at 0 */
 }
 
 /* Prepare n slots (zeroed): game, memory streams, the tool's scratch. */

@@ -184,6 +184,16 @@ xq_illegal xq_move_legality_known(const xq_position *pos, xq_move m, bool in_che
  * Chinese fast path); wrong premises give wrong answers. */
 bool xq_quiet_move_safe(const xq_position *pos, int from, int to);
 
+/* The own-general test of xq_move_legality alone, for any side to move
+ * (in check or not) and any mover, the general too: for a move from -> to
+ * whose geometry xq_move_legality accepts (CXA1999 §2.2-2.3), true when
+ * the mover's general is then neither attacked nor facing the other one
+ * (§3.1, §4.1.2), i.e. exactly when xq_move_legality(pos, XQ_MOVE(from,
+ * to)) == XQ_LEGAL.  The full test on a copy of the board, without the
+ * geometry the caller has checked (the Chinese fast path); wrong premises
+ * give wrong answers. */
+bool xq_move_safe(const xq_position *pos, int from, int to);
+
 /* Whether each side is in check (xq_in_check), kept along a game so that
  * every ply need not test it: xq_checks_init once on the start position
  * (any board, however impossible: two full tests), then xq_checks_after

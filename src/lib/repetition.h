@@ -205,10 +205,11 @@ typedef struct {
  * `rules` (CXA1999 §24, §26, ch.7 items 1, 8, 11; AXF rules 6-9, 12, 15,
  * 19, 32) and true is returned.  Otherwise (a Zobrist collision, too few
  * occurrences, n <= 0, occurrences < 2, or an allocation failure) returns
- * false and *out is zeroed.  Memory: temporary arrays of n+1 positions and
- * of the cycle's classifications, freed before returning (a failure to
- * allocate the second only costs time: each move is then classified
- * where it occurs). */
+ * false and *out is zeroed.  Memory: temporary arrays of n+1 positions,
+ * of the cycle's classifications and of mate-search results (about
+ * 200 KB), freed before returning (a failure to allocate the second or
+ * third only costs time: each move is then classified where it occurs,
+ * each mate searched in full). */
 bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *moves, int n,
                          int occurrences, xq_rules rules, xq_rep_verdict *out);
 
@@ -225,22 +226,27 @@ bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *m
  * rule set), and release it with xq_rep_memo_free.  Not shared between
  * threads. */
 typedef struct xq_rep_memo_entry xq_rep_memo_entry;   /* private to repetition.c */
+struct xq_mate_table;                                  /* private to repetition_classify.c */
 typedef struct {
     xq_rep_memo_entry *entry;   /* owned; NULL until the first classification */
     int32_t *head;              /* owned: first entry of each hash chain, -1 for none */
     int n, cap;                 /* entries used / allocated (head has 2 * cap chains) */
+    struct xq_mate_table *mates;/* owned: room for the mate searches' results, NULL until
+                                   the first classification (which empties it: kept only
+                                   to spare an allocation per classification) */
 } xq_rep_memo;
 
-/* Free the entries of *memo and zero it (it may be used again).  NULL or
- * a zeroed memo: nothing to do. */
+/* Free the entries and the mate-search table of *memo and zero it (it may
+ * be used again).  NULL or a zeroed memo: nothing to do. */
 void xq_rep_memo_free(xq_rep_memo *memo);
 
 /* xq_repetition_judge, looking classifications up in *memo first and
  * adding the new ones to it (memo NULL: a memo local to the call, as
  * xq_repetition_judge does).  Same verdicts, same return value.  The memo
  * holds at most XQ_REP_MEMO_MAX entries (about 1 MB) and starts afresh
- * when full; when it cannot grow (allocation failure) the moves are
- * classified without it.  One memo may serve many games (a worker's
+ * when full, and a table of mate-search results (about 200 KB, allocated
+ * with the first classification); when it cannot grow (allocation
+ * failure) the moves are classified without it.  One memo may serve many games (a worker's
  * games, e.g. a corpus holding a game twice). */
 enum { XQ_REP_MEMO_MAX = 4096 };
 bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_move *moves, int n,
@@ -255,8 +261,10 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
 /* A lighter xq_make for the searches of repetition_classify.c: board,
  * occupancy masks, generals and side to move, as xq_make keeps them, but
  * not the Zobrist key, the halfmove clock nor the move number, which
- * nothing there reads (xq_light_unmake then restores the position exactly
- * as xq_unmake would: those fields never changed).  pos: a position whose
+ * nothing there reads but the table of mate-search results, which gets
+ * the key where it needs it from xq_light_key (xq_light_unmake then
+ * restores the position exactly as xq_unmake would: those fields never
+ * changed).  pos: a position whose
  * masks match its board; from holds a piece of the side to move, to is
  * empty or holds a piece of the other side.  Returns the piece taken
  * (XQ_NONE for none), which xq_light_unmake needs back.  Compared with
@@ -275,6 +283,15 @@ static inline xq_piece xq_light_make(xq_position *pos, int from, int to)
     return cap;
 }
 
+/* The Zobrist key of pos after xq_light_make(pos, from, to) returned
+ * cap, from the key before it (what xq_make would have made of it). */
+static inline uint64_t xq_light_key(const xq_position *pos, uint64_t before, int from, int to, xq_piece cap)
+{
+    xq_piece p = pos->board[to];
+    uint64_t k = before ^ xq_zobrist_table[p & 15][from] ^ xq_zobrist_table[p & 15][to] ^ XQ_ZOBRIST_BLACK;
+    return cap ? k ^ xq_zobrist_table[cap & 15][to] : k;
+}
+
 /* Take back xq_light_make(pos, from, to), which returned cap. */
 static inline void xq_light_unmake(xq_position *pos, int from, int to, xq_piece cap)
 {
@@ -290,6 +307,29 @@ static inline void xq_light_unmake(xq_position *pos, int from, int to, xq_piece 
     if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)from;
     pos->side = (xq_color)(pos->side ^ 1);
 }
+
+/* The results of the mate-by-checks searches (§28.2, §29.4) already
+ * found: for a position (board and side to move, compared in full) and a
+ * depth, whether the side to move mates by checks within it.  A fact of
+ * the position, found by a search that ran to its end; but a hit also
+ * saves budget, so where a budget would run out the answer could depend
+ * on what the table held: xq_classify_move_with therefore empties it
+ * first, and a classification depends on its position and move alone
+ * (the same under -j N, whatever other games a thread judged).  Not
+ * shared between threads. */
+typedef struct xq_mate_table xq_mate_table;
+
+/* A new empty table (about 200 KB), or NULL when memory runs out (the
+ * searches then run without one).  Free with xq_mate_table_free (NULL:
+ * nothing to do). */
+xq_mate_table *xq_mate_table_new(void);
+void xq_mate_table_free(xq_mate_table *t);
+
+/* xq_classify_move, with *mates (emptied first) holding its mate
+ * searches' results (mates NULL: none kept).  The same classification,
+ * with less work. */
+void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *mates,
+                           xq_move_class *out);
 
 #endif /* XQ_REPETITION_INTERNAL */
 

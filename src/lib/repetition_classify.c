@@ -22,9 +22,12 @@
  * that can answer it; each is then tested for legality once (a move of
  * the mate search is played only when it gives check, which is read on
  * the board before it).  Lines are scanned on the occupancy masks of the
- * position.  The mate searches are bounded by budgets.
+ * position.  The mate searches are bounded by budgets; their answers are
+ * kept in a table (xq_mate_table), emptied at each classification, so a
+ * position met again within one classification's searches is not searched
+ * again (and a classification depends on its position and move alone).
  */
-#define XQ_REPETITION_INTERNAL   /* xq_light_make */
+#define XQ_REPETITION_INTERNAL   /* xq_light_make, xq_light_key, xq_mate_table */
 #include "repetition.h"
 
 #include <assert.h>
@@ -121,11 +124,8 @@ static inline sqset set_minus(sqset a, sqset b)
 static const int8_t ORTH_F[4] = {0, 0, 1, -1}, ORTH_R[4] = {1, -1, 0, 0};
 static const int8_t DIAG_F[4] = {1, 1, -1, -1}, DIAG_R[4] = {1, -1, 1, -1};
 static const int8_t HORSE_F[8] = {1, -1, 1, -1, 2, 2, -2, -2}, HORSE_R[8] = {2, 2, -2, -2, 1, -1, 1, -1};
-/* For each horse move d: the offset of its leg from the horse, and of the
- * square diagonal to the target next to which the leg lies as seen from
- * the target (a horse on target + d attacks target over target + EYE[d]). */
+/* For each horse move d: the offset of its leg from the horse. */
 static const int8_t HORSE_LEG[8] = {9, 9, -9, -9, 1, 1, -1, -1};
-static const int8_t HORSE_EYE[8] = {10, 8, -8, -10, 10, -8, 8, -10};
 
 static inline bool on_board(int f, int r) { return (unsigned)f < 9 && (unsigned)r < 10; }
 
@@ -275,11 +275,17 @@ static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *fr
         /* a cannon moves to an empty square as a chariot */
         if (b[sq] && h.second >= 0 && b[h.second] == cannon) from[n++] = (uint8_t)h.second;
     }
-    for (int d = 0; d < 8; d++) {
-        /* a horse a horse's move away; its leg is next to it, diagonal to sq */
-        int f = sf + HORSE_F[d], r = sr + HORSE_R[d];
-        if (on_board(f, r) && b[XQ_SQ(f, r)] == XQ_PIECE(XQ_HORSE, by) && !b[sq + HORSE_EYE[d]])
-            from[n++] = (uint8_t)XQ_SQ(f, r);
+    xq_piece horse = XQ_PIECE(XQ_HORSE, by);
+    for (int d = 0; d < 4; d++) {
+        /* a horse a horse's move away has its leg next to it, on one of the
+         * four squares diagonal to sq (the eye): an empty eye lets the two
+         * horse squares beyond it attack */
+        int ef = sf + DIAG_F[d], er = sr + DIAG_R[d];
+        if (!on_board(ef, er) || b[XQ_SQ(ef, er)]) continue;
+        int f = sf + 2 * DIAG_F[d], r = er;
+        if (on_board(f, r) && b[XQ_SQ(f, r)] == horse) from[n++] = (uint8_t)XQ_SQ(f, r);
+        f = ef, r = sr + 2 * DIAG_R[d];
+        if (on_board(f, r) && b[XQ_SQ(f, r)] == horse) from[n++] = (uint8_t)XQ_SQ(f, r);
     }
     int back = sr - xq_forward(by);   /* a soldier steps forward, or sideways once across */
     if (back >= 0 && back <= 9 && b[XQ_SQ(sf, back)] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)XQ_SQ(sf, back);
@@ -416,6 +422,8 @@ typedef struct {
     bool slider_file, slider_rank; /* an own chariot or cannon on its file / rank */
     bool cannon_file, cannon_rank; /* an own cannon there (a new screen may check) */
     sqset legs;                    /* legs of own horses a horse's move from it */
+    sqset screen_to;               /* where a piece landing may become the screen of an own
+                                      cannon's check (check_ctx_screens) */
     int npieces;
     uint8_t pieces[XQ_SQUARES];    /* squares of the mover's pieces, ascending */
 } check_ctx;
@@ -447,6 +455,35 @@ static bool check_ctx_init(const xq_position *pos, check_ctx *c)
             }
         }
     return true;
+}
+
+/* Fill c->screen_to: the squares where a move that uncovers nothing may
+ * give check by becoming the screen of an own cannon (may_check).  With
+ * the other general attacked already (not quiet), every square of its
+ * file or rank that an own cannon stands on, its own square included (a
+ * capture of it too), as any move keeping that check counts.  Else (quiet) only the squares between the general and
+ * an own cannon that is the first piece met from it on a line: a cannon
+ * behind one piece or more does not check now, and a piece added on the
+ * line (no piece leaves it: the move uncovers nothing) gives it a screen
+ * only there; elsewhere it adds a second one or lands behind. */
+static void check_ctx_screens(const xq_position *pos, check_ctx *c, bool quiet)
+{
+    c->screen_to.w[0] = c->screen_to.w[1] = 0;
+    static const int8_t STEP[4] = {9, -9, 1, -1};   /* as ORTH_F / ORTH_R */
+    xq_piece cannon = XQ_PIECE(XQ_CANNON, pos->side);
+    for (int d = 0; d < 4; d++) {
+        if (!(d < 2 ? c->cannon_file : c->cannon_rank)) continue;
+        int end;
+        if (quiet) {
+            line_pair h = line_scan(pos, c->king, d);
+            if (h.first < 0 || pos->board[h.first] != cannon) continue;
+            end = h.first;
+        } else {
+            end = past_edge(c->king, d);
+            set_add(&c->screen_to, c->king);
+        }
+        for (int sq = c->king + STEP[d]; sq != end; sq += STEP[d]) set_add(&c->screen_to, sq);
+    }
 }
 
 /* Does an own chariot (first piece met) or cannon (second) attack the
@@ -517,7 +554,7 @@ static bool quiet_move_checks(const xq_position *pos, const check_ctx *c, int fr
  * own chariot or cannon on the general's file or rank, or leaves a horse
  * leg; or the piece itself attacks from its new square (chariot or cannon
  * on the line, horse a horse's move away, soldier next to it); or it lands
- * on a line where an own cannon may use it as a screen. */
+ * where an own cannon may use it as a screen (c->screen_to). */
 static bool may_check(const xq_position *pos, const check_ctx *c, xq_move m)
 {
     int from = XQ_FROM(m), to = XQ_TO(m);
@@ -538,33 +575,61 @@ static bool may_check(const xq_position *pos, const check_ctx *c, xq_move m)
     default:
         break;
     }
-    return (tf == c->kf && c->cannon_file) || (tr == c->kr && c->cannon_rank);
+    return set_has(&c->screen_to, to);
+}
+
+/* The move of a chariot or cannon (on index `at` of a line whose
+ * occupancy is occ, `from` its square) onto index `cross` of that line,
+ * square x, if it can make it: a quiet move when x is empty and nothing
+ * stands between, a capture of a piece of the other colour on x over no
+ * piece (chariot) or over exactly one (cannon).  Appended to moves[n..];
+ * returns the new count. */
+static inline int crossing_move(const xq_piece *b, unsigned occ, int at, int cross, int x, bool cannon, int from,
+                                xq_move *moves, int n)
+{
+    int lo = at < cross ? at : cross, hi = at < cross ? cross : at;
+    unsigned between = occ & ((1u << hi) - 1) & ~((2u << lo) - 1);   /* indices lo+1 .. hi-1 */
+    bool one = between && !(between & (between - 1));
+    if (!b[x] ? !between : XQ_COLOR(b[x]) != XQ_COLOR(b[from]) && (cannon ? one : !between))
+        moves[n++] = XQ_MOVE(from, x);
+    return n;
 }
 
 /* The moves of the chariot or cannon on `from` that may give check
  * (may_check), when it neither stands on the general's file or rank nor
  * uncovers a line or a horse leg: those that land on the general's file
- * or rank, which are the square where each of its four lines crosses them
- * (a quiet move) and a capture there.  The same moves in the same order as
- * piece_moves filtered by may_check, without generating the ~17 others. */
+ * or rank.  Moving along its file it meets the general's rank at one
+ * square, and along its rank the general's file at one square (no other
+ * square of its lines is on them), so these are at most two moves, a
+ * quiet move or a capture onto each crossing square, read on the
+ * occupancy masks.  The same moves in the same order as piece_moves
+ * filtered by may_check (its file's directions come before its rank's),
+ * without generating the ~17 others. */
 static int slider_check_moves(const xq_position *pos, const check_ctx *c, int from, xq_move *moves)
 {
     const xq_piece *b = pos->board;
-    xq_color me = XQ_COLOR(b[from]);
     bool cannon = XQ_KIND(b[from]) == XQ_CANNON;
+    int ff = xq_file_of[from], fr = xq_rank_of[from];
+    int n = crossing_move(b, pos->file_occ[ff], fr, c->kr, XQ_SQ(ff, c->kr), cannon, from, moves, 0);
+    return crossing_move(b, pos->rank_occ[fr], ff, c->kf, XQ_SQ(c->kf, fr), cannon, from, moves, n);
+}
+
+/* The moves of the horse on `from` that may give check (may_check), when
+ * it uncovers no line nor leg and no own cannon stands on the general's
+ * file or rank (so it checks only from a horse's move from the general):
+ * the same moves in the same order as piece_moves filtered by may_check,
+ * the target tested before the board is read. */
+static int horse_check_moves(const xq_position *pos, const check_ctx *c, int from, xq_move *moves)
+{
+    const xq_piece *b = pos->board;
+    xq_color me = XQ_COLOR(b[from]);
     int ff = xq_file_of[from], fr = xq_rank_of[from], n = 0;
-    for (int d = 0; d < 4; d++) {
-        line_pair h = line_scan(pos, from, d);
-        bool file = d < 2, up = !(d & 1);
-        /* indices along the line: ranks on a file, files on a rank */
-        int at = file ? fr : ff, cross = file ? c->kr : c->kf;
-        int end = h.first >= 0 ? (file ? xq_rank_of[h.first] : xq_file_of[h.first])
-                               : (up ? (file ? XQ_RANKS : XQ_FILES) : -1);
-        if (up ? at < cross && cross < end : end < cross && cross < at)
-            moves[n++] = XQ_MOVE(from, file ? XQ_SQ(ff, cross) : XQ_SQ(cross, fr));
-        int t = cannon ? (h.first >= 0 ? h.second : -1) : h.first;   /* over the screen */
-        if (t >= 0 && XQ_COLOR(b[t]) != me && (xq_file_of[t] == c->kf || xq_rank_of[t] == c->kr))
-            moves[n++] = XQ_MOVE(from, t);
+    for (int d = 0; d < 8; d++) {
+        int f = ff + HORSE_F[d], r = fr + HORSE_R[d];
+        int df = abs(f - c->kf), dr = abs(r - c->kr);
+        if (!on_board(f, r) || df + dr != 3 || !df || !dr || b[from + HORSE_LEG[d]]) continue;
+        int t = XQ_SQ(f, r);
+        if (!b[t] || XQ_COLOR(b[t]) != me) moves[n++] = XQ_MOVE(from, t);
     }
     return n;
 }
@@ -579,12 +644,13 @@ static int check_candidates(const xq_position *pos, const check_ctx *c, int sq, 
     /* a soldier checks from next to the general, one step from where it
      * stands; else only as a new screen */
     int df = abs(xq_file_of[sq] - c->kf), dr = abs(xq_rank_of[sq] - c->kr);
-    if (!uncovers && k == XQ_SOLDIER && !c->cannon_file && !c->cannon_rank && df + dr > 2) return 0;
+    bool screens = !set_empty(&c->screen_to);
+    if (!uncovers && k == XQ_SOLDIER && !screens && df + dr > 2) return 0;
     /* a horse checks from a horse's move from the general, one horse's
      * move from where it stands: two such moves make at most 4 files or
      * ranks and 6 steps in all */
-    if (!uncovers && k == XQ_HORSE && !c->cannon_file && !c->cannon_rank && (df > 4 || dr > 4 || df + dr > 6))
-        return 0;
+    if (!uncovers && k == XQ_HORSE && !screens)
+        return df > 4 || dr > 4 || df + dr > 6 ? 0 : horse_check_moves(pos, c, sq, moves);
     xq_move buf[PIECE_MOVES];
     int n = piece_moves(pos, sq, false, buf, 0), m = 0;
     for (int i = 0; i < n; i++)
@@ -593,6 +659,25 @@ static int check_candidates(const xq_position *pos, const check_ctx *c, int sq, 
 }
 
 #ifndef NDEBUG
+/* No check left out (debug builds): every pseudo-legal move of the piece
+ * on sq that is not among the candidates moves[0..n) gives no legal check
+ * when played, the other general not being attacked before (quiet). */
+static bool no_check_missed(const xq_position *pos, int sq, const xq_move *moves, int n)
+{
+    xq_move buf[PIECE_MOVES];
+    int k = piece_moves(pos, sq, false, buf, 0);
+    for (int i = 0; i < k; i++) {
+        bool listed = false;
+        for (int j = 0; j < n && !listed; j++) listed = moves[j] == buf[i];
+        if (listed) continue;
+        xq_position p = *pos;
+        xq_undo u;
+        xq_make(&p, buf[i], &u);
+        if (!xq_in_check(&p, pos->side) && xq_in_check(&p, (xq_color)(pos->side ^ 1))) return false;
+    }
+    return true;
+}
+
 /* check_candidates against piece_moves filtered by may_check (debug
  * builds): the same moves in the same order, so the budget is spent the
  * same way. */
@@ -657,9 +742,82 @@ static bool answer_squares(const xq_position *pos, sqset *to, sqset *from)
     return true;
 }
 
+/* ---- the table of mate-search results ------------------------------------ */
+
+/* One result: in the position (board and side to move), the side to move
+ * mates by checks within `depth` plies (mate) or does not (depth 0: an
+ * empty slot; searched depths are odd).  A mate within d is one within
+ * every d' >= d too, and no mate within d none within every d' <= d
+ * (mate_by_checks at depth d + 2 tries every line it tries at depth d). */
+typedef struct {
+    uint64_t key;
+    uint32_t gen;        /* the table's gen when stored: older entries are empty */
+    uint8_t depth, mate, side;
+    xq_piece board[XQ_SQUARES];
+} mate_entry;
+
+enum { MATE_TABLE_BITS = 11 };   /* 2048 slots (about 200 KB), one entry each: the newer
+                                    replaces (a larger table finds no more on the corpus) */
+
+struct xq_mate_table {
+    uint32_t gen;        /* bumped by each classification (mate_table_clear) */
+    mate_entry slot[1 << MATE_TABLE_BITS];
+};
+
+/* Empty the table, in O(1): every entry's gen becomes old.  Each
+ * classification starts with an empty table, so what it answers depends
+ * on its position and move alone, not on the searches before it: were a
+ * budget to run out, a table filled by earlier games (another thread's
+ * under -j N) could otherwise change the answer, and the memo would keep
+ * it for later games. */
+static void mate_table_clear(xq_mate_table *t)
+{
+    if (!t) return;
+    if (++t->gen == 0) {   /* (wrapped: the old gens come back, so wipe them) */
+        memset(t->slot, 0, sizeof t->slot);
+        t->gen = 1;
+    }
+}
+
+xq_mate_table *xq_mate_table_new(void) { return calloc(1, sizeof(xq_mate_table)); }
+
+void xq_mate_table_free(xq_mate_table *t) { free(t); }
+
+static inline mate_entry *mate_slot(xq_mate_table *t, uint64_t key)
+{
+    return &t->slot[key >> (64 - MATE_TABLE_BITS)];
+}
+
+/* The known answer for pos at depth: 1 (mate), 0 (no mate), -1 (unknown). */
+static int mate_lookup(xq_mate_table *t, const xq_position *pos, int depth)
+{
+    if (!t) return -1;
+    const mate_entry *e = mate_slot(t, pos->key);
+    if (!e->depth || e->gen != t->gen || e->key != pos->key || e->side != pos->side ||
+        memcmp(e->board, pos->board, sizeof e->board))
+        return -1;
+    if (e->mate && e->depth <= depth) return 1;
+    if (!e->mate && e->depth >= depth) return 0;
+    return -1;
+}
+
+/* Keep the answer of a search of pos at depth that ran to its end (not
+ * cut short by the budget, whose "no" is no fact). */
+static void mate_store(xq_mate_table *t, const xq_position *pos, int depth, bool mate)
+{
+    if (!t) return;
+    mate_entry *e = mate_slot(t, pos->key);
+    e->key = pos->key;
+    e->gen = t->gen;
+    e->depth = (uint8_t)depth;
+    e->mate = mate;
+    e->side = (uint8_t)pos->side;
+    memcpy(e->board, pos->board, sizeof e->board);
+}
+
 /* ---- mate search ---------------------------------------------------------- */
 
-static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet);
+static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt);
 
 /* What to do with each legal reply to a check (for_each_reply): with
  * depth < 3 only whether one exists; else whether the mover, after it,
@@ -667,6 +825,8 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
 typedef struct {
     int depth;
     int *budget;
+    xq_mate_table *tt;
+    int checker;     /* where the checking move landed: its captures come first */
 } reply_visit;
 
 /* Play the pseudo-legal reply from -> to and, when it is legal (its
@@ -678,19 +838,44 @@ typedef struct {
 static bool visit_reply(xq_position *pos, int from, int to, const reply_visit *v)
 {
     xq_color me = pos->side;
+    uint64_t key = pos->key;
     xq_piece cap = xq_light_make(pos, from, to);
     bool stop = !xq_in_check(pos, me);
-    /* (a legal reply leaves its general unattacked: quiet) */
-    if (stop && v->depth >= 3) stop = !mate_by_checks(pos, v->depth - 2, v->budget, true);
+    /* (a legal reply leaves its general unattacked: quiet; the search
+     * after it reads the key) */
+    if (stop && v->depth >= 3) {
+        pos->key = xq_light_key(pos, key, from, to, cap);
+        stop = !mate_by_checks(pos, v->depth - 2, v->budget, true, v->tt);
+        pos->key = key;
+    }
     xq_light_unmake(pos, from, to, cap);
     return stop;
 }
 
+/* Visit first the captures of the piece that just gave check (on
+ * v->checker): taking the checker removes attacking force, so the mover's
+ * search after it is smaller than after a move of the general.  The same
+ * answer either way: every legal reply is still visited until one stops
+ * the walk, only the order changes (when the check was uncovered, taking
+ * the moved piece answers nothing and visit_reply finds it illegal).
+ * Returns the checker's square (for_each_reply then skips the moves onto
+ * it: all of them were visited here), -2 when a capture stopped the walk. */
+static int capture_checker_first(xq_position *pos, const reply_visit *v)
+{
+    uint8_t src[SQUARE_ATTACKERS];
+    int n = attackers_to(pos, v->checker, pos->side, src);
+    for (int i = 0; i < n; i++)
+        if (visit_reply(pos, src[i], v->checker, v)) return -2;
+    return v->checker;
+}
+
 /* Walk the legal moves of the side to move, which is in check, visiting
- * each (visit_reply) until one stops the walk: the general's moves first
- * (the likeliest answers), then every move of an own screen of a checking
- * cannon, then the moves of the other pieces onto the answer squares
- * (answer_squares).  The replies are generated as they are visited, so a
+ * each (visit_reply) until one stops the walk: when a search follows the
+ * replies (depth >= 3), the captures of the checking piece first
+ * (capture_checker_first); then the general's moves (the likeliest
+ * answers), then every move of an own screen of a checking cannon, then
+ * the moves of the other pieces onto the answer squares (answer_squares),
+ * each move once.  The replies are generated as they are visited, so a
  * walk that stops early never tests the legality of the others.  True
  * when the walk was stopped. */
 static bool for_each_reply(xq_position *pos, const reply_visit *v)
@@ -705,10 +890,13 @@ static bool for_each_reply(xq_position *pos, const reply_visit *v)
             if (visit_reply(pos, XQ_FROM(all[i]), XQ_TO(all[i]), v)) return true;
         return false;
     }
+    /* the checking piece's square, whose captures come first (-1: none) */
+    int taken = v->depth >= 3 ? capture_checker_first(pos, v) : -1;
+    if (taken == -2) return true;
     xq_move buf[PIECE_MOVES];
     int k = piece_moves(pos, g, false, buf, 0);
     for (int i = 0; i < k; i++)
-        if (visit_reply(pos, g, XQ_TO(buf[i]), v)) return true;
+        if (XQ_TO(buf[i]) != taken && visit_reply(pos, g, XQ_TO(buf[i]), v)) return true;
     /* (the answer squares only when no move of the general answers) */
     sqset to, from;
     answer_squares(pos, &to, &from);
@@ -721,11 +909,12 @@ static bool for_each_reply(xq_position *pos, const reply_visit *v)
             set_add(&screens, sq);
             k = piece_moves(pos, sq, false, buf, 0);
             for (int i = 0; i < k; i++)
-                if (visit_reply(pos, sq, XQ_TO(buf[i]), v)) return true;
+                if (XQ_TO(buf[i]) != taken && visit_reply(pos, sq, XQ_TO(buf[i]), v)) return true;
         }
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = to.w[w]; bits; bits &= bits - 1) {
             int t = w * 64 + __builtin_ctzll(bits);
+            if (t == taken) continue;
             uint8_t src[SQUARE_ATTACKERS];
             k = attackers_to(pos, t, me, src);
             for (int i = 0; i < k; i++) {
@@ -737,13 +926,14 @@ static bool for_each_reply(xq_position *pos, const reply_visit *v)
     return false;
 }
 
-/* After the mover's check, the first ply of a mate by checks within depth
- * plies: is the defender (to move) mated whatever it replies?  A defender
- * without a legal move is mated (§3.1).  The replies are tried in the
- * order of for_each_reply and the first one that escapes ends the test. */
-static bool all_replies_mated(xq_position *pos, int depth, int *budget)
+/* After the mover's check (its piece now on `checker`), the first ply of
+ * a mate by checks within depth plies: is the defender (to move) mated
+ * whatever it replies?  A defender without a legal move is mated (§3.1).
+ * The replies are tried in the order of for_each_reply and the first one
+ * that escapes ends the test. */
+static bool all_replies_mated(xq_position *pos, int depth, int *budget, xq_mate_table *tt, int checker)
 {
-    reply_visit v = {depth, budget};
+    reply_visit v = {depth, budget, tt, checker};
     return !for_each_reply(pos, &v);
 }
 
@@ -759,8 +949,11 @@ static bool all_replies_mated(xq_position *pos, int depth, int *budget)
  * it runs out the answer is "no".  It never runs out on the corpus nor on
  * the rule cases, so the answer is the exact one there and the order of
  * the moves does not matter (on masters.pgn the largest threat search
- * uses 4,140 of MATE_BUDGET, the largest capture search 309 of
- * CAPTURE_MATE_BUDGET). */
+ * uses 1,860 of MATE_BUDGET, the largest capture search 299 of
+ * CAPTURE_MATE_BUDGET; before the table of results and the captures of
+ * the checker first, 4,140 and 309).  The table and the order change how
+ * much of a budget a search spends (on the corpus: less), so only where a
+ * budget runs out could an answer differ from the searches before them. */
 #ifndef NDEBUG
 /* quiet_move_checks against the move played (debug builds): the same
  * answer, unless the move leaves the mover's own general attacked. */
@@ -790,18 +983,45 @@ static inline bool touches_general(int g, int from, int to)
            (abs(ff - gf) == 1 && abs(fr - gr) == 1);
 }
 
-static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
+static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt);
+
+#ifndef NDEBUG
+/* The Zobrist key of pos computed afresh equals pos->key (debug builds:
+ * the keys the search keeps with xq_light_key, which the table reads). */
+static bool key_agrees(const xq_position *pos)
+{
+    uint64_t k = pos->side == XQ_BLACK ? XQ_ZOBRIST_BLACK : 0;
+    for (int sq = 0; sq < XQ_SQUARES; sq++)
+        if (pos->board[sq]) k ^= xq_zobrist_table[pos->board[sq] & 15][sq];
+    return k == pos->key;
+}
+#endif
+
+/* mate_by_checks_search, answered from the table tt when it knows (tt
+ * NULL: none), and its complete answers kept there. */
+static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt)
+{
+    assert(!tt || key_agrees(pos));
+    int known = mate_lookup(tt, pos, depth);
+    if (known >= 0) return known;
+    bool mate = mate_by_checks_search(pos, depth, budget, quiet, tt);
+    if (*budget >= 0) mate_store(tt, pos, depth, mate);
+    return mate;
+}
+
+static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt)
 {
     check_ctx c;
     if (!check_ctx_init(pos, &c)) return false;
     xq_color me = pos->side, them = (xq_color)(me ^ 1);
-    bool screens = c.cannon_file || c.cannon_rank;
     /* the mover's general, and whether it is attacked now (-1: not yet
      * known; tested once, when a check first needs it) */
     int own = pos->general[me], own_attacked = -1;
     /* the other general not attacked now: a move is a check when
      * quiet_move_checks says so, without playing it */
     if (!quiet) quiet = !xq_in_check(pos, them);
+    check_ctx_screens(pos, &c, quiet);
+    bool screens = !set_empty(&c.screen_to);
     for (int j = 0; j < c.npieces; j++) {
         int sq = c.pieces[j];
         xq_kind k = XQ_KIND(pos->board[sq]);
@@ -810,10 +1030,14 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
          * uncovering a line or a leg, or by becoming a screen */
         bool active = k == XQ_CHARIOT || k == XQ_CANNON || k == XQ_HORSE || k == XQ_SOLDIER;
         bool uncovers = (f == c.kf && c.slider_file) || (r == c.kr && c.slider_rank) || set_has(&c.legs, sq);
-        if (!active && !uncovers && !screens) continue;
+        if (!active && !uncovers && !screens) {
+            assert(!quiet || no_check_missed(pos, sq, NULL, 0));
+            continue;
+        }
         xq_move buf[PIECE_MOVES];
         int n = check_candidates(pos, &c, sq, uncovers, buf);
         assert(candidates_agree(pos, &c, sq, buf, n));
+        assert(!quiet || no_check_missed(pos, sq, buf, n));
         for (int i = 0; i < n; i++) {
             if (--*budget < 0) return false;
             bool checks = !quiet || quiet_move_checks(pos, &c, sq, XQ_TO(buf[i]));
@@ -825,11 +1049,15 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
             bool legal = own < XQ_SQUARES && k != XQ_GENERAL && !touches_general(own, sq, to);
             if (legal && own_attacked < 0) own_attacked = xq_in_check(pos, me);
             legal = legal && !own_attacked;
+            uint64_t key = pos->key;
             xq_piece cap = xq_light_make(pos, sq, to);
+            /* (the searches after the replies read the key) */
+            if (depth >= 3) pos->key = xq_light_key(pos, key, sq, to, cap);
             /* a check (the cheaper test first), by a legal move */
             assert(!legal || !xq_in_check(pos, me));
             bool mate = (quiet || xq_in_check(pos, them)) && (legal || !xq_in_check(pos, me)) &&
-                        all_replies_mated(pos, depth, budget);
+                        all_replies_mated(pos, depth, budget, tt, to);
+            pos->key = key;
             xq_light_unmake(pos, sq, to, cap);
             if (mate) return true;
             if (*budget < 0) return false;
@@ -841,10 +1069,10 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet)
 /* Mate by checks for the side to move within max_depth plies, searched
  * at once (a deeper search finds every shorter mate too, and iterating
  * deeper searches would double the work). */
-static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget)
+static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget, xq_mate_table *tt)
 {
     xq_position p = *pos;
-    return mate_by_checks(&p, max_depth, &budget, false);
+    return mate_by_checks(&p, max_depth, &budget, false, tt);
 }
 
 /* ---- who can take what ------------------------------------------------- */
@@ -874,7 +1102,7 @@ typedef struct {
  * left as it was).  `them` is the position with the other side to move;
  * relax_mine / relax_theirs the checks answered by a fictional pass. */
 static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int to, xq_rules rules,
-                             const sqset *relax_mine, const sqset *relax_theirs)
+                             const sqset *relax_mine, const sqset *relax_theirs, xq_mate_table *tt)
 {
     xq_piece a = pos->board[from], v = pos->board[to];
     int va = value_of(a, from), vv = value_of(v, to);
@@ -882,7 +1110,9 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
      * first, an offer to exchange */
     if (va == vv && can_reach(them, to, from) && capture_allowed(them, to, from, relax_theirs))
         return CAP_EXCHANGE;
+    uint64_t key = pos->key;
     xq_piece cap = xq_light_make(pos, from, to);
+    pos->key = xq_light_key(pos, key, from, to, cap);   /* (for the mate search's table) */
     int gain;
     if (rules == XQ_RULES_AXF) {
         /* AXF: a piece is protected when it can be taken back at all; a
@@ -895,7 +1125,8 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
     }
     /* (not when the capture stands under the fictional pass: the other
      * side would simply take the general) */
-    bool mated = gain > 0 && !relax_mine && has_mate_by_checks(pos, CAPTURE_MATE_DEPTH, CAPTURE_MATE_BUDGET);
+    bool mated = gain > 0 && !relax_mine && has_mate_by_checks(pos, CAPTURE_MATE_DEPTH, CAPTURE_MATE_BUDGET, tt);
+    pos->key = key;
     xq_light_unmake(pos, from, to, cap);
     if (gain <= 0) return CAP_FOLLOW;
     if (mated) return CAP_MATED;
@@ -913,11 +1144,13 @@ typedef struct {
     const sqset *relax_mine, *relax_theirs;   /* NULL, or &mine / &theirs */
     xq_color s;
     xq_rules rules;
+    xq_mate_table *tt;                        /* for the mate searches, or NULL */
 } capture_ctx;
 
-static void capture_ctx_init(capture_ctx *x, const xq_position *in, xq_color s, xq_rules rules)
+static void capture_ctx_init(capture_ctx *x, const xq_position *in, xq_color s, xq_rules rules, xq_mate_table *tt)
 {
     sqset none = {{0, 0}};
+    x->tt = tt;
     x->s = s;
     x->rules = rules;
     x->pos = with_side(in, s);
@@ -936,7 +1169,7 @@ static bool weigh_capture(capture_ctx *x, int from, int to, cap_kind *kind)
 {
     xq_piece a = x->pos.board[from], v = x->pos.board[to];
     if (!of_value(v, to) || !capture_allowed(&x->pos, from, to, x->relax_mine)) return false;
-    *kind = capture_kind(&x->pos, &x->them, from, to, x->rules, x->relax_mine, x->relax_theirs);
+    *kind = capture_kind(&x->pos, &x->them, from, to, x->rules, x->relax_mine, x->relax_theirs, x->tt);
     if (*kind == CAP_PIECE && XQ_KIND(a) == XQ_CHARIOT && XQ_KIND(v) == XQ_HORSE && !x->relax_mine) {
         /* a chariot whose only legal move is this capture is held
          * by the horse (AXF rule 19); not judged while in check */
@@ -951,11 +1184,11 @@ static bool weigh_capture(capture_ctx *x, int from, int to, cap_kind *kind)
 
 /* Every capture of a piece of value side s could make in `in` (s to move
  * after a pass if need be), with its meaning. */
-static void scan_captures(const xq_position *in, xq_color s, xq_rules rules, capture_scan *out)
+static void scan_captures(const xq_position *in, xq_color s, xq_rules rules, xq_mate_table *tt, capture_scan *out)
 {
     out->n = 0;
     capture_ctx x;
-    capture_ctx_init(&x, in, s, rules);
+    capture_ctx_init(&x, in, s, rules, tt);
     /* by attacker square, ascending (fresh_attacker names the first); the
      * pieces found through the rank occupancy masks (every capture tried
      * below is taken back before the next) */
@@ -981,12 +1214,12 @@ static void scan_captures(const xq_position *in, xq_color s, xq_rules rules, cap
  * these pairs of the scan of `before` are ever looked at (§29.2: is the
  * attack new?), so they are weighed alone instead of scanning every
  * capture of before.  A scan holds at most one pair per (from, to). */
-static void captures_before(const xq_position *before, xq_rules rules, const capture_scan *after, xq_move m,
-                            int8_t *was)
+static void captures_before(const xq_position *before, xq_rules rules, xq_mate_table *tt, const capture_scan *after,
+                            xq_move m, int8_t *was)
 {
     if (!after->n) return;
     capture_ctx x;
-    capture_ctx_init(&x, before, before->side, rules);
+    capture_ctx_init(&x, before, before->side, rules, tt);
     int from = XQ_FROM(m), to = XQ_TO(m);
     for (int i = 0; i < after->n; i++) {
         const cap_pair *p = &after->pair[i];
@@ -1057,7 +1290,14 @@ static int set_to_list(const sqset *s, uint8_t *list)
 
 void xq_classify_move(const xq_position *before, xq_move m, xq_rules rules, xq_move_class *out)
 {
+    xq_classify_move_with(before, m, rules, NULL, out);
+}
+
+void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *tt,
+                           xq_move_class *out)
+{
     memset(out, 0, sizeof *out);
+    mate_table_clear(tt);
     out->move = m;
     xq_color s = before->side, o = (xq_color)(s ^ 1);
     out->side = s;
@@ -1071,8 +1311,8 @@ void xq_classify_move(const xq_position *before, xq_move m, xq_rules rules, xq_m
     /* §29.2: only attacks that did not exist before the move */
     capture_scan sa;
     int8_t was[XQ_MAX_MOVES];
-    scan_captures(&after, s, rules, &sa);
-    captures_before(before, rules, &sa, m, was);
+    scan_captures(&after, s, rules, tt, &sa);
+    captures_before(before, rules, tt, &sa, m, was);
     /* AXF looks at attacks: one that existed before but would have got the
      * mover mated is not new; CXA 1999 counts the first safe one (ch.7 item 2) */
     bool axf = rules == XQ_RULES_AXF;
@@ -1088,8 +1328,8 @@ void xq_classify_move(const xq_position *before, xq_move m, xq_rules rules, xq_m
     /* §28.2: a mate by checks if the other side passed, new with this move */
     if (!out->check) {
         xq_position threat = with_side(&after, s);
-        if (has_mate_by_checks(&threat, MATE_DEPTH, MATE_BUDGET) &&
-            !has_mate_by_checks(before, MATE_DEPTH, MATE_BUDGET))
+        if (has_mate_by_checks(&threat, MATE_DEPTH, MATE_BUDGET, tt) &&
+            !has_mate_by_checks(before, MATE_DEPTH, MATE_BUDGET, tt))
             out->mate_threat = true;
     }
 

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,27 +50,31 @@ void xq_replay_options_default(xq_replay_options *opt)
     opt->repetitions = 3;    /* CXA1999 §23.2 */
     opt->rules = XQ_RULES_CXA1999;
     opt->strict = false;
+    opt->no_warning_text = false;
 }
 
 bool xq_result_parse(const char *text, xq_result *out)
 {
-    static const struct { const char *text; xq_result r; } words[] = {
-        {"1-0", XQ_RESULT_RED}, {"0-1", XQ_RESULT_BLACK}, {"1/2-1/2", XQ_RESULT_DRAW},
-        {"*", XQ_RESULT_UNKNOWN}, {"1:0", XQ_RESULT_RED}, {"0:1", XQ_RESULT_BLACK},
-        {"½-½", XQ_RESULT_DRAW}, {"0.5-0.5", XQ_RESULT_DRAW}, {"=", XQ_RESULT_DRAW},
-        {"１－０", XQ_RESULT_RED}, {"０－１", XQ_RESULT_BLACK}, {"１／２－１／２", XQ_RESULT_DRAW},
-        {"红胜", XQ_RESULT_RED}, {"紅勝", XQ_RESULT_RED}, {"红先胜", XQ_RESULT_RED}, {"紅先勝", XQ_RESULT_RED},
-        {"黑胜", XQ_RESULT_BLACK}, {"黑勝", XQ_RESULT_BLACK}, {"红负", XQ_RESULT_BLACK}, {"紅負", XQ_RESULT_BLACK},
-        {"和棋", XQ_RESULT_DRAW}, {"和局", XQ_RESULT_DRAW}, {"和", XQ_RESULT_DRAW},
-        {"未知", XQ_RESULT_UNKNOWN}, {"?", XQ_RESULT_UNKNOWN},
+    /* each word with its length (known at compile time: no strlen per word) */
+#define W(s, r) {s, sizeof s - 1, r}
+    static const struct { const char *text; size_t len; xq_result r; } words[] = {
+        W("1-0", XQ_RESULT_RED), W("0-1", XQ_RESULT_BLACK), W("1/2-1/2", XQ_RESULT_DRAW),
+        W("*", XQ_RESULT_UNKNOWN), W("1:0", XQ_RESULT_RED), W("0:1", XQ_RESULT_BLACK),
+        W("½-½", XQ_RESULT_DRAW), W("0.5-0.5", XQ_RESULT_DRAW), W("=", XQ_RESULT_DRAW),
+        W("１－０", XQ_RESULT_RED), W("０－１", XQ_RESULT_BLACK), W("１／２－１／２", XQ_RESULT_DRAW),
+        W("红胜", XQ_RESULT_RED), W("紅勝", XQ_RESULT_RED), W("红先胜", XQ_RESULT_RED), W("紅先勝", XQ_RESULT_RED),
+        W("黑胜", XQ_RESULT_BLACK), W("黑勝", XQ_RESULT_BLACK), W("红负", XQ_RESULT_BLACK), W("紅負", XQ_RESULT_BLACK),
+        W("和棋", XQ_RESULT_DRAW), W("和局", XQ_RESULT_DRAW), W("和", XQ_RESULT_DRAW),
+        W("未知", XQ_RESULT_UNKNOWN), W("?", XQ_RESULT_UNKNOWN),
     };
+#undef W
     *out = XQ_RESULT_NONE;
     if (!text) return false;
     while (*text == ' ') text++;
     size_t n = strlen(text);
     while (n && text[n - 1] == ' ') n--;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        if (strlen(words[i].text) == n && !memcmp(words[i].text, text, n)) {
+        if (words[i].len == n && !memcmp(words[i].text, text, n)) {
             *out = words[i].r;
             return true;
         }
@@ -79,27 +84,61 @@ bool xq_result_parse(const char *text, xq_result *out)
 
 /* ---- findings ---------------------------------------------------------- */
 
-static void add_finding(xq_replay *out, xq_finding_kind kind, xq_severity sev, int ply,
-                        const xq_node *at, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
-static void add_finding(xq_replay *out, xq_finding_kind kind, xq_severity sev, int ply,
-                        const xq_node *at, const char *fmt, ...)
+/* The next finding slot of *out, its head filled in, or NULL when the
+ * first XQ_REPLAY_MAX_FINDINGS are kept already (the finding is only
+ * counted).  Its message is the caller's to write. */
+static xq_finding *finding_slot(xq_replay *out, xq_finding_kind kind, xq_severity sev, int ply, const xq_node *at)
 {
     if (sev == XQ_SEV_ERROR) out->error_count++;
     else out->warning_count++;
-    if (out->nfindings >= XQ_REPLAY_MAX_FINDINGS) return;
+    if (out->nfindings >= XQ_REPLAY_MAX_FINDINGS) return NULL;
     xq_finding *f = &out->findings[out->nfindings++];
     f->kind = kind;
     f->severity = sev;
     f->ply = ply;
     f->line = at ? at->line : 0;
     f->col = at ? at->col : 0;
+    f->message[0] = '\0';
+    return f;
+}
+
+/* Is the text of a finding of severity sev wanted?  Warnings' texts are
+ * not when the caller said it prints only errors (opt->no_warning_text):
+ * their counts, kinds, plies and places are kept all the same. */
+static bool text_wanted(const xq_replay_options *opt, xq_severity sev)
+{
+    return sev == XQ_SEV_ERROR || !opt->no_warning_text;
+}
+
+static void add_finding(xq_replay *out, const xq_replay_options *opt, xq_finding_kind kind, xq_severity sev,
+                        int ply, const xq_node *at, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* A finding with a printf-style message (formatted only when wanted). */
+static void add_finding(xq_replay *out, const xq_replay_options *opt, xq_finding_kind kind, xq_severity sev,
+                        int ply, const xq_node *at, const char *fmt, ...)
+{
+    xq_finding *f = finding_slot(out, kind, sev, ply, at);
+    if (!f || !text_wanted(opt, sev)) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f->message, sizeof f->message, fmt, ap);
     va_end(ap);
     xq_text_defang(f->message);   /* the message may quote hostile record text */
+}
+
+/* add_finding(..., "%s", text) without the printf machinery (most
+ * findings quote a message made elsewhere): the same bytes, cut at the
+ * same place (vsnprintf cuts bytes, not characters). */
+static void add_finding_text(xq_replay *out, const xq_replay_options *opt, xq_finding_kind kind, xq_severity sev,
+                             int ply, const xq_node *at, const char *text)
+{
+    xq_finding *f = finding_slot(out, kind, sev, ply, at);
+    if (!f || !text_wanted(opt, sev)) return;
+    size_t n = strlen(text);
+    if (n >= sizeof f->message) n = sizeof f->message - 1;
+    memcpy(f->message, text, n);
+    f->message[n] = '\0';
+    xq_text_defang(f->message);
 }
 
 /* ---- board facts ------------------------------------------------------- */
@@ -132,99 +171,146 @@ static xq_result loss_for(xq_color loser)
 
 static const char *side_name(xq_color c) { return c == XQ_RED ? "red" : "black"; }
 
-/* Repetition tracking: the positions since the last capture, as their
- * keys, and the moves between them so that the judge (repetition.h) can
- * replay the stretch from its first position when a key repeats. */
-typedef struct {
-    uint64_t *keys;
-    xq_move *moves;          /* moves[i] leads from the position of keys[i] to keys[i+1] */
-    size_t n, cap;
-    xq_position base;        /* the position of keys[0] */
-    int base_ply;            /* the ply after which it stood (0: the start) */
-    uint64_t seen[16];       /* 1024-bit filter of the keys since the stretch began */
-    bool fresh;              /* the newest key's filter bit was clear: it cannot repeat */
-    uint64_t local[256];
-    xq_move mlocal[256];
-    xq_rep_memo *memo;       /* classifications kept between judge calls (xq_replay_game_memo) */
-} key_history;
-
-/* Double the history's arrays (the first ones are its local buffers);
- * false when memory runs out. */
-__attribute__((noinline)) static bool history_grow(key_history *h)
+/* A one-step move of the piece on sq to an empty square that its geometry
+ * allows (CXA1999 §2.2: a chariot or cannon one point along a line, a
+ * soldier one point forward) and that leaves its general safe; the side
+ * to move is not in check (xq_quiet_move_safe's premise). */
+static bool step_is_legal(const xq_position *pos, int sq, xq_kind k, int file, int rank)
 {
-    size_t cap = h->cap * 2;
-    uint64_t *k = malloc(cap * sizeof *k);
-    xq_move *mv = malloc(cap * sizeof *mv);
-    if (!k || !mv) {
-        free(k);
-        free(mv);
-        return false;
+    const xq_piece *b = pos->board;
+    if (k == XQ_SOLDIER) {
+        int to = pos->side == XQ_RED ? sq + 9 : sq - 9;
+        bool on = pos->side == XQ_RED ? rank < XQ_RANKS - 1 : rank > 0;
+        return on && !b[to] && xq_quiet_move_safe(pos, sq, to);
     }
-    memcpy(k, h->keys, h->n * sizeof *k);
-    memcpy(mv, h->moves, h->n * sizeof *mv);
-    if (h->keys != h->local) {
-        free(h->keys);
-        free(h->moves);
+    if (k != XQ_CHARIOT && k != XQ_CANNON) return false;
+    return (file < XQ_FILES - 1 && !b[sq + 1] && xq_quiet_move_safe(pos, sq, sq + 1)) ||
+           (file > 0 && !b[sq - 1] && xq_quiet_move_safe(pos, sq, sq - 1)) ||
+           (rank < XQ_RANKS - 1 && !b[sq + 9] && xq_quiet_move_safe(pos, sq, sq + 9)) ||
+           (rank > 0 && !b[sq - 9] && xq_quiet_move_safe(pos, sq, sq - 9));
+}
+
+/* A legal one-step move of the general of the side to move (to any of
+ * its four neighbours: xq_move_legality_known judges geometry, palace and
+ * safety in full, CXA1999 §2.2, §3.1, §4.1.2): the usual answer to a
+ * check.  in_check as xq_move_legality_known's. */
+static bool general_can_step(const xq_position *pos, bool in_check)
+{
+    int g = pos->general[pos->side], file = XQ_FILE(g), rank = XQ_RANK(g);
+    return (file < XQ_FILES - 1 && xq_move_legality_known(pos, XQ_MOVE(g, g + 1), in_check) == XQ_LEGAL) ||
+           (file > 0 && xq_move_legality_known(pos, XQ_MOVE(g, g - 1), in_check) == XQ_LEGAL) ||
+           (rank < XQ_RANKS - 1 && xq_move_legality_known(pos, XQ_MOVE(g, g + 9), in_check) == XQ_LEGAL) ||
+           (rank > 0 && xq_move_legality_known(pos, XQ_MOVE(g, g - 9), in_check) == XQ_LEGAL);
+}
+
+bool xq_replay_has_legal_move(const xq_position *pos, bool in_check)
+{
+    /* no general: nothing for the shortcuts to stand on */
+    if (pos->general[XQ_RED] >= XQ_SQUARES || pos->general[XQ_BLACK] >= XQ_SQUARES) return xq_has_legal_move(pos);
+    if (in_check) return general_can_step(pos, true) || xq_has_legal_move(pos);
+    /* the mover's pieces from its own back rank forward (its chariots and
+     * cannons first, most often): the first one-step move that is legal
+     * answers; a board where none is (rare) takes the full search */
+    bool red = pos->side == XQ_RED;
+    for (int i = 0; i < XQ_RANKS; i++) {
+        int rank = red ? i : XQ_RANKS - 1 - i;
+        for (unsigned occ = pos->rank_occ[rank]; occ; occ &= occ - 1) {
+            int file = __builtin_ctz(occ), sq = XQ_SQ(file, rank);
+            xq_piece p = pos->board[sq];
+            if (XQ_COLOR(p) == pos->side && step_is_legal(pos, sq, XQ_KIND(p), file, rank)) return true;
+        }
     }
-    h->keys = k;
-    h->moves = mv;
-    h->cap = cap;
-    return true;
+    return general_can_step(pos, false) || xq_has_legal_move(pos);
 }
 
-/* Append the key of the position that move m led to (m is ignored for
- * the first position of a stretch).  Every ply: inline, the growth out of
- * line. */
-static inline void history_push(key_history *h, uint64_t key, xq_move m)
-{
-    if (h->n == h->cap && !history_grow(h)) {
-        h->fresh = true;   /* out of memory: repetition detection degrades, replay goes on */
-        return;
-    }
-    if (h->n) h->moves[h->n - 1] = m;
-    h->keys[h->n++] = key;
-    /* most positions are new: the filter spares history_count's scan of
-     * the whole stretch at every ply */
-    uint64_t bit = (uint64_t)1 << (key & 63), *word = &h->seen[(key >> 6) & 15];
-    h->fresh = !(*word & bit);
-    *word |= bit;
-}
+/* Repetition tracking: the keys of the positions since the last capture
+ * (keys[0] the one after it, or the start), at the ply base_ply + index.
+ * The moves between them are the main line's (node->move): the judge
+ * takes them from there, and the position of keys[0] is replayed from the
+ * start, both only when a key repeats (a few times per game at most). */
+enum { XQ_KEYS_LOCAL = 256 };
 
-/* Start a new stretch at pos, after ply (a capture makes every earlier
- * position unreachable, CXA1999 §24). */
-static void history_restart(key_history *h, const xq_position *pos, int ply)
+/* Occurrences of the newest of the n keys (n >= 1) among them (same side
+ * to move: every second entry). */
+static int keys_count(const uint64_t *keys, size_t n)
 {
-    h->n = 0;
-    h->base = *pos;
-    h->base_ply = ply;
-    memset(h->seen, 0, sizeof h->seen);
-}
-
-/* Judge the repetition ending at the newest position (CXA1999 §24, §26 or
- * AXF, per opt->rules); false on a Zobrist collision. */
-static bool history_judge(key_history *h, const xq_replay_options *opt, xq_rep_verdict *v)
-{
-    return xq_repetition_judge_memo(&h->base, h->base_ply, h->moves, (int)h->n - 1, opt->repetitions, opt->rules,
-                                    h->memo, v);
-}
-
-/* Occurrences of the newest key among the positions since the last
- * capture (same side to move: every second entry). */
-static int history_count(const key_history *h)
-{
-    uint64_t key = h->keys[h->n - 1];
+    uint64_t key = keys[n - 1];
     int count = 0;
-    for (size_t i = h->n; i >= 1; i -= 2) {
-        count += h->keys[i - 1] == key;
+    for (size_t i = n; i >= 1; i -= 2) {
+        count += keys[i - 1] == key;
         if (i < 2) break;
     }
     return count;
 }
 
+/* The filter of the keys of a game: slot key % XQ_KEY_FILTER holds the
+ * number of the game (of this thread) that last met a key there, so a
+ * new game needs no clearing: it takes the next number (the table is
+ * cleared only when the numbers wrap).  Per thread: games replayed on
+ * several threads at once each have their own. */
+enum { XQ_KEY_FILTER = 2048 };
+static _Thread_local uint16_t key_stamps[XQ_KEY_FILTER];
+static _Thread_local uint16_t key_game;
+
+/* The number of a new game for key_stamps (never 0, the number of none). */
+static uint16_t key_filter_game(void)
+{
+    if (++key_game == 0) {
+        memset(key_stamps, 0, sizeof key_stamps);
+        key_game = 1;
+    }
+    return key_game;
+}
+
+/* The first position of a stretch into *base: the one after ply
+ * base_ply, where now (after ply now_ply) is reached by the moves of
+ * nodes[base_ply..now_ply) and keys[0..n) are the keys of the stretch
+ * when n == now_ply - base_ply + 1 (all kept).  The shorter way: now's
+ * moves taken back (no capture among them: each undo is known, its key
+ * from keys), or the moves from the start replayed. */
+static void stretch_base(const xq_position *start, const xq_position *now, const xq_node *nodes, int base_ply,
+                         int now_ply, const uint64_t *keys, size_t n, xq_position *base)
+{
+    if ((size_t)(now_ply - base_ply) + 1 == n && now_ply - base_ply < base_ply) {
+        *base = *now;
+        for (int k = now_ply - 1; k >= base_ply; k--) {
+            xq_undo u = {.captured = XQ_NONE, .halfmove = base->halfmove - 1, .key = keys[k - base_ply]};
+            xq_unmake(base, nodes[k].move, &u);
+        }
+        return;
+    }
+    *base = *start;
+    for (int k = 0; k < base_ply; k++) {
+        xq_undo u;
+        xq_make(base, nodes[k].move, &u);
+    }
+}
+
+/* Judge the repetition ending at the newest of the n keys of the stretch
+ * that began after ply base_ply and reaches now, after ply now_ply
+ * (CXA1999 §24, §26 or AXF, per opt->rules); false on a Zobrist collision
+ * (or when memory runs out: then as a collision, the replay goes on).
+ * The stretch's first position is found by stretch_base, its moves copied
+ * from nodes. */
+__attribute__((noinline)) static bool stretch_judge(const xq_position *start, const xq_position *now,
+                                                    const xq_node *nodes, int base_ply, int now_ply,
+                                                    const uint64_t *keys, size_t n, const xq_replay_options *opt,
+                                                    xq_rep_memo *memo, xq_rep_verdict *v)
+{
+    xq_position base;
+    stretch_base(start, now, nodes, base_ply, now_ply, keys, n, &base);
+    xq_move local[XQ_KEYS_LOCAL], *moves = n - 1 <= XQ_KEYS_LOCAL ? local : malloc((n - 1) * sizeof *moves);
+    if (!moves) return false;
+    for (size_t i = 0; i + 1 < n; i++) moves[i] = nodes[base_ply + (int)i].move;
+    bool ok = xq_repetition_judge_memo(&base, base_ply, moves, (int)n - 1, opt->repetitions, opt->rules, memo, v);
+    if (moves != local) free(moves);
+    return ok;
+}
+
 /* Before moves[i] (at ply i+1) the record has a move the board refuses.
  * Fill in the illegal-move part of *out and decide the result. */
-static void record_bad_move(xq_replay *out, const xq_position *pos, const xq_node *node, int ply,
-                            xq_finding_kind kind, const char *reason, bool loses)
+static void record_bad_move(xq_replay *out, const xq_replay_options *opt, const xq_position *pos,
+                            const xq_node *node, int ply, xq_finding_kind kind, const char *reason, bool loses)
 {
     out->status = XQ_STATUS_ILLEGAL;
     out->bad_ply = ply;
@@ -247,7 +333,7 @@ static void record_bad_move(xq_replay *out, const xq_position *pos, const xq_nod
         out->termination = XQ_TERM_ILLEGAL_MOVE;
         out->result_board = loss_for(pos->side);   /* CXA1999 §4.1.6 */
     }
-    add_finding(out, kind, XQ_SEV_ERROR, ply, node, "%s", reason);
+    add_finding_text(out, opt, kind, XQ_SEV_ERROR, ply, node, reason);
 }
 
 /* The move could not be read for the side to move: would it be a legal
@@ -261,48 +347,64 @@ static bool other_side_could(const xq_position *pos, const xq_node *node, xq_not
     return r.status == XQ_NOTE_OK || r.status == XQ_NOTE_RESOLVED;
 }
 
-/* A ply the shortcut (xq_move_read_quick) did not take: read it in full.
- * A move the board refuses ends the replay: its finding is recorded and
- * the result is false.  A move resolved by legality (plain file where
- * 前/後 was needed) is taken with its warning.  *m: the move read.  Out of
- * line: the replay loop keeps none of its buffers. */
-__attribute__((noinline)) static bool read_move_slow(xq_replay *out, const xq_position *pos, const xq_node *node,
-                                                     int ply, size_t len, xq_notation notation, unsigned flags,
-                                                     const xq_replay_options *opt, xq_move *m)
+/* The move read in full failed (r, its message msg): record why; the
+ * replay ends there (CXA1999 §3.1-§3.2 when the game was over already,
+ * else §4.1.6). */
+static void tell_bad_read(xq_replay *out, const xq_replay_options *opt, const xq_position *pos,
+                          const xq_node *node, int ply, xq_notation notation, const xq_note_result *r,
+                          const char *msg)
 {
+    char reason[192];
+    if (!xq_has_legal_move(pos)) {
+        bool chk = xq_in_check(pos, pos->side);
+        snprintf(reason, sizeof reason, "game already over: %s is %s", side_name(pos->side),
+                 chk ? "checkmated" : "stalemated");
+        out->termination = chk ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
+        out->result_board = loss_for(pos->side);   /* §3.1, §3.2 */
+        record_bad_move(out, opt, pos, node, ply, XQ_FIND_GAME_OVER, reason, false);
+    } else if ((r->status == XQ_NOTE_NO_PIECE || r->status == XQ_NOTE_ILLEGAL) &&
+               other_side_could(pos, node, notation)) {
+        snprintf(reason, sizeof reason, "wrong side to move: it is %s's turn", side_name(pos->side));
+        record_bad_move(out, opt, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
+    } else if (r->status == XQ_NOTE_ILLEGAL && r->move != XQ_MOVE_NONE) {
+        record_bad_move(out, opt, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, xq_illegal_str(r->why), true);
+    } else {
+        xq_finding_kind kind = r->status == XQ_NOTE_AMBIGUOUS ? XQ_FIND_AMBIGUOUS_MOVE
+                             : (r->status == XQ_NOTE_ILLEGAL || r->status == XQ_NOTE_NO_PIECE ||
+                                r->status == XQ_NOTE_BAD_ACTION) ? XQ_FIND_ILLEGAL_MOVE
+                             : XQ_FIND_UNDECODABLE_MOVE;
+        record_bad_move(out, opt, pos, node, ply, kind, msg, kind == XQ_FIND_ILLEGAL_MOVE);
+    }
+}
+
+/* A ply the shortcut (xq_move_read_quick) did not take: read it in full.
+ * A move the board refuses ends the replay: its finding is recorded.  A
+ * move resolved by legality (plain file where 前/後 was needed) is taken
+ * with its warning.  Returns the move read, XQ_MOVE_NONE when it was
+ * refused.  The reader writes no message when the warning's text is not
+ * wanted (a failed read is read again for its message: once per game at
+ * most).  The text's length and the reading flags are found again here,
+ * not kept by the replay loop over its call of the shortcut: out of line,
+ * the loop keeps none of this. */
+__attribute__((noinline)) static xq_move read_move_slow(xq_replay *out, const xq_position *pos,
+                                                        const xq_checks *state, const xq_node *node, int ply,
+                                                        xq_notation notation, const xq_replay_options *opt)
+{
+    size_t len = node->text_len ? node->text_len : strlen(node->text);
+    unsigned flags = state->in_check[pos->side] ? 0u : XQ_READ_NOT_IN_CHECK;
     char msg[192];
     xq_note_result r;
-    xq_move_read(pos, node->text, len, notation, flags, &r, msg, sizeof msg);
+    xq_severity tandem_sev = opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING;
+    bool with_msg = text_wanted(opt, tandem_sev);
+    xq_move_read(pos, node->text, len, notation, flags, &r, with_msg ? msg : NULL, with_msg ? sizeof msg : 0);
     if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
-        char reason[192];
-        if (!xq_has_legal_move(pos)) {
-            bool chk = xq_in_check(pos, pos->side);
-            snprintf(reason, sizeof reason, "game already over: %s is %s", side_name(pos->side),
-                     chk ? "checkmated" : "stalemated");
-            out->termination = chk ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
-            out->result_board = loss_for(pos->side);   /* §3.1, §3.2 */
-            record_bad_move(out, pos, node, ply, XQ_FIND_GAME_OVER, reason, false);
-        } else if ((r.status == XQ_NOTE_NO_PIECE || r.status == XQ_NOTE_ILLEGAL) &&
-                   other_side_could(pos, node, notation)) {
-            snprintf(reason, sizeof reason, "wrong side to move: it is %s's turn", side_name(pos->side));
-            record_bad_move(out, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
-        } else if (r.status == XQ_NOTE_ILLEGAL && r.move != XQ_MOVE_NONE) {
-            snprintf(reason, sizeof reason, "%s", xq_illegal_str(r.why));
-            record_bad_move(out, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
-        } else {
-            xq_finding_kind kind = r.status == XQ_NOTE_AMBIGUOUS ? XQ_FIND_AMBIGUOUS_MOVE
-                                 : (r.status == XQ_NOTE_ILLEGAL || r.status == XQ_NOTE_NO_PIECE ||
-                                    r.status == XQ_NOTE_BAD_ACTION) ? XQ_FIND_ILLEGAL_MOVE
-                                 : XQ_FIND_UNDECODABLE_MOVE;
-            record_bad_move(out, pos, node, ply, kind, msg, kind == XQ_FIND_ILLEGAL_MOVE);
-        }
-        return false;
+        if (!with_msg) xq_move_read(pos, node->text, len, notation, flags, &r, msg, sizeof msg);
+        tell_bad_read(out, opt, pos, node, ply, notation, &r, msg);
+        return XQ_MOVE_NONE;
     }
     if (r.status == XQ_NOTE_RESOLVED)
-        add_finding(out, XQ_FIND_TANDEM_PLAIN_FILE, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, ply,
-                    node, "%s", msg);
-    *m = r.move;
-    return true;
+        add_finding_text(out, opt, XQ_FIND_TANDEM_PLAIN_FILE, tandem_sev, ply, node, with_msg ? msg : "");
+    return r.move;
 }
 
 /* The first move recorded after the game ended on the board, by the
@@ -313,11 +415,11 @@ __attribute__((noinline)) static void tell_after_end(xq_replay *out, const xq_re
 {
     xq_severity sev = opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING;
     if (repetition_ply)
-        add_finding(out, XQ_FIND_AFTER_END, sev, ply, node,
+        add_finding(out, opt, XQ_FIND_AFTER_END, sev, ply, node,
                     "move recorded after the repetition at ply %d was judged: %s, %s (%s)", repetition_ply,
                     out->repetition.kind, xq_result_str(out->repetition.result), out->repetition.clause);
     else
-        add_finding(out, XQ_FIND_AFTER_END, sev, ply, node, "move recorded after the game was drawn by %s",
+        add_finding(out, opt, XQ_FIND_AFTER_END, sev, ply, node, "move recorded after the game was drawn by %s",
                     dead ? "a dead position (CXA1999 §4.2.1)" : "the natural move limit (CXA1999 §4.2.4)");
 }
 
@@ -329,13 +431,13 @@ __attribute__((noinline)) static void tell_after_end(xq_replay *out, const xq_re
  * (node->move, up to out->plies); variation moves are decoded here and
  * stored in their nodes too. */
 static void check_branch(xq_branch *b, xq_position pos, int first_ply, bool main_line, int decoded,
-                         xq_notation notation, xq_replay *out)
+                         xq_notation notation, const xq_replay_options *opt, xq_replay *out)
 {
     for (size_t i = 0; i < b->count; i++) {
         xq_node *node = &b->nodes[i];
         int ply = first_ply + (int)i;
         for (uint32_t v = 0; v < node->variation_count; v++)
-            check_branch(&node->variations[v], pos, ply, false, 0, notation, out);
+            check_branch(&node->variations[v], pos, ply, false, 0, notation, opt, out);
         xq_move m;
         if (main_line) {
             if ((int)i >= decoded) return;
@@ -346,8 +448,8 @@ static void check_branch(xq_branch *b, xq_position pos, int first_ply, bool main
             xq_move_read(&pos, node->text, strlen(node->text), notation, 0, &r, msg, sizeof msg);
             if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
                 bool illegal = r.status == XQ_NOTE_ILLEGAL && r.move != XQ_MOVE_NONE;
-                add_finding(out, illegal ? XQ_FIND_ILLEGAL_MOVE : XQ_FIND_UNDECODABLE_MOVE, XQ_SEV_ERROR, 0, node,
-                            "variation at ply %d (%.40s): %s", ply, node->text,
+                add_finding(out, opt, illegal ? XQ_FIND_ILLEGAL_MOVE : XQ_FIND_UNDECODABLE_MOVE, XQ_SEV_ERROR, 0,
+                            node, "variation at ply %d (%.40s): %s", ply, node->text,
                             illegal ? xq_illegal_str(r.why) : msg);
                 return;
             }
@@ -364,6 +466,127 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
     xq_replay_game_memo(g, opt, NULL, out);
 }
 
+/* Is name the word lower (ASCII lowercase letters only), case ignored
+ * (xq_game_tag's rule)?  For a letter y, x | 0x20 == y exactly when x is
+ * y or its capital. */
+static bool tag_name_is(const char *name, const char *lower)
+{
+    for (; *lower; name++, lower++)
+        if ((unsigned char)(*name | 0x20) != (unsigned char)*lower) return false;
+    return !*name;
+}
+
+/* The values of the Result and Format tags (NULL when absent): what
+ * xq_game_tag(g, "Result") and xq_game_tag(g, "Format") give (the first
+ * of each name, ASCII case ignored), in one walk of the tags with a test
+ * of the first letter before the whole name. */
+static void replay_tags(const xq_game *g, const char **result, const char **format)
+{
+    *result = *format = NULL;
+    for (size_t i = 0; i < g->tag_count && !(*result && *format); i++) {
+        const char *name = g->tags[i].name;
+        unsigned char c = (unsigned char)(name[0] | 0x20);
+        if (c == 'r' && !*result && tag_name_is(name, "result")) *result = g->tags[i].value;
+        else if (c == 'f' && !*format && tag_name_is(name, "format")) *format = g->tags[i].value;
+    }
+}
+
+/* The Result tag against the movetext's result: out->result_tag, and a
+ * finding when they differ or the tag is no result. */
+static void read_result_tag(const xq_game *g, const char *rtag, const xq_replay_options *opt, xq_replay *out)
+{
+    out->result_tag = g->result_code == XQ_RESULT_NONE ? XQ_RESULT_NONE : g->result_code;
+    if (!rtag) return;
+    xq_result r;
+    if (xq_result_parse(rtag, &r)) {
+        if (g->result_code != XQ_RESULT_NONE && g->result_code != XQ_RESULT_UNKNOWN && r != XQ_RESULT_UNKNOWN &&
+            r != g->result_code)
+            add_finding(out, opt, XQ_FIND_BAD_TAG, XQ_SEV_WARNING, 0, NULL,
+                        "Result tag says %s but the movetext ends with %s", xq_result_str(r),
+                        xq_result_str(g->result_code));
+        out->result_tag = r;
+    } else if (*rtag) {
+        add_finding(out, opt, XQ_FIND_BAD_TAG, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, NULL,
+                    "Result tag \"%s\" is not a result", rtag);
+    }
+}
+
+/* The recorded result against the board's (a finding when they differ or
+ * the record has none). */
+static void check_result(const xq_replay_options *opt, xq_replay *out)
+{
+    /* a repetition is judged only when a player asks (CXA1999 §24):
+     * the record may be unfinished, or the players agreed otherwise,
+     * so what it says against the verdict is a warning (--strict: error) */
+    xq_severity rep_sev = out->termination == XQ_TERM_REPETITION && !opt->strict ? XQ_SEV_WARNING : XQ_SEV_ERROR;
+    bool missing = out->result_tag == XQ_RESULT_NONE || out->result_tag == XQ_RESULT_UNKNOWN;
+    if (!missing && out->result_tag == out->result_board) return;
+    /* the move limit only draws when claimed (§23.3): a decisive
+     * result may stand, so that disagreement is a warning */
+    xq_severity sev = !missing && out->termination == XQ_TERM_MOVE_LIMIT && !opt->strict ? XQ_SEV_WARNING : rep_sev;
+    char how[160] = "";
+    if (text_wanted(opt, sev)) {
+        if (out->termination == XQ_TERM_REPETITION)   /* name the verdict */
+            snprintf(how, sizeof how, "repetition: %.100s, %.40s", out->repetition.kind, out->repetition.clause);
+        else
+            snprintf(how, sizeof how, "%s", xq_termination_str(out->termination));
+    }
+    if (missing)
+        add_finding(out, opt, XQ_FIND_RESULT_MISSING, sev, 0, NULL, "no result recorded, but the board gives %s (%s)",
+                    xq_result_str(out->result_board), how);
+    else
+        add_finding(out, opt, XQ_FIND_RESULT_MISMATCH, sev, 0, NULL, "Result %s contradicts the board: %s (%s)",
+                    xq_result_str(out->result_tag), xq_result_str(out->result_board), how);
+}
+
+/* The start position of g into *pos (and out->start), with its check
+ * state and attacking pieces; false (out filled in) when its FEN tag does
+ * not parse. */
+static bool start_position(const xq_game *g, const xq_replay_options *opt, xq_replay *out, xq_position *pos,
+                           xq_checks *state, int *attackers)
+{
+    /* none in check in the standard position, any FEN board tested in
+     * full, however impossible */
+    state->in_check[0] = state->in_check[1] = false;
+    if (!g->fen || !*g->fen || !strcmp(g->fen, XQ_START_FEN)) {
+        xq_position_start(pos);   /* most records name the start position: no parse, no check */
+        *attackers = XQ_START_ATTACKERS;
+    } else {
+        char err[160];
+        if (!xq_fen_read(pos, g->fen, err, sizeof err)) {
+            out->status = XQ_STATUS_UNREADABLE;
+            snprintf(out->reason, sizeof out->reason, "bad FEN tag: %s", err);
+            add_finding_text(out, opt, XQ_FIND_BAD_FEN, XQ_SEV_ERROR, 0, NULL, out->reason);
+            return false;
+        }
+        const char *why = xq_position_check(pos);
+        /* without both generals check and mate mean nothing: an error;
+         * other impossible positions can still be replayed: a warning */
+        bool no_general = pos->general[XQ_RED] >= XQ_SQUARES || pos->general[XQ_BLACK] >= XQ_SQUARES;
+        if (why)
+            add_finding(out, opt, XQ_FIND_IMPOSSIBLE_POSITION, opt->strict || no_general ? XQ_SEV_ERROR : XQ_SEV_WARNING,
+                        0, NULL, "FEN position cannot arise: %s", why);
+        xq_checks_init(state, pos);
+        *attackers = attackers_on(pos);
+    }
+    out->start = *pos;
+    return true;
+}
+
+/* The limit of pos.halfmove at which the natural move limit is reached
+ * (CXA1999 §4.2.4): 2 * move_limit plies, plus two for each check beyond
+ * check_cap of either side (when checks are capped); INT_MAX when the
+ * limit is off or reached. */
+static int limit_at(bool watch, int limit_plies, int check_cap, const int checks[2])
+{
+    if (!watch) return INT_MAX;
+    int excess = 0;
+    if (check_cap > 0)
+        for (int c = 0; c < 2; c++)
+            if (checks[c] > check_cap) excess += checks[c] - check_cap;
+    return limit_plies + 2 * excess;
+}
+
 void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *memo, xq_replay *out)
 {
     /* all zero but the findings (4.4K of the 5K, written by add_finding
@@ -376,158 +599,167 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     for (size_t i = 0; i < g->diag_count; i++) {
         const xq_diag *d = &g->diags[i];
         xq_node at = {.line = d->line, .col = d->col};
-        add_finding(out, XQ_FIND_SYNTAX, d->severity, 0, &at, "%s", d->msg);
+        add_finding_text(out, opt, XQ_FIND_SYNTAX, d->severity, 0, &at, d->msg);
     }
 
     /* the Result tag, else the movetext result */
-    const char *rtag = xq_game_tag(g, "Result");
-    out->result_tag = g->result_code == XQ_RESULT_NONE ? XQ_RESULT_NONE : g->result_code;
-    if (rtag) {
-        xq_result r;
-        if (xq_result_parse(rtag, &r)) {
-            if (g->result_code != XQ_RESULT_NONE && g->result_code != XQ_RESULT_UNKNOWN &&
-                r != XQ_RESULT_UNKNOWN && r != g->result_code)
-                add_finding(out, XQ_FIND_BAD_TAG, XQ_SEV_WARNING, 0, NULL,
-                            "Result tag says %s but the movetext ends with %s", xq_result_str(r),
-                            xq_result_str(g->result_code));
-            out->result_tag = r;
-        } else if (*rtag) {
-            add_finding(out, XQ_FIND_BAD_TAG, opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, NULL,
-                        "Result tag \"%s\" is not a result", rtag);
-        }
-    }
+    const char *rtag, *format;
+    replay_tags(g, &rtag, &format);
+    read_result_tag(g, rtag, opt, out);
 
-    /* the start position; whether each side is in check there (none in
-     * the standard one, any FEN board tested in full, however impossible) */
     xq_position pos;
-    xq_checks state = {{false, false}};   /* who is in check (xq_checks_after) */
-    int attackers = -1;                   /* attacking pieces on the board (attackers_on), known for the start */
-    if (g->fen && !strcmp(g->fen, XQ_START_FEN)) {
-        xq_position_start(&pos);   /* most records name the start position: no parse, no check */
-        attackers = XQ_START_ATTACKERS;
-    } else if (g->fen && *g->fen) {
-        char err[160];
-        if (!xq_fen_read(&pos, g->fen, err, sizeof err)) {
-            out->status = XQ_STATUS_UNREADABLE;
-            snprintf(out->reason, sizeof out->reason, "bad FEN tag: %s", err);
-            add_finding(out, XQ_FIND_BAD_FEN, XQ_SEV_ERROR, 0, NULL, "%s", out->reason);
-            return;
-        }
-        const char *why = xq_position_check(&pos);
-        /* without both generals check and mate mean nothing: an error;
-         * other impossible positions can still be replayed: a warning */
-        bool no_general = pos.general[XQ_RED] >= XQ_SQUARES || pos.general[XQ_BLACK] >= XQ_SQUARES;
-        if (why)
-            add_finding(out, XQ_FIND_IMPOSSIBLE_POSITION,
-                        opt->strict || no_general ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, NULL,
-                        "FEN position cannot arise: %s", why);
-        xq_checks_init(&state, &pos);
-    } else {
-        xq_position_start(&pos);
-        attackers = XQ_START_ATTACKERS;
-    }
-    out->start = pos;
+    xq_checks state;                      /* who is in check (xq_checks_after) */
+    int attackers;                        /* attacking pieces on the board (attackers_on) */
+    if (!start_position(g, opt, out, &pos, &state, &attackers)) return;
 
-    xq_notation notation = xq_notation_from_format_tag(xq_game_tag(g, "Format"));
-    key_history hist;   /* not zero-filled: its 2.5K local buffers are written before they are read */
-    hist.keys = hist.local;
-    hist.moves = hist.mlocal;
-    hist.cap = 256;
+    xq_notation notation = xq_notation_from_format_tag(format);
+    /* repetition tracking: the keys since the last capture (not
+     * zero-filled: written before they are read), and the filter of every
+     * key of the game (key_filter_game): most positions are new, and a
+     * key whose slot was not stamped by this game spares the scan of the
+     * stretch.  A capture makes every earlier position unreachable
+     * (CXA1999 §24), so the stretch restarts there; the filter need not (a
+     * slot stamped by an older key only costs a scan) */
+    /* the main line by pointers (no pointer arithmetic on a record
+     * without moves, whose nodes may be NULL: an empty array instead) */
+    static xq_node no_nodes[1];
+    xq_node *const nodes = g->main.count ? g->main.nodes : no_nodes, *const end = nodes + g->main.count;
+    /* room for every key of the game (a stretch is at most all of it), so
+     * the loop never tests for room; one slot more, a spare (below) */
+    uint64_t klocal[XQ_KEYS_LOCAL + 1], *keys = klocal;
+    size_t nkeys = 1, kcap = XQ_KEYS_LOCAL;
+    bool keys_short = false;   /* out of memory: the keys of a stretch stop at kcap */
+    if (g->main.count + 1 > kcap) {
+        uint64_t *k = malloc((g->main.count + 2) * sizeof *k);
+        if (k) {
+            keys = k;
+            kcap = g->main.count + 1;
+        } else {
+            /* repetition detection degrades, the replay goes on: a key
+             * past kcap lands in the spare slot, is not judged, and is
+             * dropped at the end of its ply */
+            keys_short = true;
+        }
+    }
+    xq_node *base = nodes;           /* keys[0] stood after the ply of base - 1 (nodes: the start) */
+    uint16_t *stamps = key_stamps, gen = key_filter_game();
+    keys[0] = pos.key;
+    stamps[pos.key & (XQ_KEY_FILTER - 1)] = gen;
     xq_rep_memo own_memo = {0};   /* no memo given: one for this game, freed at its end */
-    hist.memo = memo ? memo : &own_memo;
-    history_restart(&hist, &pos, 0);
-    history_push(&hist, pos.key, XQ_MOVE_NONE);
+    if (!memo) memo = &own_memo;
     int checks[2] = {0, 0};          /* checks per side since the last capture */
     /* the options the loop reads every ply, in locals (a call in the loop
      * would make the compiler read them again from *opt) */
     const int move_limit = opt->move_limit, check_cap = opt->check_cap, repetitions = opt->repetitions;
-    int limit_plies = 2 * move_limit;
-    if (attackers < 0) attackers = attackers_on(&pos);
-    bool limit_reached = false, dead = attackers == 0, after_end_told = false;
+    const int limit_plies = 2 * move_limit;
+    bool limit_reached = false, dead = attackers == 0;
     bool limit_watch = move_limit > 0;   /* the move limit is on and not reached yet */
-    /* the game has ended on the board (repetition, move limit, dead
-     * position) and the next move, the first after the end, is not told
-     * yet: one test per ply for the three */
-    bool end_untold = dead;
+    int limit = limit_at(limit_watch, limit_plies, check_cap, checks);   /* halfmove that reaches it */
     int repetition_ply = 0;
-    bool variations = false;         /* a main-line node has variations (check_branch) */
+    /* The end of the game on the board (a repetition, the move limit, a
+     * dead position) is told at the first move recorded after it, once:
+     * when the game ended at ply k, the tell is due at ply k + 1 (with
+     * what ended it at k: tell_rep, tell_dead), if that move reads.  It is
+     * made at the end of that ply's work, which adds no finding, so the
+     * findings keep their order.  The end, the tell and the move limit
+     * share one test per ply: `trigger` is the limit, or INT_MIN while
+     * something is to be done at the end of the ply, or always when checks
+     * are capped (AXF: the checks are counted there, and the CXA replay,
+     * the default, has no test for them) or the keys are short of room. */
+    const bool capped = check_cap > 0, always = capped || keys_short;
+    bool ended = dead, after_end_told = dead;   /* dead from the start: told at the first move */
+    int tell_due = dead ? 1 : 0, tell_rep = 0;
+    bool tell_dead = dead, captured_now = false;
+    int trigger = tell_due || always ? INT_MIN : limit;
+    uint32_t variations = 0;         /* nonzero: a main-line node has variations (check_branch) */
 
-    xq_node *nodes = g->main.nodes;
-    size_t count = g->main.count, i;
-    int ply = 0;
-    for (i = 0; i < count; i++) {
-        xq_node *node = &nodes[i];
-        ply = (int)i + 1;
-        variations |= node->variation_count != 0;
+    xq_node *node;
+    for (node = nodes; node < end; node++) {
+        variations |= node->variation_count;
         /* the check state kept along the game spares legality its own
          * general's test for most moves (xq_move_legality_known); the
          * shortcut takes nearly every move, the full reader the rest */
-        unsigned flags = state.in_check[pos.side] ? 0u : XQ_READ_NOT_IN_CHECK;
-        size_t len = node->text_len ? node->text_len : strlen(node->text);
-        xq_move m = xq_move_read_quick(&pos, node->text, len, notation, flags);
-        if (m == XQ_MOVE_NONE && !read_move_slow(out, &pos, node, ply, len, notation, flags, opt, &m)) break;
-        if (end_untold) {
-            end_untold = false;
-            after_end_told = true;
-            tell_after_end(out, opt, ply, node, repetition_ply, dead);
-        }
-
-        xq_color mover = pos.side;
+        xq_move m = xq_move_read_quick(&pos, node->text, node->text_len ? node->text_len : strlen(node->text),
+                                       notation, state.in_check[pos.side] ? 0u : XQ_READ_NOT_IN_CHECK);
+        if (m == XQ_MOVE_NONE &&
+            (m = read_move_slow(out, &pos, &state, node, (int)(node - nodes) + 1, notation, opt)) == XQ_MOVE_NONE)
+            break;
         xq_piece captured = xq_play(&pos, m, &state);   /* xq_make and xq_checks_after */
         node->move = m;
-        out->plies = ply;
 
         if (captured) {
-            history_restart(&hist, &pos, ply);
-            checks[0] = checks[1] = 0;
+            nkeys = 0;   /* a new stretch */
+            base = node + 1;
+            if (capped) {   /* the limit moves with the checks (else it stays) */
+                checks[0] = checks[1] = 0;
+                captured_now = true;
+                limit = limit_at(limit_watch, limit_plies, check_cap, checks);
+            }
             if (is_attacker(captured) && --attackers == 0) {
-                dead = true;
-                end_untold = !after_end_told;
+                dead = ended = true;
+                trigger = INT_MIN;
             }
-        } else if (check_cap > 0 && state.in_check[pos.side]) {
-            checks[mover]++;   /* only counted when the move limit caps checks */
         }
-        history_push(&hist, pos.key, m);
-        /* a key seen before in this stretch (the filter) may repeat */
-        if (!hist.fresh && !repetition_ply && hist.n >= 5 && history_count(&hist) >= repetitions &&
-            history_judge(&hist, opt, &out->repetition)) {
-            repetition_ply = ply;
-            end_untold = !after_end_told;
+        /* the key of the new position, and whether the filter saw it */
+        uint64_t key = pos.key;
+        uint16_t *stamp = &stamps[key & (XQ_KEY_FILTER - 1)];
+        bool fresh = *stamp != gen;
+        *stamp = gen;
+        keys[nkeys++] = key;
+        /* a key the filter saw may repeat (one in the spare slot is not
+         * kept: short of room) */
+        if (!fresh && nkeys <= kcap && !repetition_ply && nkeys >= 5 && keys_count(keys, nkeys) >= repetitions &&
+            stretch_judge(&out->start, &pos, nodes, (int)(base - nodes), (int)(node - nodes) + 1, keys, nkeys, opt,
+                          memo, &out->repetition)) {
+            repetition_ply = (int)(node - nodes) + 1;
+            ended = true;
+            trigger = INT_MIN;
         }
-
-        if (limit_watch) {
-            int excess = 0;
-            if (check_cap > 0)
-                for (int c = 0; c < 2; c++)
-                    if (checks[c] > check_cap) excess += checks[c] - check_cap;
-            if (pos.halfmove - 2 * excess >= limit_plies) {
-                limit_reached = true;
+        if (pos.halfmove >= trigger) {
+            int ply = (int)(node - nodes) + 1;
+            if (capped && !captured_now && state.in_check[pos.side]) {
+                checks[pos.side ^ 1]++;   /* the mover's: a check, counted when the move limit caps them */
+                limit = limit_at(limit_watch, limit_plies, check_cap, checks);
+            }
+            captured_now = false;
+            if (nkeys > kcap) nkeys = kcap;   /* short of room: the key in the spare slot is dropped */
+            if (tell_due == ply) {   /* this move came after the end */
+                tell_after_end(out, opt, ply, node, tell_rep, tell_dead);
+                tell_due = 0;
+            }
+            if (limit_watch && pos.halfmove >= limit) {
+                limit_reached = ended = true;
                 limit_watch = false;
-                end_untold = !after_end_told;
+                limit = INT_MAX;
             }
+            if (ended && !after_end_told) {   /* the game ended at this ply: tell at the next */
+                after_end_told = true;
+                tell_due = ply + 1;
+                tell_rep = repetition_ply;
+                tell_dead = dead;
+            }
+            trigger = tell_due || always ? INT_MIN : limit;
         }
     }
+    out->plies = (int)(node - nodes);   /* the moves played: all, or those before the one refused */
     /* a node past an illegal move may still have variations */
-    for (; i < count && !variations; i++) variations = nodes[i].variation_count != 0;
+    for (; node < end && !variations; node++) variations = node->variation_count;
     /* the record went on after a repetition and ends on another one: that
      * last one is how the game ended */
-    if (repetition_ply && repetition_ply < out->plies && out->status == XQ_STATUS_VALID && hist.n >= 5 &&
-        history_count(&hist) >= opt->repetitions) {
+    if (repetition_ply && repetition_ply < out->plies && out->status == XQ_STATUS_VALID && nkeys >= 5 &&
+        keys_count(keys, nkeys) >= opt->repetitions) {
         xq_rep_verdict last;
-        if (history_judge(&hist, opt, &last)) {
+        if (stretch_judge(&out->start, &pos, nodes, (int)(base - nodes), out->plies, keys, nkeys, opt, memo, &last)) {
             out->repetition = last;
             repetition_ply = out->plies;
         }
     }
     out->repeated = repetition_ply > 0;
-    if (hist.keys != hist.local) {
-        free(hist.keys);
-        free(hist.moves);
-    }
+    if (keys != klocal) free(keys);
     xq_rep_memo_free(&own_memo);
 
     if (out->status == XQ_STATUS_VALID) {
-        if (!xq_has_legal_move(&pos)) {
+        if (!xq_replay_has_legal_move(&pos, state.in_check[pos.side])) {
             out->termination = xq_in_check(&pos, pos.side) ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
             out->result_board = loss_for(pos.side);
         } else if (dead) {
@@ -544,31 +776,8 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     }
     out->final = pos;
     /* a second walk of the main line only for records that have variations */
-    if (variations) check_branch(&g->main, out->start, 1, true, out->plies, notation, out);
+    if (variations) check_branch(&g->main, out->start, 1, true, out->plies, notation, opt, out);
 
     /* the recorded result against the board */
-    if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) {
-        char how[160];
-        if (out->termination == XQ_TERM_REPETITION)   /* name the verdict */
-            snprintf(how, sizeof how, "repetition: %.100s, %.40s", out->repetition.kind, out->repetition.clause);
-        else
-            snprintf(how, sizeof how, "%s", xq_termination_str(out->termination));
-        /* a repetition is judged only when a player asks (CXA1999 §24):
-         * the record may be unfinished, or the players agreed otherwise,
-         * so what it says against the verdict is a warning (--strict: error) */
-        xq_severity rep_sev = out->termination == XQ_TERM_REPETITION && !opt->strict ? XQ_SEV_WARNING
-                                                                                      : XQ_SEV_ERROR;
-        if (out->result_tag == XQ_RESULT_NONE || out->result_tag == XQ_RESULT_UNKNOWN) {
-            add_finding(out, XQ_FIND_RESULT_MISSING, rep_sev, 0, NULL,
-                        "no result recorded, but the board gives %s (%s)",
-                        xq_result_str(out->result_board), how);
-        } else if (out->result_tag != out->result_board) {
-            /* the move limit only draws when claimed (§23.3): a decisive
-             * result may stand, so that disagreement is a warning */
-            xq_severity sev = out->termination == XQ_TERM_MOVE_LIMIT && !opt->strict ? XQ_SEV_WARNING : rep_sev;
-            add_finding(out, XQ_FIND_RESULT_MISMATCH, sev, 0, NULL,
-                        "Result %s contradicts the board: %s (%s)", xq_result_str(out->result_tag),
-                        xq_result_str(out->result_board), how);
-        }
-    }
+    if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) check_result(opt, out);
 }

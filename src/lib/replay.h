@@ -77,6 +77,10 @@ typedef struct {
     int repetitions;     /* occurrences of a position that end the game, default 3 */
     xq_rules rules;      /* repetition rules (棋例): XQ_RULES_CXA1999 (default) or XQ_RULES_AXF */
     bool strict;         /* warnings that --strict makes errors */
+    bool no_warning_text; /* leave the message of every warning empty (""), for a caller that
+                             prints only errors: warnings are still counted and kept with their
+                             kind, severity, ply and place, and errors keep their text.  Spares
+                             formatting them (most are plain-file tandem warnings).  Default false */
 } xq_replay_options;
 
 /* Defaults of the CXA 1999 rule set. */
@@ -109,6 +113,15 @@ typedef struct {
     bool repeated;
     xq_rep_verdict repetition;
 } xq_replay;
+
+/* Whether the side to move in pos has a legal move: xq_has_legal_move(pos),
+ * cheaper for a side not in check.  in_check must equal
+ * xq_in_check(pos, pos->side) (a replay's xq_checks knows it); a wrong
+ * in_check gives wrong answers.  The first legal one of a few likely
+ * moves answers (not in check: a one-step move of a chariot, cannon or
+ * soldier to an empty point; then, and in check, a step of the general;
+ * CXA1999 §2.2, §3.1, §4.1.2); else the full search. */
+bool xq_replay_has_legal_move(const xq_position *pos, bool in_check);
 
 /* Replay the main line of g from its FEN tag (or the start position),
  * decoding each move with the notation the Format tag names (auto when

@@ -7,6 +7,12 @@
  * Bytes after the last member that are not another member are an error
  * ("N bytes after the end of the gzip data at byte offset X"), reported
  * after all the decompressed data was delivered; so is a stream cut short.
+ *
+ * Gzip data from a regular file of 128 KiB or more is inflated ahead by a
+ * thread of its own (up to 1 MiB, in 256 KiB blocks), so that inflating
+ * overlaps with the caller's parsing; smaller files and pipes are inflated
+ * in the caller's thread.  Plain data is read straight into the caller's
+ * buffer.  One xq_zin is used by one thread at a time.
  */
 #ifndef XQ_ZIN_H
 #define XQ_ZIN_H
@@ -22,9 +28,13 @@ typedef struct xq_zin xq_zin;
 xq_zin *xq_zin_open(int fd);
 
 /* Read up to room bytes of (decompressed) data into dst.  Returns the
- * count (> 0), 0 at the end of the data, or -1 on an error: a read error,
- * corrupt or truncated gzip data, or bytes after the gzip data;
- * xq_zin_error says which in one line. */
+ * count (> 0; it may be short of room), 0 at the end of the data, or -1
+ * on an error: a read error, corrupt or truncated gzip data, or bytes
+ * after the gzip data; xq_zin_error says which in one line.  The end and
+ * an error stay (every later call returns the same).  Everything before a
+ * cut or trailing bytes is delivered first; of corrupt data, the output of
+ * the inflate run that fails is not (a run ends where the caller's room,
+ * a 64 KiB chunk of input or a gzip member ends). */
 ssize_t xq_zin_read(xq_zin *z, void *dst, size_t room);
 
 /* The message of the last -1; "" before any. */

@@ -383,6 +383,10 @@ int main(int argc, char **argv)
         return XQ_EXIT_USAGE;
     }
 
+    /* the text report prints warnings only with -W: without it their
+     * messages are never read, so the replay need not write them */
+    opt.rules.no_warning_text = opt.report == REPORT_TEXT && !opt.warnings;
+
     totals t = {0};
     int status = XQ_EXIT_OK;
     int nfiles = argc - optind;

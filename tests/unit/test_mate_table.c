@@ -1,0 +1,207 @@
+/* test_mate_table.c - the move classification with a table of
+ * mate-search results (xq_classify_move_with, repetition_classify.c)
+ * against the classification without one (xq_classify_move, itself
+ * compared with the plain reference implementation by
+ * test_repetition_fast.c): every fact of every move (check, mate threat,
+ * victims and chasers, soldier and pinner victims, act, idle kind) must
+ * be the same, byte for byte, under both rule sets.
+ *
+ * The table keeps, for a position and a depth, whether the side to move
+ * mates by checks within it, and answers later searches from it (a mate
+ * within d is one within every deeper search, no mate within d none
+ * within every shallower one).  One table serves every position of a test
+ * (as one serves every game of a worker), so that answers found in one
+ * classification are reused by others, at other depths (the threat
+ * searches of 7 plies, the capture searches of 3).  Positions: every ply
+ * of the repetition records in tests/data with every legal move; plies of
+ * the endgame, middlegame and masters sets of ../shared (skipped when it
+ * is missing), the move played and, at some plies, every legal move; and
+ * random games from the start position (every legal move of every ply).
+ */
+#define XQ_REPETITION_INTERNAL   /* xq_classify_move_with, xq_mate_table */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include "pgn_read.h"
+#include "repetition.h"
+#include "replay.h"
+
+#ifndef XQ_SHARED
+#define XQ_SHARED "../shared"
+#endif
+
+typedef struct {
+    xq_mate_table *table;   /* shared by every comparison of a test */
+    long moves, differ, threats, checks, chases;
+} tally_tt;
+
+/* Classify m in pos with and without the table, under both rule sets. */
+static void compare_move(const xq_position *pos, xq_move m, tally_tt *t)
+{
+    for (int r = 0; r < 2; r++) {
+        xq_move_class with, without;
+        xq_classify_move_with(pos, m, (xq_rules)r, t->table, &with);
+        xq_classify_move(pos, m, (xq_rules)r, &without);
+        t->moves++;
+        t->threats += without.mate_threat;
+        t->checks += without.check;
+        t->chases += without.nvictims > 0;
+        if (memcmp(&with, &without, sizeof with)) {
+            char fen[XQ_FEN_MAX];
+            xq_fen_write(pos, fen, sizeof fen);
+            print_message("# differ (%s): %s move %d-%d: act %d/%d threat %d/%d victims %d/%d\n",
+                          xq_rules_str((xq_rules)r), fen, XQ_FROM(m), XQ_TO(m), with.act, without.act,
+                          with.mate_threat, without.mate_threat, with.nvictims, without.nvictims);
+            t->differ++;
+        }
+    }
+}
+
+/* compare_move for every legal move of pos. */
+static void compare_all_moves(const xq_position *pos, tally_tt *t)
+{
+    xq_move moves[XQ_MAX_MOVES];
+    int n = xq_legal_moves(pos, moves);
+    for (int i = 0; i < n; i++) compare_move(pos, moves[i], t);
+}
+
+/* The main lines of the first max_games records of path: the move played
+ * at every `every`-th ply, and every legal move at every `all_every`-th
+ * ply (0: never). */
+static void compare_file(const char *path, int every, int all_every, int max_games, tally_tt *t)
+{
+    skip_without_shared(path);
+    char err[256];
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    xq_replay_options opt;
+    xq_replay_options_default(&opt);
+    long ply = 0;
+    for (int gi = 0; gi < max_games; gi++) {
+        xq_game g;
+        xq_game_init(&g);
+        if (xq_reader_next(rd, &g) <= 0) {
+            xq_game_free(&g);
+            break;
+        }
+        xq_replay r;
+        xq_replay_game(&g, &opt, &r);
+        xq_position pos = r.start;
+        for (size_t i = 0; i < g.main.count; i++) {
+            xq_move m = g.main.nodes[i].move;
+            if (m == XQ_MOVE_NONE || xq_move_legality(&pos, m) != XQ_LEGAL) break;
+            if (ply % every == 0) compare_move(&pos, m, t);
+            if (all_every && ply % all_every == 0) compare_all_moves(&pos, t);
+            ply++;
+            xq_undo u;
+            xq_make(&pos, m, &u);
+        }
+        xq_game_free(&g);
+    }
+    xq_reader_close(rd);
+}
+
+static void report(const char *what, const tally_tt *t)
+{
+    print_message("# %s: %ld classifications, %ld differ (%ld checks, %ld mate threats, %ld chases)\n", what,
+                  t->moves, t->differ, t->checks, t->threats, t->chases);
+}
+
+static void tally_open(tally_tt *t)
+{
+    memset(t, 0, sizeof *t);
+    t->table = xq_mate_table_new();
+    assert_non_null(t->table);
+}
+
+static void repetition_records(void **state)
+{
+    (void)state;
+    tally_tt t;
+    tally_open(&t);
+    compare_file("tests/data/repetition-cases.pgn", 1, 1, 1000, &t);
+    compare_file("tests/data/repetition-later.pgn", 1, 1, 1000, &t);
+    report("tests/data/repetition-*.pgn, every legal move", &t);
+    xq_mate_table_free(t.table);
+    assert_true(t.moves > 0);
+    assert_int_equal(t.differ, 0);
+}
+
+static void corpus(void **state)
+{
+    (void)state;
+    tally_tt t;
+    tally_open(&t);
+    compare_file(XQ_SHARED "/corpus/ccpd/endgames.pgn.gz", 2, 97, 600, &t);
+    compare_file(XQ_SHARED "/corpus/ccpd/middlegames.pgn.gz", 7, 211, 400, &t);
+    compare_file(XQ_SHARED "/corpus/ccpd/masters.pgn.gz", 5, 307, 300, &t);
+    report("endgames, middlegames, masters", &t);
+    xq_mate_table_free(t.table);
+    assert_true(t.threats > 0 && t.chases > 0 && t.checks > 0);
+    assert_int_equal(t.differ, 0);
+}
+
+/* Random games from the start position (a fixed seed): every legal move
+ * of every ply classified, then one played at random; a game stops at
+ * mate or after 120 plies.  Random play hangs pieces and walks into
+ * checks and mates far more often than masters do. */
+static void random_games(void **state)
+{
+    (void)state;
+    tally_tt t;
+    tally_open(&t);
+    uint64_t seed = 0x2545F4914F6CDD1Dull;
+    for (int gi = 0; gi < 24; gi++) {
+        xq_position pos;
+        xq_position_start(&pos);
+        for (int ply = 0; ply < 120; ply++) {
+            xq_move moves[XQ_MAX_MOVES];
+            int n = xq_legal_moves(&pos, moves);
+            if (!n) break;
+            if (ply % 3 == 0) compare_all_moves(&pos, &t);
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            xq_undo u;
+            xq_make(&pos, moves[(seed >> 33) % (uint64_t)n], &u);
+        }
+    }
+    report("random games", &t);
+    xq_mate_table_free(t.table);
+    assert_true(t.threats > 0 && t.chases > 0);
+    assert_int_equal(t.differ, 0);
+}
+
+/* A NULL table may be freed; a new one is empty (answers nothing). */
+static void table_new_free(void **state)
+{
+    (void)state;
+    xq_mate_table_free(NULL);
+    xq_mate_table *tt = xq_mate_table_new();
+    assert_non_null(tt);
+    xq_position pos;
+    xq_position_start(&pos);
+    xq_move_class a, b;
+    xq_classify_move_with(&pos, XQ_MOVE(XQ_SQ(1, 2), XQ_SQ(4, 2)), XQ_RULES_CXA1999, tt, &a);
+    xq_classify_move(&pos, XQ_MOVE(XQ_SQ(1, 2), XQ_SQ(4, 2)), XQ_RULES_CXA1999, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    xq_mate_table_free(tt);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_new_free),
+        cmocka_unit_test(repetition_records),
+        cmocka_unit_test(random_games),
+        cmocka_unit_test(corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
