@@ -422,6 +422,8 @@ int main(int argc, char **argv)
     options opt;
     memset(&opt, 0, sizeof opt);
     xq_replay_options_default(&opt.stats.rules);
+    /* statistics count findings by kind and never print their messages */
+    opt.stats.rules.no_warning_text = true;
     opt.report.top = 20;
     opt.threads = xq_cpu_count();
     opt.ecco_plies = 20;
