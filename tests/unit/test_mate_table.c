@@ -9,10 +9,11 @@
  * The table keeps, for a position and a depth, whether the side to move
  * mates by checks within it, and answers later searches from it (a mate
  * within d is one within every deeper search, no mate within d none
- * within every shallower one).  One table serves every position of a test
- * (as one serves every game of a worker), so that answers found in one
- * classification are reused by others, at other depths (the threat
- * searches of 7 plies, the capture searches of 3).  Positions: every ply
+ * within every shallower one).  One table is passed to every
+ * classification of a test, as one is kept by every worker; each
+ * classification empties it first, so answers are reused within its own
+ * searches, at other depths (the threat searches of 7 plies, the capture
+ * searches of 3).  Positions: every ply
  * of the repetition records in tests/data with every legal move; plies of
  * the endgame, middlegame and masters sets of ../shared (skipped when it
  * is missing), the move played and, at some plies, every legal move; and
@@ -195,10 +196,41 @@ static void table_new_free(void **state)
     xq_mate_table_free(tt);
 }
 
+/* A position built to cut the old threat search short (break-it test,
+ * round five): Black to move after 1... e7d7 2. c1b1 already mates by
+ * checks within 3 plies (2... e3d1+ first), but a search of 7 plies that
+ * tries deep lines first ran out of its budget and said "no", so 2... d7e7,
+ * after which Black again mates within 3 plies, was called a new mate
+ * threat (and Black's moves "attacks with idle moves").  The threat is
+ * not new: d7e7 is an idle move, with and without the table. */
+static void mate_not_new_after_cut_search(void **state)
+{
+    (void)state;
+    xq_position pos;
+    char err[160];
+    assert_true(xq_fen_read(&pos, "3a5/4a4/4k4/1c7/5C3/6r2/3cn2N1/5K3/2C5N/2B1rp3 b - - 0 1", err, sizeof err));
+    const xq_move line[] = {XQ_MOVE(XQ_SQ(4, 7), XQ_SQ(3, 7)), XQ_MOVE(XQ_SQ(2, 1), XQ_SQ(1, 1))};
+    for (int i = 0; i < 2; i++) {
+        xq_undo u;
+        assert_int_equal(xq_move_legality(&pos, line[i]), XQ_LEGAL);
+        xq_make(&pos, line[i], &u);
+    }
+    xq_move d7e7 = XQ_MOVE(XQ_SQ(3, 7), XQ_SQ(4, 7));
+    xq_mate_table *tt = xq_mate_table_new();
+    xq_move_class a, b;
+    xq_classify_move(&pos, d7e7, XQ_RULES_CXA1999, &a);
+    xq_classify_move_with(&pos, d7e7, XQ_RULES_CXA1999, tt, &b);
+    assert_false(a.mate_threat);
+    assert_int_equal(a.act, XQ_ACT_IDLE);
+    assert_memory_equal(&a, &b, sizeof a);
+    xq_mate_table_free(tt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_new_free),
+        cmocka_unit_test(mate_not_new_after_cut_search),
         cmocka_unit_test(repetition_records),
         cmocka_unit_test(random_games),
         cmocka_unit_test(corpus),
