@@ -101,18 +101,60 @@ enum {
 };
 extern const uint8_t xq_rel[XQ_SQUARES][XQ_SQUARES];
 
-/* The first test of xq_quiet_move_safe, inline for its per-ply caller:
- * true when the move from -> to of the side to move (a piece other than
- * its general, not in check) touches none of its general's lines and
- * leaves none of its horse legs, so it cannot expose it (two table
- * reads); false when xq_quiet_move_safe must look (or there is no
- * general, which it answers). */
-static inline bool xq_quiet_move_untouched(const xq_position *pos, int from, int to)
+/* The out-of-line parts of xq_quiet_move_safe_inline (movegen.c): a
+ * line of the general g in direction dir (XQ_REL_NORTH ...) that the
+ * mover leaves, without or with a capture on it (to); a piece entering a
+ * line or leaving a leg; a move from or to g itself. */
+bool xq_safe_opened_by(const xq_position *pos, int g, unsigned dir, int from);
+bool xq_safe_opened_by_capture(const xq_position *pos, int g, unsigned dir, int from, int to);
+bool xq_safe_exposed_rest(const xq_position *pos, int g, int from, int to, unsigned rf, unsigned rt);
+bool xq_safe_exposes_general(const xq_position *pos, int from, int to);
+
+/* xq_quiet_move_safe (position.h, which says what it answers and why)
+ * inline, for the per-ply caller (the Chinese fast path): most moves
+ * touch none of the general's lines and leave none of its horse legs, so
+ * they cannot expose it (two table reads); the rest by what the move
+ * changes on the line it leaves or enters, out of line. */
+__attribute__((always_inline)) static inline bool xq_quiet_move_safe_inline(const xq_position *pos, int from,
+                                                                            int to)
 {
     int g = pos->general[pos->side];
-    if (g >= XQ_SQUARES) return false;
+    if (g >= XQ_SQUARES) return true;   /* no general: nothing to expose */
     unsigned rf = xq_rel[g][from], rt = xq_rel[g][to];
-    return !((rf | rt) & (XQ_REL_LINES | XQ_REL_SELF)) && !(rf & XQ_REL_LEG);
+    if (!((rf | rt) & (XQ_REL_LINES | XQ_REL_SELF)) && !(rf & XQ_REL_LEG)) return true;
+    if ((rf | rt) & XQ_REL_SELF) return !xq_safe_exposes_general(pos, from, to);
+    unsigned df = rf & XQ_REL_LINES, dt = rt & XQ_REL_LINES;
+    /* along one line: unchanged, or from gone and to an own piece */
+    if (df && df == dt) return !pos->board[to] || !xq_safe_opened_by_capture(pos, g, df, from, to);
+    if (df && !dt) return !xq_safe_opened_by(pos, g, df, from);   /* from on a line is no leg */
+    return !xq_safe_exposed_rest(pos, g, from, to, rf, rt);
+}
+
+/* The two out-of-line ends of xq_play_inline (movegen.c): the full
+ * check test (the side to move was in check before m, or has no
+ * general), and check_by_move's look at the lines and legs m touched
+ * (rel = the REL bits of from | those of to << 8). */
+xq_piece xq_play_check_full(const xq_position *pos, xq_checks *s, xq_piece cap);
+xq_piece xq_play_check_moved(const xq_position *pos, xq_move m, xq_checks *s, xq_piece cap, unsigned rel);
+
+/* xq_play (position.h: xq_make and xq_checks_after in one step) inline,
+ * for its per-ply callers: make m, then the check state of the side now
+ * to move, which most moves leave false after two table reads (m touches
+ * none of its general's lines, legs or horse squares); returns the piece
+ * m captured (XQ_NONE for none). */
+__attribute__((always_inline)) static inline xq_piece xq_play_inline(xq_position *pos, xq_move m, xq_checks *s)
+{
+    xq_piece cap = xq_make_core(pos, m);
+    xq_color side = pos->side;
+    s->in_check[side ^ 1] = false;   /* legal: the mover is not in check */
+    int g = pos->general[side];
+    if (s->in_check[side] || g >= XQ_SQUARES) return xq_play_check_full(pos, s, cap);
+    /* check_by_move's first test here: most moves touch no line or leg
+     * of the general (in_check[side] then stays false) */
+    unsigned rf = xq_rel[g][XQ_FROM(m)] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG),
+             rt = xq_rel[g][XQ_TO(m)] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_HORSE);
+    if (!(rf | rt)) return cap;
+    return xq_play_check_moved(pos, m, s, cap, rf | rt << 8);
 }
 
 /* Palace of colour c: files d..f, ranks 0..2 (Red) or 7..9 (Black). */

@@ -382,21 +382,18 @@ static long decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const uns
     return (long)(e >> 28);
 }
 
-/* A new pair cache, its ASCII leads filled: every supported legacy
- * encoding maps 0x01..0x7F to itself whatever byte follows, the entry
- * decode_slow would make on first sight.  Filled ahead so that a word
- * decoder run over several lines (pgn_read.c fast_lines) also knows the
- * pairs of an ASCII byte and the '\n' after it, which no line holds.
- * NULL on out-of-memory. */
+/* A new pair cache, all entries unknown (0).  The entries of ASCII leads
+ * are not filled ahead (127 x 256 of them would write the whole 256 KiB
+ * table at every reader open, the main cost of a small input, under
+ * ASan a page fault per page): every supported legacy encoding maps
+ * 0x01..0x7F to itself whatever byte follows, so decode_slow makes such
+ * an entry on first sight, and the word decoder (xq_pairs_decode_word),
+ * which also meets pairs no line holds (an ASCII byte and the '\n' after
+ * it), takes an unknown entry of an ASCII lead as that entry.  Freed
+ * with free().  NULL on out-of-memory. */
 static uint32_t *pairs_new(void)
 {
-    uint32_t *pt = calloc((size_t)256 << 8, sizeof *pt);
-    if (!pt) return NULL;
-    for (unsigned b = 1; b < 0x80; b++) {
-        uint32_t e = 1u << 28 | 1u << 24 | b | (WORD_ASCII[b] ? PAIR_WORD : 0);
-        for (unsigned next = 0; next < 256; next++) pt[next << 8 | b] = e;
-    }
-    return pt;
+    return calloc((size_t)256 << 8, sizeof(uint32_t));
 }
 
 /* Decode s[0..n) with the pair cache (pairs[pair_key], 256 x 256

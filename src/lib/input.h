@@ -215,7 +215,9 @@ size_t xq_input_decode_word(const xq_input *in, const unsigned char *s, size_t n
  * 256 x 256 32-bit entries indexed by xq_pair_key (input.c pair_entry):
  * bytes consumed << 28 | UTF-8 length << 24 | up to 3 UTF-8 bytes (first
  * in the low byte), XQ_PAIR_WORD set on the characters a word may hold
- * (see xq_input_decode_word); 0 while unknown. */
+ * (see xq_input_decode_word); 0 while unknown (an ASCII lead's entry
+ * too: readers of the table take a 0 entry of an ASCII lead 0x01..0x7F
+ * as 1 << 28 | 1 << 24 | the byte, XQ_PAIR_WORD if xq_word_ascii). */
 enum { XQ_PAIR_WORD = 1u << 27 };
 
 /* The pair cache of in, or NULL: a UTF-8 input, or no legacy line
@@ -265,7 +267,12 @@ static inline size_t xq_pairs_decode_word(const uint32_t *pt, const unsigned cha
     if (n) {
         while (p < last) {   /* a pair is there */
             uint32_t e = pt[xq_pair_key(p)];
-            if (!(e & XQ_PAIR_WORD)) break;
+            if (!(e & XQ_PAIR_WORD)) {
+                /* an ASCII lead not met yet (0): the entry input.c's
+                 * decode_slow makes for it, whatever byte follows */
+                if (e || !xq_word_ascii(*p)) break;
+                e = 1u << 28 | 1u << 24 | *p | XQ_PAIR_WORD;
+            }
             xq_pair_store3(o, e);
             o += e >> 24 & 3;
             p += e >> 28;

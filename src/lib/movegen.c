@@ -783,29 +783,38 @@ static inline bool screen_made(const xq_position *pos, int g, xq_color e, unsign
     }
 }
 
-/* The parts of xq_quiet_move_safe past its first tests, out of line and
- * each small, so that the common case (a piece leaving a line: one scan)
- * saves and restores few registers. */
-__attribute__((noinline)) static bool opened_by(const xq_position *pos, int g, unsigned dir, int from)
+/* The parts of xq_quiet_move_safe past its first tests (board_tables.h's
+ * xq_quiet_move_safe_inline calls them), out of line and each small, so
+ * that the common case (a piece leaving a line: one scan) saves and
+ * restores few registers. */
+__attribute__((noinline)) bool xq_safe_opened_by(const xq_position *pos, int g, unsigned dir, int from)
 {
     return line_opened(pos, g, (xq_color)(pos->side ^ 1), dir, from, -1);
 }
 
-__attribute__((noinline)) static bool opened_by_capture(const xq_position *pos, int g, unsigned dir, int from, int to)
+__attribute__((noinline)) bool xq_safe_opened_by_capture(const xq_position *pos, int g, unsigned dir, int from,
+                                                         int to)
 {
     return line_opened(pos, g, (xq_color)(pos->side ^ 1), dir, from, to);
 }
 
 /* The rest: a piece entering a line (and maybe leaving another one, or a
  * leg). */
-__attribute__((noinline)) static bool exposed_rest(const xq_position *pos, int g, int from, int to, unsigned rf,
-                                                   unsigned rt)
+__attribute__((noinline)) bool xq_safe_exposed_rest(const xq_position *pos, int g, int from, int to, unsigned rf,
+                                                    unsigned rt)
 {
     xq_color e = (xq_color)(pos->side ^ 1);
     unsigned df = rf & R_LINES, dt = rt & R_LINES;
     if (df && line_opened(pos, g, e, df, from, -1)) return true;
     if (dt && !pos->board[to] && screen_made(pos, g, e, dt, to)) return true;
     return (rf & R_LEG) && horse_behind(pos->board, g, from, e, to);
+}
+
+/* from or to is the general's square (only on impossible boards): the
+ * full test on a copy (exposes_general), as exposed_given would. */
+__attribute__((noinline)) bool xq_safe_exposes_general(const xq_position *pos, int from, int to)
+{
+    return exposes_general(pos, from, to);
 }
 
 /* The own-general part of xq_move_legality_known(pos, m, false) for a
@@ -824,19 +833,12 @@ __attribute__((noinline)) static bool exposed_rest(const xq_position *pos, int g
  * - leaving a horse leg: the horses behind it (horse_behind; a horse the
  *   mover takes is gone).
  * test_move_read_quick.c compares it with xq_move_legality_known,
- * test_move_safety.c with xq_move_legality. */
+ * test_move_safety.c with xq_move_legality.  The body is
+ * board_tables.h's xq_quiet_move_safe_inline, which the Chinese fast
+ * path inlines. */
 bool xq_quiet_move_safe(const xq_position *pos, int from, int to)
 {
-    int g = pos->general[pos->side];
-    if (g >= XQ_SQUARES) return true;   /* no general: nothing to expose (needs_test) */
-    const uint8_t *rel = REL[g];
-    unsigned rf = rel[from], rt = rel[to];
-    if (!((rf | rt) & (R_LINES | R_SELF)) && !(rf & R_LEG)) return true;
-    if ((rf | rt) & R_SELF) return !exposes_general(pos, from, to);   /* from or to is g: as exposed_given */
-    unsigned df = rf & R_LINES, dt = rt & R_LINES;
-    if (df && df == dt) return !pos->board[to] || !opened_by_capture(pos, g, df, from, to);
-    if (df && !dt) return !opened_by(pos, g, df, from);   /* from on a line is no leg */
-    return !exposed_rest(pos, g, from, to, rf, rt);
+    return xq_quiet_move_safe_inline(pos, from, to);
 }
 
 /* --- Check state along a game -------------------------------------------- */
@@ -906,8 +908,9 @@ void xq_checks_after(xq_checks *s, const xq_position *pos, xq_move m)
 
 /* The end of xq_play when the side to move was in check before m (only
  * an impossible start gives that) or has no general: the full test (as
- * xq_checks_after; no general reads as not in check).  Out of line. */
-__attribute__((noinline)) static xq_piece play_check_full(const xq_position *pos, xq_checks *s, xq_piece cap)
+ * xq_checks_after; no general reads as not in check).  Out of line
+ * (board_tables.h's xq_play_inline calls it). */
+__attribute__((noinline)) xq_piece xq_play_check_full(const xq_position *pos, xq_checks *s, xq_piece cap)
 {
     xq_color side = pos->side;
     s->in_check[side] = s->in_check[side] && xq_in_check(pos, side);
@@ -917,26 +920,19 @@ __attribute__((noinline)) static xq_piece play_check_full(const xq_position *pos
 /* The end of xq_play when m touched the lines or legs of the general g of
  * the side to move, which was not in check: check_by_move_slow with the
  * REL bits xq_play has read (rel = rf | rt << 8), store, return cap.
- * Five arguments: xq_play tail-calls it and needs no stack frame. */
-__attribute__((noinline)) static xq_piece play_check_moved(const xq_position *pos, xq_move m, xq_checks *s,
-                                                          xq_piece cap, unsigned rel)
+ * Five arguments: xq_play_inline tail-calls it and needs no stack frame. */
+__attribute__((noinline)) xq_piece xq_play_check_moved(const xq_position *pos, xq_move m, xq_checks *s,
+                                                       xq_piece cap, unsigned rel)
 {
     s->in_check[pos->side] = check_by_move_slow(pos, m, pos->general[pos->side], rel & 0xFF, rel >> 8);
     return cap;
 }
 
+/* xq_play (position.h): the inline body of board_tables.h, which the
+ * replay's fused read-and-play (xq_move_read_play) inlines too. */
 xq_piece xq_play(xq_position *pos, xq_move m, xq_checks *s)
 {
-    xq_piece cap = xq_make_core(pos, m);
-    xq_color side = pos->side;
-    s->in_check[side ^ 1] = false;   /* legal: the mover is not in check */
-    int g = pos->general[side];
-    if (s->in_check[side] || g >= XQ_SQUARES) return play_check_full(pos, s, cap);
-    /* check_by_move's first test here: most moves touch no line or leg
-     * of the general (in_check[side] then stays false) */
-    unsigned rf = REL[g][XQ_FROM(m)] & (R_LINES | R_SELF | R_LEG), rt = REL[g][XQ_TO(m)] & (R_LINES | R_SELF | R_HORSE);
-    if (!(rf | rt)) return cap;
-    return play_check_moved(pos, m, s, cap, rf | rt << 8);
+    return xq_play_inline(pos, m, s);
 }
 
 /* --- Perft -------------------------------------------------------------- */

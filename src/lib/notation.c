@@ -489,6 +489,9 @@ xq_note_status xqn_resolve(xqn_ctx *c, const xqn_desc *d)
     bool warn = false;
     char warn_msg[96];
     warn_msg[0] = 0;
+    /* the warning's text goes only into c->msg (fail_only_one): not
+     * built for a caller that takes none (a replay printing no warnings) */
+    const bool want_text = c->msg && c->msg_size;
 
     if (d->marker == XQN_M_NONE) {
         xqn_list l;
@@ -502,15 +505,18 @@ xq_note_status xqn_resolve(xqn_ctx *c, const xqn_desc *d)
         }
         if (l.n > 1 && d->action != XQN_ANY && d->kind != XQ_ADVISOR && d->kind != XQ_ELEPHANT) {
             warn = true;
-            /* "%d %ss on file %d without 前/後" */
-            msg_text t = {warn_msg, sizeof warn_msg, 0};
-            text_uint(&t, (unsigned)l.n);
-            TEXT_LIT(&t, " ");
-            text_str(&t, kn);
-            TEXT_LIT(&t, "s on file ");
-            text_uint(&t, (unsigned)xqn_file_num(side, d->file));
-            TEXT_LIT(&t, " without 前/後");
-            text_end(&t);
+            /* "%d %ss on file %d without 前/後", built only for a caller
+             * that takes the message (fail_only_one reads it then) */
+            if (want_text) {
+                msg_text t = {warn_msg, sizeof warn_msg, 0};
+                text_uint(&t, (unsigned)l.n);
+                TEXT_LIT(&t, " ");
+                text_str(&t, kn);
+                TEXT_LIT(&t, "s on file ");
+                text_uint(&t, (unsigned)xqn_file_num(side, d->file));
+                TEXT_LIT(&t, " without 前/後");
+                text_end(&t);
+            }
         }
         first_from = l.sq[0];
         for (int i = 0; i < l.n; i++) {
@@ -561,8 +567,9 @@ xq_note_status xqn_resolve(xqn_ctx *c, const xqn_desc *d)
                     if (jx >= 0) sel.sq[sel.n++] = l->sq[jx];
                 }
                 warn = sel.n > 0;
-                snprintf(warn_msg, sizeof warn_msg, "%ss on %d files: the %s marker names one on each",
-                         kn, bl.ntandem, marker_en[d->marker]);
+                if (want_text)
+                    snprintf(warn_msg, sizeof warn_msg, "%ss on %d files: the %s marker names one on each",
+                             kn, bl.ntandem, marker_en[d->marker]);
             }
             if (sel.n == 0 && ix >= 0)
                 sel.sq[sel.n++] = scope.sq[ix];    /* report its impossible action below */

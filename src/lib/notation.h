@@ -163,6 +163,21 @@ xq_note_status xq_move_read(const xq_position *pos, const char *text, size_t len
 xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len, xq_notation notation,
                            unsigned flags);
 
+/* xq_move_read_quick and xq_play in one step, for a replay loop that
+ * keeps the check state *s of *pos along the game (xq_checks): when
+ * xq_move_read_quick(pos, text, len, notation, s->in_check[pos->side] ?
+ * 0 : XQ_READ_NOT_IN_CHECK) gives a move m, play it as xq_play(pos, m, s)
+ * does, store the piece it captured (XQ_NONE for none) in *captured and
+ * return m; else return XQ_MOVE_NONE with *pos, *s and *captured
+ * untouched (the caller then reads the text with xq_move_read).  Same
+ * moves, position and check state as the two calls; the common case
+ * (the full form, one piece of the kind on its file, not in check, not a
+ * general) costs one look-up of the token in a per-thread cache of
+ * decoded tokens (2,048 buckets of two 16-byte slots: 64 KB), a file
+ * scan, the board tests of the move and the make. */
+xq_move xq_move_read_play(xq_position *pos, const char *text, size_t len, xq_notation notation, xq_checks *s,
+                          xq_piece *captured);
+
 /* Write legal move m of the side to move in notation (not AUTO) into buf
  * (size bytes; XQ_NOTATION_MAX always suffices) as NUL-terminated UTF-8.
  * Output is unambiguous in pos: Chinese uses 前/後 exactly when another

@@ -400,8 +400,7 @@ __attribute__((always_inline)) static inline xq_move quick_legal(const xq_positi
     int to = fast_target(pos, kind, x, r, action, arg);
     int from = XQ_SQ(x, r);
     if (to < 0) return XQ_MOVE_NONE;
-    return xq_quiet_move_untouched(pos, from, to) || xq_quiet_move_safe(pos, from, to) ? XQ_MOVE(from, to)
-                                                                                        : XQ_MOVE_NONE;
+    return xq_quiet_move_safe_inline(pos, from, to) ? XQ_MOVE(from, to) : XQ_MOVE_NONE;
 }
 
 /* The legal move of the side to move's piece (the general too) on file
@@ -506,24 +505,64 @@ __attribute__((noinline)) static xq_move quick_marker(const xq_position *pos, co
     return quick_legal(pos, (xq_kind)piece->val, x, rk[ix], act->val, arg);
 }
 
+/* The four characters of the full form 炮二平五 / 馬８進７ / 馬8進7 as
+ * numbers: piece kind, file numeral 1..9 as written, action (XQN_FWD,
+ * BACK, SIDE), numeral 1..9 as written. */
+typedef struct { unsigned char kind, file, action, arg; } full_desc;
+
+/* What decode_full found in a token. */
+enum { DEC_NONE, DEC_FULL, DEC_MARK };
+
+/* Decode the full form straight from its bytes (piece and action are 3
+ * bytes, each numeral 1 or 3, so 8 to 12 bytes: the caller checks len):
+ * DEC_FULL with *d filled; DEC_MARK when the first character is a marker
+ * 前/中/後 (its XQN_M_* in d->kind); DEC_NONE for anything else.  The
+ * 4-byte loads stay inside the token, the last one ends at its end. */
+__attribute__((always_inline)) static inline int decode_full(const unsigned char *u, size_t len, full_desc *d)
+{
+    const cn_char *piece = char_of_key(key_at(u));
+    if (!piece) return DEC_NONE;
+    if (piece->cls != CT_PIECE) {
+        d->kind = piece->val;
+        return piece->cls == CT_MARK ? DEC_MARK : DEC_NONE;
+    }
+    size_t i = 4;
+    int file = u[3] - '0';
+    if ((unsigned)(u[3] - '1') >= 9u) {   /* not an ASCII 1..9: a 3-byte numeral */
+        file = num_of_key(key_at(u + 3));
+        i = 6;
+    }
+    if (file < 0 || len - i < 4) return DEC_NONE;
+    const cn_char *act = char_cls(key_at(u + i), CT_ACT);
+    if (!act) return DEC_NONE;
+    i += 3;
+    int arg;
+    if (len == i + 1 && (unsigned)(u[i] - '1') < 9u) arg = u[i] - '0';
+    else if (len == i + 3) arg = num_of_key(key_before(u + len));
+    else return DEC_NONE;
+    if (arg < 0) return DEC_NONE;
+    *d = (full_desc){piece->val, (unsigned char)file, act->val, (unsigned char)arg};
+    return DEC_FULL;
+}
+
 /* xq_move_read_quick (notation.h): the full form 炮二平五 / 馬８進７ /
  * 馬8進7 whose file holds one piece of the kind, nearly every move of a
  * real record.  Decodes the four characters straight from their bytes
- * (piece and action are 3 bytes, each numeral 1 or 3, so 8 to 12 bytes),
- * finds the from-square (the one piece on its file, xqn_only_rank_on_file)
- * and, for a side told not in check moving a piece other than its
- * general, the to-square with only the board's part of the geometry left
- * to test (fast_target), then the general's safety (xq_quiet_move_safe).
- * A general and a side that may be in check take the same geometry, then
- * the core's full own-general test (quick_any, xq_move_safe);
- * XQ_READ_UNCHECKED no test at all (xqn_target_xr) as before.  Told not in check, it also takes
- * two forms of tandem pieces: an advisor or elephant whose action tells
- * the pieces on its file apart (confined_only_rank), and 前/中/後 with one
- * tandem file (quick_marker).  XQ_MOVE_NONE for every other
- * token or position, and for an illegal move: the general path then reads
- * it and gives the reason (tokenise, SH_FULL, xqn_resolve with one
- * candidate, xqn_finish), and for the moves taken here the same move,
- * which test_notation_fast.c and test_move_read_quick.c check. */
+ * (decode_full), finds the from-square (the one piece on its file,
+ * xqn_only_rank_on_file) and, for a side told not in check moving a
+ * piece other than its general, the to-square with only the board's part
+ * of the geometry left to test (fast_target), then the general's safety
+ * (xq_quiet_move_safe).  A general and a side that may be in check take
+ * the same geometry, then the core's full own-general test (quick_any,
+ * xq_move_safe); XQ_READ_UNCHECKED no test at all (xqn_target_xr) as
+ * before.  Told not in check, it also takes two forms of tandem pieces:
+ * an advisor or elephant whose action tells the pieces on its file apart
+ * (confined_only_rank), and 前/中/後 with one tandem file (quick_marker).
+ * XQ_MOVE_NONE for every other token or position, and for an illegal
+ * move: the general path then reads it and gives the reason (tokenise,
+ * SH_FULL, xqn_resolve with one candidate, xqn_finish), and for the moves
+ * taken here the same move, which test_notation_fast.c and
+ * test_move_read_quick.c check. */
 xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len, xq_notation notation,
                            unsigned flags)
 {
@@ -532,51 +571,153 @@ xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len,
     const unsigned char *u = (const unsigned char *)text;
     if (len < 8 || len > 12) return XQ_MOVE_NONE;
     bool quiet = (flags & (XQ_READ_UNCHECKED | XQ_READ_NOT_IN_CHECK)) == XQ_READ_NOT_IN_CHECK;
-    /* piece (3 bytes), file numeral (1 or 3), action (3), numeral (1 or 3):
-     * the 4-byte loads stay inside the token, the last one ends at its end */
-    const cn_char *piece = char_of_key(key_at(u));
-    if (!piece) return XQ_MOVE_NONE;
-    if (piece->cls != CT_PIECE) {
-        if (piece->cls != CT_MARK || !quiet) return XQ_MOVE_NONE;
-        return quick_marker(pos, u, len, piece->val);
+    full_desc d;
+    int dec = decode_full(u, len, &d);
+    if (dec != DEC_FULL) {
+        if (dec != DEC_MARK || !quiet) return XQ_MOVE_NONE;
+        return quick_marker(pos, u, len, d.kind);
     }
-    size_t i = 4;
-    int file = u[3] - '0';
-    if ((unsigned)(u[3] - '1') >= 9u) {   /* not an ASCII 1..9: a 3-byte numeral */
-        file = num_of_key(key_at(u + 3));
-        i = 6;
-    }
-    if (file < 0 || len - i < 4) return XQ_MOVE_NONE;
-    const cn_char *act = char_cls(key_at(u + i), CT_ACT);
-    if (!act) return XQ_MOVE_NONE;
-    i += 3;
-    int arg;
-    if (len == i + 1 && (unsigned)(u[i] - '1') < 9u) arg = u[i] - '0';
-    else if (len == i + 3) arg = num_of_key(key_before(u + len));
-    else return XQ_MOVE_NONE;
-    if (arg < 0) return XQ_MOVE_NONE;
 
     xq_color side = pos->side;
-    xq_kind kind = (xq_kind)piece->val;
-    int x = xqn_file_x(side, file);
+    xq_kind kind = (xq_kind)d.kind;
+    int x = xqn_file_x(side, d.file);
     int r = xqn_only_rank_on_file(pos, XQ_PIECE(kind, side), x);
     if (r < 0) {
         if (!quiet || (kind != XQ_ADVISOR && kind != XQ_ELEPHANT)) return XQ_MOVE_NONE;
-        return quick_confined(pos, XQ_PIECE(kind, side), x, act->val, arg);
+        return quick_confined(pos, XQ_PIECE(kind, side), x, d.action, d.arg);
     }
     int from = XQ_SQ(x, r);
     if (quiet && kind != XQ_GENERAL) {
         /* the common case: geometry here, then the general's safety */
-        return quick_legal(pos, kind, x, r, act->val, arg);
+        return quick_legal(pos, kind, x, r, d.action, d.arg);
     }
     if (flags & XQ_READ_UNCHECKED) {
-        int to = xqn_target_xr(side, kind, x, r, act->val, arg);
+        int to = xqn_target_xr(side, kind, x, r, d.action, d.arg);
         return to < 0 ? XQ_MOVE_NONE : XQ_MOVE(from, to);
     }
     /* a general, or a side that may be in check: geometry here, then the
      * full own-general test (what xq_move_legality and, for a general,
      * xq_move_legality_known ask after the geometry) */
-    return quick_any(pos, kind, x, r, act->val, arg);
+    return quick_any(pos, kind, x, r, d.action, d.arg);
+}
+
+/* --- reading and playing in one step (xq_move_read_play) --------------- */
+
+/* The decoded full forms of the tokens met lately, by their bytes: a
+ * record repeats few texts (炮二平五, 馬８進７ ...: 1,400 in 5,000 games),
+ * and one look-up of the whole token costs less than decoding its four
+ * characters.  A token of 8 to 12 bytes is known by its first 8 bytes
+ * (head), its last 4 (tail) and its length: together they hold every
+ * byte.  The slot keeps, ready for use, the length and the kind in one
+ * byte (len | kind << 4; 0: an empty slot, no token is that short), the
+ * action and argument in one (action | arg << 2), and the board file of
+ * the piece for each side (xqn_file_x of the numeral): 16 bytes.  Two
+ * slots a bucket (2,048 buckets), the newer token first: a token evicts
+ * the older of the two.  Per thread (workers replay in parallel). */
+typedef struct {
+    uint64_t head;
+    uint32_t tail;
+    uint8_t len_kind, act_arg, x[2];
+} tok_slot;
+_Static_assert(sizeof(tok_slot) == 16, "a token slot is 16 bytes");
+enum { TOK_BITS = 11, TOK_BUCKETS = 1 << TOK_BITS };
+static _Thread_local tok_slot tok_cache[TOK_BUCKETS][2];
+
+/* What the slot gives: the token's kind, the piece's board file for the
+ * side to move, action and argument. */
+typedef struct { xq_kind kind; int x, action, arg; } tok_move;
+
+/* The bucket of the token whose first 8 bytes are head, last 4 tail (the
+ * length is left to the compare).  Two multiplications: head and tail
+ * share bytes of the same characters, and their differences must reach
+ * the top bits that pick the bucket. */
+static inline tok_slot *tok_bucket_of(uint64_t head, uint32_t tail)
+{
+    uint64_t h = (head ^ tail * 0x9E3779B97F4A7C15ull) * 0xD6E8FEB86659FD93ull;
+    return tok_cache[h >> (64 - TOK_BITS)];
+}
+
+/* Whether slot e holds the token head, tail, len. */
+static inline bool tok_is(const tok_slot *e, uint64_t head, uint32_t tail, size_t len)
+{
+    return e->head == head && e->tail == tail && (e->len_kind & 15u) == len;
+}
+
+/* *t from slot e for the side to move. */
+static inline void tok_get(const tok_slot *e, xq_color side, tok_move *t)
+{
+    unsigned aa = e->act_arg;
+    *t = (tok_move){(xq_kind)(e->len_kind >> 4), e->x[side], (int)(aa & 3), (int)(aa >> 2)};
+}
+
+/* A cache miss: decode the token (decode_full) and keep it, in the first
+ * slot of its bucket (the one there moves to the second), when it is the
+ * full form; false otherwise (the caller takes the other path). */
+__attribute__((noinline)) static bool tok_fill(tok_slot *bucket, const unsigned char *u, size_t len, uint64_t head,
+                                               uint32_t tail, xq_color side, tok_move *t)
+{
+    full_desc d;
+    if (decode_full(u, len, &d) != DEC_FULL) return false;
+    bucket[1] = bucket[0];
+    bucket[0] = (tok_slot){head, tail, (uint8_t)(len | d.kind << 4), (uint8_t)(d.action | d.arg << 2),
+                           {(uint8_t)xqn_file_x(XQ_RED, d.file), (uint8_t)xqn_file_x(XQ_BLACK, d.file)}};
+    tok_get(&bucket[0], side, t);
+    return true;
+}
+
+/* The token's full form through the cache: true with *t filled for the
+ * side to move, false when it is not the full form. */
+__attribute__((always_inline)) static inline bool tok_read(const unsigned char *u, size_t len, xq_color side,
+                                                           tok_move *t)
+{
+    uint64_t head;
+    uint32_t tail;
+    memcpy(&head, u, 8);
+    memcpy(&tail, u + len - 4, 4);
+    tok_slot *bucket = tok_bucket_of(head, tail);
+    const tok_slot *e = bucket;
+    if (!tok_is(e, head, tail, len)) {
+        e = bucket + 1;
+        if (!tok_is(e, head, tail, len)) return tok_fill(bucket, u, len, head, tail, side, t);
+    }
+    tok_get(e, side, t);
+    return true;
+}
+
+/* Every case xq_move_read_play leaves to the two calls it stands for
+ * (前/中/後, a file with several pieces of the kind, a token not of the
+ * full form): xq_move_read_quick, then xq_play when it
+ * gave a move.  Out of line: a few plies in twenty. */
+__attribute__((noinline)) static xq_move read_play_other(xq_position *pos, const char *text, size_t len,
+                                                        xq_notation notation, xq_checks *s, xq_piece *captured)
+{
+    xq_move m = xq_move_read_quick(pos, text, len, notation, s->in_check[pos->side] ? 0u : XQ_READ_NOT_IN_CHECK);
+    if (m != XQ_MOVE_NONE) *captured = xq_play_inline(pos, m, s);
+    return m;
+}
+
+/* xq_move_read_play (notation.h).  The common case in one pass: the
+ * token's four characters from the cache (tok_read), the one piece on
+ * its file, the geometry (fast_target), the own general's safety (two
+ * table reads, else xq_quiet_move_safe; a general or a side in check:
+ * quick_any), then the move made and the check state of the side now to
+ * move (xq_play_inline): what xq_move_read_quick and xq_play do, without
+ * the second call, its set-up and a second decoding.
+ * test_move_read_play.c compares it with them. */
+xq_move xq_move_read_play(xq_position *pos, const char *text, size_t len, xq_notation notation, xq_checks *s,
+                          xq_piece *captured)
+{
+    if ((unsigned)notation > XQ_NOTATION_CHINESE_3DIGIT || len - 8 > 4u || !text) return XQ_MOVE_NONE;
+    xq_color side = pos->side;
+    tok_move t;
+    if (!tok_read((const unsigned char *)text, len, side, &t)) return read_play_other(pos, text, len, notation, s, captured);
+    int r = xqn_only_rank_on_file(pos, XQ_PIECE(t.kind, side), t.x);
+    if (r < 0) return read_play_other(pos, text, len, notation, s, captured);
+    /* xq_move_read_quick's choice for one piece on the file */
+    xq_move m = t.kind != XQ_GENERAL && !s->in_check[side] ? quick_legal(pos, t.kind, t.x, r, t.action, t.arg)
+                                                            : quick_any(pos, t.kind, t.x, r, t.action, t.arg);
+    if (m != XQ_MOVE_NONE) *captured = xq_play_inline(pos, m, s);
+    return m;
 }
 
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len)

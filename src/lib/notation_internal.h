@@ -150,7 +150,8 @@ static inline int xqn_target_xr(xq_color side, xq_kind k, int x, int r, int acti
 
 /* The rank of the only piece p on board file x (0..8), or -1 when the
  * file holds none or several.  One file: 10 squares, unrolled (a compare
- * and a branch each; GCC -O2 would keep the loop, 9 instructions a square). */
+ * and a branch each; GCC -O2 would keep the loop, 9 instructions a square;
+ * a walk of the file's occupied squares by pos->file_occ costs more). */
 static inline int xqn_only_rank_on_file(const xq_position *pos, xq_piece p, int x)
 {
     const xq_piece *b = pos->board + x;

@@ -68,6 +68,7 @@ struct xq_reader {
     size_t fen_tag;           /* 1 + index of the record's first FEN tag, 0 if none */
     const uint32_t *pairs;    /* xq_input_pairs after the last xq_input_decode (fast_line) */
     size_t moves;             /* move nodes in the record, all lines of play */
+    uint64_t file_moves;      /* move nodes in the records before it */
     bool moves_warned;
     uint32_t end_line, end_col;  /* just after the last line taken (for that error) */
     uint64_t end_off;
@@ -1029,6 +1030,7 @@ static void record_begin(xq_reader *r, xq_game *g)
     xq_game_reset(g);
     r->ph = PH_START;
     r->any_line = r->blank_in_tags = r->junk_warned = r->depth_warned = false;
+    r->file_moves += r->moves;
     r->moves = 0;
     r->moves_warned = false;
     r->pending_number = 0;
@@ -1209,9 +1211,15 @@ enum { FAST_WORD = 64, FAST_ROOM = 3 * FAST_WORD + 4 };
  * 4 byte pairs) that the pair decoder took whole and fast_move accepted:
  * the same 8 bytes followed by a blank decode to the same text (the pair
  * cache only ever gains entries), so a move seen before costs one lookup
- * instead of one table step per character.  Direct-mapped by a hash of
- * the 8 bytes; a slot with len 0 is empty. */
-enum { WORD_SLOTS = 2048 };
+ * instead of one table step per character.  Two-way set associative by
+ * a hash of the 8 bytes (slots h and h ^ 1, one cache line): the ~1,400
+ * distinct moves of a large corpus then rarely evict each other, as
+ * they did direct-mapped in 2,048 slots.  A slot with len 0 is empty. */
+enum { WORD_BITS = 12, WORD_SLOTS = 1 << WORD_BITS };
+
+/* The word cache is made once the input has this many moves: a small
+ * input (a test, a fuzzer's) never pays for its 128 KiB. */
+enum { WORDS_AFTER = 256 };
 struct word_slot {
     uint64_t key;        /* the 8 raw bytes, as loaded */
     char text[16];       /* their UTF-8 (len bytes), then anything */
@@ -1220,7 +1228,24 @@ struct word_slot {
 
 static inline size_t word_hash(uint64_t w)
 {
-    return (size_t)((w * 0x9E3779B97F4A7C15u) >> 53) & (WORD_SLOTS - 1);
+    return (size_t)((w * 0x9E3779B97F4A7C15u) >> (64 - WORD_BITS));
+}
+
+/* The slot of ws holding word w, or NULL. */
+static inline const struct word_slot *word_find(const struct word_slot *ws, uint64_t w)
+{
+    const struct word_slot *s = &ws[word_hash(w)];
+    if (s->key == w && s->len) return s;
+    s = &ws[word_hash(w) ^ 1];
+    return s->key == w && s->len ? s : NULL;
+}
+
+/* The slot of ws to store word w in (not there yet): the first slot of
+ * its set when empty, else the second (the first keeps its word). */
+static inline struct word_slot *word_victim(struct word_slot *ws, uint64_t w)
+{
+    struct word_slot *s = &ws[word_hash(w)];
+    return s->len ? &ws[word_hash(w) ^ 1] : s;
 }
 
 /* Can the fast path (fast_scan) take lines of the record now?  The state
@@ -1312,12 +1337,14 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
         uint32_t chars;
         const unsigned char *q;
         uint64_t w = 0;
-        struct word_slot *ws = NULL;
+        const struct word_slot *ws = NULL;
+        bool cached = false;   /* w is a word the cache may hold */
         if (pt && r->words && e - p > 8 && (CLASS[p[8]] == C_BLANK || p[8] == '\n')) {
             memcpy(&w, p, 8);
-            ws = &r->words[word_hash(w)];
+            ws = word_find(r->words, w);
+            cached = true;
         }
-        if (ws && ws->key == w && ws->len) {   /* a move seen before: decoded, checked */
+        if (ws) {   /* a move seen before: decoded, checked */
             memcpy(o, ws->text, 16);
             len = ws->len;
             chars = ws->chars;
@@ -1329,11 +1356,12 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
             q = p + k;
             if (k == 0 || (q < e && CLASS[*q] != C_BLANK && *q != '\n') || !fast_move(o, len))
                 return NULL;
-            if (ws && k == 8 && len <= 16) {   /* whole, and a move: remember it */
-                ws->key = w;
-                memcpy(ws->text, o, len);
-                ws->len = (uint32_t)len;
-                ws->chars = chars;
+            if (cached && k == 8 && len <= 16) {   /* whole, and a move: remember it */
+                struct word_slot *v = word_victim(r->words, w);
+                v->key = w;
+                memcpy(v->text, o, len);
+                v->len = (uint32_t)len;
+                v->chars = chars;
             }
         }
         if (r->moves >= XQ_MAX_RECORD_MOVES) return NULL;
@@ -1532,6 +1560,68 @@ static inline const unsigned char *fast_moves(xq_reader *r, xq_game *g, const un
     return q;
 }
 
+/* The move node of a cached word ws (a word_slot hit) written at o in the
+ * move-text block, as fast_scan writes it; returns the room after it. */
+static inline char *fast_pair_node(xq_node *nd, char *o, const struct word_slot *ws,
+                                   uint32_t lineno, uint32_t col, uint32_t number)
+{
+    memcpy(o, ws->text, 16);
+    o[ws->len] = '\0';
+    node_fill(nd, o, ws->len, lineno, col, number);
+    return o + ws->len + 1;
+}
+
+/* The dominant line of a GBK or Big5 record, "N. WWWWWWWW WWWWWWWW\n": a
+ * move number of 1 to 3 digits, one dot, one space, then two moves of 8
+ * raw bytes each that the word cache holds (the second followed by the
+ * '\n'), taken as fast_scan would take it (same nodes, texts, columns
+ * and move-text block use), with every test made before anything is
+ * written, so that there is nothing to undo.  p (a digit: the caller's
+ * test) starts a complete line of the window (e is past its '\n'), in
+ * the middle of the main line's movetext (fast_moves' state; PH_TAGS
+ * becomes PH_MOVES as there).  Returns the line's '\n', or NULL (nothing
+ * done) for any other line, which then goes to fast_moves.
+ * tests/unit/test_movetext_fast.c compares it with the general way. */
+static inline const unsigned char *fast_pair_line(xq_reader *r, frame *f, const unsigned char *p,
+                                                  const unsigned char *e, uint64_t lineno)
+{
+    /* p[0] is a digit, so its line's '\n' comes later: each byte read
+     * below follows one that is not a '\n' */
+    const unsigned char *q = p + 1;
+    uint32_t v = (uint32_t)(p[0] - '0');
+    if ((unsigned)q[0] - '0' < 10u) {
+        v = v * 10 + (uint32_t)(q[0] - '0');
+        q++;
+        if ((unsigned)q[0] - '0' < 10u) {
+            v = v * 10 + (uint32_t)(q[0] - '0');
+            q++;
+        }
+    }
+    if (q[0] != '.' || q[1] != ' ') return NULL;
+    const unsigned char *m = q + 2;
+    if (e - m < 18 || m[8] != ' ' || m[17] != '\n') return NULL;
+    uint64_t w1, w2;
+    memcpy(&w1, m, 8);
+    memcpy(&w2, m + 9, 8);
+    const struct word_slot *s1 = word_find(r->words, w1), *s2 = word_find(r->words, w2);
+    /* (a cached word holds no blank and no '\n': the line has the shape) */
+    if (!s1 || !s2) return NULL;
+    /* room as fast_scan would find it before each move: no new block,
+     * no node array growth, no move limit */
+    if (r->mt_end - r->mt < FAST_ROOM + 17 || f->cap - f->count < 2 ||
+        r->moves > XQ_MAX_RECORD_MOVES - 2)
+        return NULL;
+    xq_node *nd = &f->nodes[f->count];
+    f->count += 2;
+    r->moves += 2;
+    r->pending_number = 0;
+    r->ph = PH_MOVES;
+    uint32_t col = (uint32_t)(m - p) + 1;
+    char *o = fast_pair_node(nd, r->mt, s1, (uint32_t)lineno, col, v);
+    r->mt = fast_pair_node(nd + 1, o, s2, (uint32_t)lineno, col + s1->chars + 1, 0);
+    return m + 17;
+}
+
 /* The fast path over a run of lines straight from the input's buffer
  * (xq_input_window), without one xq_input_line call, decoding and set-up
  * per line: blank lines, common tag lines (fast_tag), common lines of
@@ -1556,7 +1646,8 @@ static int fast_lines(xq_reader *r, xq_game *g)
         raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES)
         return FT_TAKEN;
     uint64_t room = XQ_MAX_RECORD_BYTES - raw_bytes(r, g);   /* bytes before the limit */
-    if (!r->words && r->pairs) r->words = calloc(WORD_SLOTS, sizeof *r->words);   /* (NULL: none) */
+    if (!r->words && r->pairs && r->file_moves + r->moves >= WORDS_AFTER)
+        r->words = calloc(WORD_SLOTS, sizeof *r->words);   /* (NULL: none) */
     /* complete lines only, from the first FAST_WINDOW bytes: the search
      * for the last '\n' costs at most that per call, whatever follows (a
      * long line being read after many lines refused one by one) */
@@ -1565,6 +1656,11 @@ static int fast_lines(xq_reader *r, xq_game *g)
     e++;
     uint64_t lines = 0;
     int rc = FT_TAKEN;
+    /* fast_pair_line's state (fast_moves' tests that no line taken here
+     * changes: fast_scan opens no variation, comment or skip; the phase
+     * and any_line are tested per line) */
+    frame *f = top(r);
+    const bool pair_ok = r->words && !r->skip && !f->pend_on;
     while (p < e && (uint64_t)(p - w) < room) {
         uint64_t lineno = number + lines;
         const unsigned char *q = p;
@@ -1585,6 +1681,9 @@ static int fast_lines(xq_reader *r, xq_game *g)
                 break;
             }
             q = nl;
+        } else if ((unsigned)*p - '0' < 10u && pair_ok && (r->ph == PH_MOVES || r->ph == PH_TAGS) &&
+                   r->any_line && (q = fast_pair_line(r, f, p, e, lineno))) {
+            /* taken: the dominant line */
         } else if (!(q = fast_moves(r, g, p, e, lineno))) {   /* (blank lines too) */
             rc = FT_REFUSE;
             break;

@@ -678,13 +678,16 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
         variations |= node->variation_count;
         /* the check state kept along the game spares legality its own
          * general's test for most moves (xq_move_legality_known); the
-         * shortcut takes nearly every move, the full reader the rest */
-        xq_move m = xq_move_read_quick(&pos, node->text, node->text_len ? node->text_len : strlen(node->text),
-                                       notation, state.in_check[pos.side] ? 0u : XQ_READ_NOT_IN_CHECK);
-        if (m == XQ_MOVE_NONE &&
-            (m = read_move_slow(out, &pos, &state, node, (int)(node - nodes) + 1, notation, opt)) == XQ_MOVE_NONE)
-            break;
-        xq_piece captured = xq_play(&pos, m, &state);   /* xq_make and xq_checks_after */
+         * shortcut reads and plays nearly every move in one call
+         * (xq_move_read_play), the full reader reads the rest */
+        xq_piece captured;
+        xq_move m = xq_move_read_play(&pos, node->text, node->text_len ? node->text_len : strlen(node->text),
+                                      notation, &state, &captured);
+        if (m == XQ_MOVE_NONE) {
+            m = read_move_slow(out, &pos, &state, node, (int)(node - nodes) + 1, notation, opt);
+            if (m == XQ_MOVE_NONE) break;
+            captured = xq_play(&pos, m, &state);   /* xq_make and xq_checks_after */
+        }
         node->move = m;
 
         if (captured) {

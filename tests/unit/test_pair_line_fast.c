@@ -1,0 +1,328 @@
+/* test_pair_line_fast.c - the record reader's shortcuts of round six
+ * against what they stand for:
+ *  - pgn_read.c fast_pair_line (the line "N. WWWWWWWW WWWWWWWW\n" of a
+ *    Big5 or GBK record from the two-way word cache) against the general
+ *    way: files of mostly that line shape, with every near miss (numbers
+ *    of 1 to 4 digits, two dots, tabs, two spaces, CRLF, a blank at the
+ *    end, one or three moves, results, moves of other lengths), read with
+ *    and without the fast path, game by game, field by field;
+ *  - the word cache (word_find, word_victim): what it finds is what was
+ *    stored for those 8 bytes;
+ *  - input.c's pair cache without its ASCII leads filled ahead: the word
+ *    decoder (xq_pairs_decode_word) on a table whose ASCII-lead entries
+ *    are unknown gives what it gives on the table filled ahead (the
+ *    old pairs_new, kept here as the reference).
+ *
+ * The reader's and the input's sources are included so that the reader's
+ * private switch (no_fast) and the static helpers can be reached. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "input.c"
+#include "pgn_read.c"
+
+#include <unistd.h>
+
+/* Deterministic pseudo-random numbers (xorshift64). */
+static uint64_t rng_state = 0x2545F4914F6CDD1Du;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state % n);
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+/* Moves of 4 Chinese characters (8 bytes in Big5 and GBK) and a few
+ * others (other lengths, ASCII). */
+static const char *const MOVES4[] = {
+    "炮二平五", "馬８進７", "車一平二", "兵七進一", "帥五平四", "相三進五", "傌二進三",
+    "車九平八", "卒３進１", "前炮平四", "馬二進三", "炮８平５", "車１進１", "仕四進五",
+};
+static const char *const OTHER[] = {"h2e2", "C2.5", "炮二平", "前馬進三七", "炮二平五!", "1-0"};
+
+typedef struct {
+    char *p;
+    size_t len, cap;
+    iconv_t cd;   /* UTF-8 -> the file's encoding */
+} out_file;
+
+static void put_raw(out_file *o, const char *s, size_t n)
+{
+    if (o->len + n + 1 > o->cap) {
+        o->cap = (o->len + n + 1) * 2;
+        o->p = realloc(o->p, o->cap);
+        assert_non_null(o->p);
+    }
+    memcpy(o->p + o->len, s, n);
+    o->len += n;
+}
+
+/* UTF-8 text s in the file's encoding (left out if it has no character). */
+static void put(out_file *o, const char *s)
+{
+    char buf[1024];
+    char *in = (char *)s, *out = buf;
+    size_t inleft = strlen(s), outleft = sizeof buf;
+    iconv(o->cd, NULL, NULL, NULL, NULL);
+    if (iconv(o->cd, &in, &inleft, &out, &outleft) == (size_t)-1) return;
+    put_raw(o, buf, (size_t)(out - buf));
+}
+
+static const char *move(void)
+{
+    return rnd(20) ? MOVES4[rnd(sizeof MOVES4 / sizeof MOVES4[0])]
+                   : OTHER[rnd(sizeof OTHER / sizeof OTHER[0])];
+}
+
+/* One line of moves: mostly the dominant shape, sometimes a near miss. */
+static void moves_line(out_file *o, unsigned number)
+{
+    char num[32];
+    static const unsigned big[] = {0, 7, 10, 99, 100, 999, 1000, 12345};
+    unsigned n = rnd(10) ? number : big[rnd(8)];
+    snprintf(num, sizeof num, rnd(30) ? "%u." : rnd(2) ? "%u.." : "%u", n);
+    put(o, num);
+    put(o, rnd(30) ? " " : rnd(2) ? "\t" : "  ");
+    put(o, move());
+    int count = rnd(15) ? 2 : rnd(2) ? 1 : 3;
+    for (int k = 1; k < count; k++) {
+        put(o, rnd(30) ? " " : "\t");
+        put(o, move());
+    }
+    if (rnd(30) == 0) put(o, " ");
+    put(o, rnd(30) ? "\n" : "\r\n");
+}
+
+static void record(out_file *o)
+{
+    put(o, "[Game \"Chinese Chess\"]\n[Event \"全國賽\"]\n[Result \"1-0\"]\n");
+    if (rnd(4)) put(o, "\n");
+    int lines = (int)rnd(60);
+    for (int i = 0; i < lines; i++) {
+        if (rnd(50) == 0) put(o, "{a comment}\n");
+        moves_line(o, (unsigned)i + 1);
+    }
+    if (rnd(4)) put(o, rnd(2) ? "1-0\n" : "0-1\n");
+    if (rnd(3)) put(o, "\n");
+}
+
+/* ---- comparing games ----------------------------------------------------- */
+
+static void same_str(const char *a, const char *b)
+{
+    if (!a || !b) assert_ptr_equal(a, b);
+    else assert_string_equal(a, b);
+}
+
+static void same_branch(const xq_branch *a, const xq_branch *b)
+{
+    assert_int_equal(a->count, b->count);
+    same_str(a->comment, b->comment);
+    for (size_t i = 0; i < a->count; i++) {
+        const xq_node *x = &a->nodes[i], *y = &b->nodes[i];
+        same_str(x->text, y->text);
+        same_str(x->comment, y->comment);
+        assert_int_equal(x->line, y->line);
+        assert_int_equal(x->col, y->col);
+        assert_int_equal(x->number, y->number);
+        assert_int_equal(x->text_len, y->text_len);
+        assert_int_equal(x->move, y->move);
+        assert_int_equal(x->nag_count, y->nag_count);
+        for (size_t k = 0; k < x->nag_count; k++) assert_int_equal(x->nags[k], y->nags[k]);
+        assert_int_equal(x->variation_count, y->variation_count);
+        for (size_t k = 0; k < x->variation_count; k++)
+            same_branch(&x->variations[k], &y->variations[k]);
+    }
+}
+
+static void same_game(const xq_game *a, const xq_game *b)
+{
+    assert_int_equal(a->index, b->index);
+    assert_int_equal(a->first_line, b->first_line);
+    assert_int_equal(a->offset, b->offset);
+    assert_int_equal(a->encoding, b->encoding);
+    assert_int_equal(a->raw_len, b->raw_len);
+    assert_memory_equal(a->raw, b->raw, a->raw_len);
+    assert_int_equal(a->tag_count, b->tag_count);
+    for (size_t i = 0; i < a->tag_count; i++) {
+        same_str(a->tags[i].name, b->tags[i].name);
+        same_str(a->tags[i].value, b->tags[i].value);
+    }
+    same_branch(&a->main, &b->main);
+    same_str(a->result, b->result);
+    assert_int_equal(a->result_code, b->result_code);
+    assert_int_equal(a->diag_count, b->diag_count);
+    for (size_t i = 0; i < a->diag_count; i++) {
+        assert_int_equal(a->diags[i].line, b->diags[i].line);
+        assert_int_equal(a->diags[i].col, b->diags[i].col);
+        assert_int_equal(a->diags[i].offset, b->diags[i].offset);
+        assert_string_equal(a->diags[i].msg, b->diags[i].msg);
+    }
+}
+
+/* Read path both ways; returns the moves read. */
+static size_t read_both(const char *path, xq_encoding enc)
+{
+    xq_read_options opt = {enc, XQ_FMT_PGN};
+    char err[256];
+    xq_reader *fast = xq_reader_open(path, &opt, err, sizeof err);
+    xq_reader *slow = xq_reader_open(path, &opt, err, sizeof err);
+    assert_non_null(fast);
+    assert_non_null(slow);
+    slow->no_fast = true;
+    xq_game a, b;
+    xq_game_init(&a);
+    xq_game_init(&b);
+    size_t moves = 0;
+    for (;;) {
+        int ra = xq_reader_next(fast, &a), rb = xq_reader_next(slow, &b);
+        assert_int_equal(ra, rb);
+        if (ra != 1) break;
+        same_game(&a, &b);
+        moves += a.main.count;
+    }
+    assert_non_null(fast->words);   /* (the files are long enough for the cache) */
+    xq_game_free(&a);
+    xq_game_free(&b);
+    xq_reader_close(fast);
+    xq_reader_close(slow);
+    return moves;
+}
+
+static void check_encoding(xq_encoding enc, const char *iconv_name)
+{
+    for (int iter = 0; iter < 40; iter++) {
+        out_file o = {0};
+        o.cd = iconv_open(iconv_name, "UTF-8");
+        assert_true(o.cd != (iconv_t)-1);
+        int records = 20 + (int)rnd(iter % 5 == 0 ? 600 : 40);
+        for (int i = 0; i < records; i++) record(&o);
+        iconv_close(o.cd);
+        char path[] = "/tmp/xq-test-pair-line-XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, o.p, o.len), (ssize_t)o.len);
+        close(fd);
+        assert_true(read_both(path, enc) > WORDS_AFTER);
+        read_both(path, XQ_ENC_AUTO);
+        unlink(path);
+        free(o.p);
+    }
+}
+
+static void test_big5_lines(void **state)
+{
+    (void)state;
+    check_encoding(XQ_ENC_BIG5, "CP950");
+}
+
+static void test_gbk_lines(void **state)
+{
+    (void)state;
+    check_encoding(XQ_ENC_GBK, "GB18030");
+}
+
+/* ---- the word cache ------------------------------------------------------ */
+
+static void test_word_cache(void **state)
+{
+    (void)state;
+    struct word_slot *ws = calloc(WORD_SLOTS, sizeof *ws);
+    assert_non_null(ws);
+    for (int iter = 0; iter < 200000; iter++) {
+        /* keys from a small set, so that sets fill and words are evicted */
+        uint64_t w = (uint64_t)rnd(6000) * 0x0101010101010101u ^ (uint64_t)rnd(3) << 40;
+        const struct word_slot *f = word_find(ws, w);
+        if (f) {   /* what was stored for w: its text and counts */
+            assert_int_equal(f->key, w);
+            assert_int_equal(f->len, (uint32_t)(w % 13) + 1);
+            assert_int_equal(f->chars, (uint32_t)(w % 5));
+            assert_int_equal(f->text[0], (char)w);
+            continue;
+        }
+        struct word_slot *v = word_victim(ws, w);
+        size_t h = word_hash(w);
+        assert_true(v == &ws[h] || v == &ws[h ^ 1]);
+        v->key = w;
+        v->len = (uint32_t)(w % 13) + 1;
+        v->chars = (uint32_t)(w % 5);
+        v->text[0] = (char)w;
+        assert_ptr_equal(word_find(ws, w), v);
+    }
+    free(ws);
+}
+
+/* ---- the pair cache's ASCII leads ---------------------------------------- */
+
+/* The pair cache as pairs_new made it before: ASCII leads filled ahead. */
+static uint32_t *ref_pairs_new(void)
+{
+    uint32_t *pt = calloc((size_t)256 << 8, sizeof *pt);
+    assert_non_null(pt);
+    for (unsigned b = 1; b < 0x80; b++) {
+        uint32_t e = 1u << 28 | 1u << 24 | b | (WORD_ASCII[b] ? PAIR_WORD : 0);
+        for (unsigned next = 0; next < 256; next++) pt[next << 8 | b] = e;
+    }
+    return pt;
+}
+
+static void test_ascii_leads(void **state)
+{
+    (void)state;
+    /* the reference table and the lazy one, with the same entries made
+     * for non-ASCII leads (some words, some not) and, in the lazy one,
+     * some ASCII-lead entries made as decode_slow makes them */
+    uint32_t *ref = ref_pairs_new(), *lazy = pairs_new();
+    assert_non_null(lazy);
+    for (int i = 0; i < 20000; i++) {
+        unsigned lead = 0x80 + rnd(0x80), next = rnd(256);
+        uint32_t e = rnd(3) ? 2u << 28 | 3u << 24 | PAIR_WORD | rnd(1u << 24)
+                            : rnd(2) ? PAIR_BAD : 2u << 28 | 2u << 24 | rnd(1u << 16);
+        ref[next << 8 | lead] = lazy[next << 8 | lead] = e;
+    }
+    for (int i = 0; i < 3000; i++) {
+        unsigned b = 1 + rnd(0x7F), next = rnd(256);
+        lazy[next << 8 | b] = ref[next << 8 | b];
+    }
+    for (unsigned b = 1; b < 0x80; b++)   /* decode_slow's entry is the one filled ahead */
+        assert_int_equal(ref[b], 1u << 28 | 1u << 24 | b | (xq_word_ascii(b) ? PAIR_WORD : 0));
+    unsigned char buf[40];
+    for (int iter = 0; iter < 500000; iter++) {
+        size_t n = rnd(sizeof buf + 1);
+        for (size_t i = 0; i < n; i++) {
+            switch (rnd(4)) {
+            case 0: buf[i] = (unsigned char)rnd(0x80); break;
+            case 1: buf[i] = (unsigned char)rnd(256); break;
+            default: buf[i] = (unsigned char)(0x80 + rnd(0x80)); break;
+            }
+        }
+        char oa[3 * sizeof buf + 4], ob[3 * sizeof buf + 4];
+        size_t la, lb;
+        uint32_t ca, cb;
+        size_t ka = xq_pairs_decode_word(ref, buf, n, oa, &la, &ca);
+        size_t kb = xq_pairs_decode_word(lazy, buf, n, ob, &lb, &cb);
+        assert_int_equal(ka, kb);
+        assert_int_equal(la, lb);
+        assert_int_equal(ca, cb);
+        assert_memory_equal(oa, ob, la);
+    }
+    free(ref);
+    free(lazy);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_word_cache),
+        cmocka_unit_test(test_ascii_leads),
+        cmocka_unit_test(test_big5_lines),
+        cmocka_unit_test(test_gbk_lines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
