@@ -6,6 +6,8 @@
 #   long-line.pgn       a 10 MB comment on one line, then a 10 MB move token
 #   long-game.pgn       one game of 10^6 plies (horses shuffling)
 #   long-tag.pgn        a tag value of 1 MB
+#   many-tags.pgn       200,000 tags in one record (T0 ... T199999), then one
+#                       named again, in another case, which starts a record
 #   deep-variations.pgn variations nested 100,000 deep, closed, then unclosed
 #   gzip-bomb.pgn.gz    1 GB of NUL bytes on one line from a 1 MB file
 #   gzip-lines.pgn.gz   40 MB of movetext in one record without a break (the
@@ -35,6 +37,10 @@ head_() { printf '[Game "Chinese Chess"]\n[Event "%s"]\n[Result "%s"]\n\n' "$1" 
 
 { printf '[Game "Chinese Chess"]\n[Event "'; head -c 1048576 /dev/zero | tr '\0' v
   printf '"]\n[Result "*"]\n\n1. 炮二平五 馬８進７ *\n\n'; good; } > long-tag.pgn
+
+{ printf '[Game "Chinese Chess"]\n[Event "200,000 tags in one record, then a tag named again"]\n'
+  awk 'BEGIN { for (i = 0; i < 200000; i++) printf "[T%d \"v\"]\n", i }'
+  printf '[t123 "named again: a new record"]\n[Result "*"]\n\n1. 炮二平五 馬８進７ *\n\n'; } > many-tags.pgn
 
 { head_ "Variations nested 100,000 deep, all closed"
   printf '1. 炮二平五\n'
