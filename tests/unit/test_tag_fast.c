@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "input.c"
 #include "pgn_read.c"
 
@@ -215,62 +217,6 @@ static void record_out(out_file *o)
 }
 
 /* ---- comparing games ----------------------------------------------------- */
-
-static void same_str(const char *a, const char *b)
-{
-    if (!a || !b) assert_ptr_equal(a, b);
-    else assert_string_equal(a, b);
-}
-
-static void same_branch(const xq_branch *a, const xq_branch *b)
-{
-    assert_int_equal(a->count, b->count);
-    same_str(a->comment, b->comment);
-    for (size_t i = 0; i < a->count; i++) {
-        const xq_node *x = &a->nodes[i], *y = &b->nodes[i];
-        same_str(x->text, y->text);
-        same_str(x->comment, y->comment);
-        assert_int_equal(x->line, y->line);
-        assert_int_equal(x->col, y->col);
-        assert_int_equal(x->number, y->number);
-        assert_int_equal(x->text_len, y->text_len);
-        assert_int_equal(x->move, y->move);
-        assert_int_equal(x->nag_count, y->nag_count);
-        for (size_t k = 0; k < x->nag_count; k++) assert_int_equal(x->nags[k], y->nags[k]);
-        assert_int_equal(x->variation_count, y->variation_count);
-        for (size_t k = 0; k < x->variation_count; k++)
-            same_branch(&x->variations[k], &y->variations[k]);
-    }
-}
-
-static void same_game(const xq_game *a, const xq_game *b)
-{
-    same_str(a->file, b->file);
-    assert_int_equal(a->index, b->index);
-    assert_int_equal(a->first_line, b->first_line);
-    assert_int_equal(a->offset, b->offset);
-    assert_int_equal(a->encoding, b->encoding);
-    assert_int_equal(a->raw_len, b->raw_len);
-    assert_memory_equal(a->raw, b->raw, a->raw_len);
-    assert_int_equal(a->tag_count, b->tag_count);
-    for (size_t i = 0; i < a->tag_count; i++) {
-        same_str(a->tags[i].name, b->tags[i].name);
-        same_str(a->tags[i].value, b->tags[i].value);
-    }
-    same_str(a->fen, b->fen);
-    same_branch(&a->main, &b->main);
-    same_str(a->result, b->result);
-    assert_int_equal(a->result_code, b->result_code);
-    assert_int_equal(a->diag_count, b->diag_count);
-    assert_int_equal(a->diag_dropped, b->diag_dropped);
-    for (size_t i = 0; i < a->diag_count; i++) {
-        assert_int_equal(a->diags[i].severity, b->diags[i].severity);
-        assert_int_equal(a->diags[i].line, b->diags[i].line);
-        assert_int_equal(a->diags[i].col, b->diags[i].col);
-        assert_int_equal(a->diags[i].offset, b->diags[i].offset);
-        assert_string_equal(a->diags[i].msg, b->diags[i].msg);
-    }
-}
 
 /* Read path both ways, game by game; adds the games and tags read. */
 static void read_both(const char *path, const out_file *o, xq_encoding enc, size_t *games,
