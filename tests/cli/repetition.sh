@@ -76,3 +76,15 @@ if have_shared cases/cxa1999-cases.txt; then
   expect_eq "axf with an explicit --check-cap" '"termination":"move-limit"' \
     "$($V --report json --check-cap 1000 --rules axf $TMP/n02.pgn 2>/dev/null | grep -o '"termination":"[a-z-]*"')"
 fi
+
+# A mate threat that is not new (CXA1999 §28.2): Black mates by checks in 3
+# before d7e7 and again after it, so d7e7 is idle and the cycle (one chase
+# and idle moves) is a draw.  A search that spent its budget on deep lines
+# first missed the earlier mate and gave 1-0 ("one mate threat one chase").
+$V --report json $D/repetition-cut-search.pgn > $TMP/out 2>$TMP/err
+expect_eq "cut search: draw, both sides allowed" \
+  '"result_board":"1/2-1/2" "kind":"both sides allowed"' \
+  "$(grep -o '"result_board":"[^"]*"\|"kind":"both sides allowed"' $TMP/out | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "cut search: black makes no mate threat" \
+  '"mate_threats":0 "mate_threats":0' \
+  "$(grep -o '"mate_threats":[0-9]*' $TMP/out | tr '\n' ' ' | sed 's/ $//')"
