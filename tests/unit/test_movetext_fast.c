@@ -55,41 +55,6 @@ static const char *const ODD[] = {
 static const char *const BLANKS[] = {" ", "  ", "\t", "\xE3\x80\x80", "\xC2\xA0", "\xEF\xBB\xBF", "\r"};
 static const char *const BAD[] = {"\xFF", "\x80", "", "\xA1", "\xC3", "\xE9\xA6"};
 
-/* Output file being built, with the target encoding. */
-typedef struct {
-    char *p;
-    size_t len, cap;
-    iconv_t cd;   /* UTF-8 -> target, or (iconv_t)-1 for UTF-8 */
-} out_file;
-
-static void put_raw(out_file *o, const char *s, size_t n)
-{
-    if (o->len + n + 1 > o->cap) {
-        o->cap = (o->len + n + 1) * 2;
-        o->p = realloc(o->p, o->cap);
-        assert_non_null(o->p);
-    }
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
-}
-
-/* Append UTF-8 text s in the file's encoding; text the encoding has no
- * character for is left out. */
-static void put(out_file *o, const char *s)
-{
-    size_t n = strlen(s);
-    if (o->cd == (iconv_t)-1) {
-        put_raw(o, s, n);
-        return;
-    }
-    char buf[1024];
-    char *in = (char *)s, *out = buf;
-    size_t inleft = n, outleft = sizeof buf;
-    iconv(o->cd, NULL, NULL, NULL, NULL);
-    if (iconv(o->cd, &in, &inleft, &out, &outleft) == (size_t)-1) return;
-    put_raw(o, buf, (size_t)(out - buf));
-}
-
 static void put_blank(out_file *o)
 {
     if (rnd(12) == 0) put(o, BLANKS[rnd(sizeof BLANKS / sizeof BLANKS[0])]);

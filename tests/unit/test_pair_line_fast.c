@@ -48,34 +48,6 @@ static const char *const MOVES4[] = {
 };
 static const char *const OTHER[] = {"h2e2", "C2.5", "炮二平", "前馬進三七", "炮二平五!", "1-0"};
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-    iconv_t cd;   /* UTF-8 -> the file's encoding */
-} out_file;
-
-static void put_raw(out_file *o, const char *s, size_t n)
-{
-    if (o->len + n + 1 > o->cap) {
-        o->cap = (o->len + n + 1) * 2;
-        o->p = realloc(o->p, o->cap);
-        assert_non_null(o->p);
-    }
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
-}
-
-/* UTF-8 text s in the file's encoding (left out if it has no character). */
-static void put(out_file *o, const char *s)
-{
-    char buf[1024];
-    char *in = (char *)s, *out = buf;
-    size_t inleft = strlen(s), outleft = sizeof buf;
-    iconv(o->cd, NULL, NULL, NULL, NULL);
-    if (iconv(o->cd, &in, &inleft, &out, &outleft) == (size_t)-1) return;
-    put_raw(o, buf, (size_t)(out - buf));
-}
-
 static const char *move(void)
 {
     return rnd(20) ? MOVES4[rnd(sizeof MOVES4 / sizeof MOVES4[0])]

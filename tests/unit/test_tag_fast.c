@@ -46,41 +46,6 @@ static uint32_t rnd(uint32_t n)
 
 /* ---- random files --------------------------------------------------------- */
 
-/* Output file being built, with the target encoding. */
-typedef struct {
-    char *p;
-    size_t len, cap;
-    iconv_t cd;   /* UTF-8 -> target, or (iconv_t)-1 for UTF-8 */
-} out_file;
-
-static void put_raw(out_file *o, const char *s, size_t n)
-{
-    if (o->len + n + 1 > o->cap) {
-        o->cap = (o->len + n + 1) * 2;
-        o->p = realloc(o->p, o->cap);
-        assert_non_null(o->p);
-    }
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
-}
-
-/* Append UTF-8 text s in the file's encoding (text it cannot encode is
- * left out). */
-static void put(out_file *o, const char *s)
-{
-    size_t n = strlen(s);
-    if (o->cd == (iconv_t)-1) {
-        put_raw(o, s, n);
-        return;
-    }
-    char buf[2048];
-    char *in = (char *)s, *out = buf;
-    size_t inleft = n, outleft = sizeof buf;
-    iconv(o->cd, NULL, NULL, NULL, NULL);
-    if (iconv(o->cd, &in, &inleft, &out, &outleft) == (size_t)-1) return;
-    put_raw(o, buf, (size_t)(out - buf));
-}
-
 static void eol(out_file *o)
 {
     if (rnd(12) == 0) put_raw(o, "\r\n", 2);

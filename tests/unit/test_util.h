@@ -5,6 +5,7 @@
 #ifndef XQ_TEST_UTIL_H
 #define XQ_TEST_UTIL_H
 
+#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,44 @@ static inline void replay_text(const char *text, const xq_replay_options *opt, x
     xq_game_free(&g);
     xq_reader_close(rd);
     unlink(path);
+}
+
+/* A file being built in memory for the readers' tests, in a target
+ * encoding: cd converts from UTF-8, or is (iconv_t)-1 for UTF-8 itself.
+ * p is malloc'd (the caller frees it). */
+typedef struct {
+    char *p;
+    size_t len, cap;
+    iconv_t cd;
+} out_file;
+
+/* Append the bytes s[0..n) as they are (room for a NUL is kept). */
+static inline void put_raw(out_file *o, const char *s, size_t n)
+{
+    if (o->len + n + 1 > o->cap) {
+        o->cap = (o->len + n + 1) * 2;
+        o->p = realloc(o->p, o->cap);
+        assert_non_null(o->p);
+    }
+    memcpy(o->p + o->len, s, n);
+    o->len += n;
+}
+
+/* Append UTF-8 text s (under 1 KiB converted) in the file's encoding;
+ * text the encoding has no character for is left out. */
+static inline void put(out_file *o, const char *s)
+{
+    size_t n = strlen(s);
+    if (o->cd == (iconv_t)-1) {
+        put_raw(o, s, n);
+        return;
+    }
+    char buf[1024];
+    char *in = (char *)s, *out = buf;
+    size_t inleft = n, outleft = sizeof buf;
+    iconv(o->cd, NULL, NULL, NULL, NULL);
+    if (iconv(o->cd, &in, &inleft, &out, &outleft) == (size_t)-1) return;
+    put_raw(o, buf, (size_t)(out - buf));
 }
 
 /* Two games read from the same bytes are the same, field by field: tags,
