@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_util.h"
+
 #include "input.h"
 
 #define DATA "tests/data/"
@@ -18,22 +20,8 @@
 static const char *tmp_file(const void *bytes, size_t n)
 {
     static char path[64];
-    strcpy(path, "/tmp/xq-test-input-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, bytes, n), (ssize_t)n);
-    close(fd);
+    save_tmp(bytes, n, path);
     return path;
-}
-
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    unsigned char *buf = malloc(1 << 20);
-    *n = fread(buf, 1, 1 << 20, f);
-    fclose(f);
-    return buf;
 }
 
 /* Decoded text of a line, NUL-terminated (static buffer). */
@@ -81,16 +69,16 @@ static void test_detect(void **state)
 {
     (void)state;
     size_t n;
-    unsigned char *b = slurp(DATA "big5.pgn", &n);
+    unsigned char *b = load(DATA "big5.pgn", &n);
     assert_int_equal(xq_detect_encoding(b, n), XQ_ENC_BIG5);
     free(b);
-    b = slurp(DATA "gbk.pgn", &n);
+    b = load(DATA "gbk.pgn", &n);
     assert_int_equal(xq_detect_encoding(b, n), XQ_ENC_GBK);
     free(b);
-    b = slurp(DATA "big5.utf8.pgn", &n);
+    b = load(DATA "big5.utf8.pgn", &n);
     assert_int_equal(xq_detect_encoding(b, n), XQ_ENC_UTF8);
     free(b);
-    b = slurp(DATA "bom.pgn", &n);
+    b = load(DATA "bom.pgn", &n);
     assert_int_equal(xq_detect_encoding(b, n), XQ_ENC_UTF8);
     free(b);
     assert_int_equal(xq_detect_encoding((const unsigned char *)"1. h2e2", 7), XQ_ENC_UTF8);
@@ -104,7 +92,7 @@ static void test_late_detection(void **state)
 {
     (void)state;
     size_t n;
-    unsigned char *gbk = slurp(DATA "gbk.pgn", &n);
+    unsigned char *gbk = load(DATA "gbk.pgn", &n);
     size_t pad = 100000;
     unsigned char *text = malloc(pad + n);
     for (size_t i = 0; i < pad; i += 10) memcpy(text + i, "1. h2e2 *\n", 10);
@@ -340,8 +328,9 @@ static void test_open_errors(void **state)
 
     /* a truncated gzip stream is a read error, not a silent end */
     size_t n;
-    unsigned char *gz = slurp(DATA "big5.pgn.gz", &n);
-    xq_input *in = xq_input_open(tmp_file(gz, n - 12), XQ_ENC_AUTO, err, sizeof err);
+    unsigned char *gz = load(DATA "big5.pgn.gz", &n);
+    const char *path = tmp_file(gz, n - 12);
+    xq_input *in = xq_input_open(path, XQ_ENC_AUTO, err, sizeof err);
     free(gz);
     assert_non_null(in);
     unlink(xq_input_path(in));
@@ -349,7 +338,7 @@ static void test_open_errors(void **state)
     int rc;
     while ((rc = xq_input_line(in, &l)) == 1) {}
     assert_int_equal(rc, -1);
-    assert_non_null(strstr(xq_input_error(in), "/tmp/xq-test-input-"));
+    assert_non_null(strstr(xq_input_error(in), path));   /* the message names the file */
     xq_input_close(in);
 }
 
@@ -374,24 +363,10 @@ static void test_stdin(void **state)
     close(saved);
 }
 
-/* Fixtures are found relative to the repository root: run from there, or
- * from anywhere as build/tests/test_input (the root is three levels up). */
-static void chdir_to_root(const char *argv0)
-{
-    if (access(DATA "big5.pgn", R_OK) == 0) return;
-    char path[4096];
-    if (!realpath(argv0, path)) return;
-    for (int i = 0; i < 3; i++) {
-        char *slash = strrchr(path, '/');
-        if (slash) *slash = '\0';
-    }
-    if (chdir(path) != 0) perror(path);
-}
-
 int main(int argc, char **argv)
 {
     (void)argc;
-    chdir_to_root(argv[0]);
+    xqt_chdir_to_root(argv[0], DATA "big5.pgn");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encoding_names),
         cmocka_unit_test(test_utf8_valid),

@@ -80,35 +80,15 @@ static void compare_all_moves(const xq_position *pos, tally_tt *t)
  * ply (0: never). */
 static void compare_file(const char *path, int every, int all_every, int max_games, tally_tt *t)
 {
-    skip_without_shared(path);
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
-    xq_replay_options opt;
-    xq_replay_options_default(&opt);
+    xqt_lines w;
+    xqt_lines_open(&w, path, max_games);
     long ply = 0;
-    for (int gi = 0; gi < max_games; gi++) {
-        xq_game g;
-        xq_game_init(&g);
-        if (xq_reader_next(rd, &g) <= 0) {
-            xq_game_free(&g);
-            break;
+    while (xqt_lines_game(&w))
+        for (xq_move m; xqt_lines_move(&w, &m); xqt_lines_play(&w, m), ply++) {
+            if (ply % every == 0) compare_move(&w.pos, m, t);
+            if (all_every && ply % all_every == 0) compare_all_moves(&w.pos, t);
         }
-        xq_replay r;
-        xq_replay_game(&g, &opt, &r);
-        xq_position pos = r.start;
-        for (size_t i = 0; i < g.main.count; i++) {
-            xq_move m = g.main.nodes[i].move;
-            if (m == XQ_MOVE_NONE || xq_move_legality(&pos, m) != XQ_LEGAL) break;
-            if (ply % every == 0) compare_move(&pos, m, t);
-            if (all_every && ply % all_every == 0) compare_all_moves(&pos, t);
-            ply++;
-            xq_undo u;
-            xq_make(&pos, m, &u);
-        }
-        xq_game_free(&g);
-    }
-    xq_reader_close(rd);
+    xqt_lines_close(&w);
 }
 
 static void report(const char *what, const tally_tt *t)
@@ -151,9 +131,15 @@ static void corpus(void **state)
     assert_int_equal(t.differ, 0);
 }
 
+/* Every legal move of every third position of a random game. */
+static void visit_game(xqt_walk *w)
+{
+    if (w->ply % 3 == 0) compare_all_moves(&w->pos, w->ctx);
+}
+
 /* Random games from the start position (a fixed seed): every legal move
- * of every ply classified, then one played at random; a game stops at
- * mate or after 120 plies.  Random play hangs pieces and walks into
+ * of every third ply classified, then one played at random; a game stops
+ * at mate or after 120 plies.  Random play hangs pieces and walks into
  * checks and mates far more often than masters do. */
 static void random_games(void **state)
 {
@@ -161,19 +147,8 @@ static void random_games(void **state)
     tally_tt t;
     tally_open(&t);
     uint64_t seed = 0x2545F4914F6CDD1Dull;
-    for (int gi = 0; gi < 24; gi++) {
-        xq_position pos;
-        xq_position_start(&pos);
-        for (int ply = 0; ply < 120; ply++) {
-            xq_move moves[XQ_MAX_MOVES];
-            int n = xq_legal_moves(&pos, moves);
-            if (!n) break;
-            if (ply % 3 == 0) compare_all_moves(&pos, &t);
-            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            xq_undo u;
-            xq_make(&pos, moves[(seed >> 33) % (uint64_t)n], &u);
-        }
-    }
+    xqt_walk w = {.rng = &seed, .bias = XQT_UNIFORM, .visit = visit_game, .ctx = &t};
+    xqt_walk_games(&w, 24, 120);
     report("random games", &t);
     xq_mate_table_free(t.table);
     assert_true(t.threats > 0 && t.chases > 0);

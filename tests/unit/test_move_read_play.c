@@ -29,6 +29,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "notation.h"
 #include "position.h"
 
@@ -36,21 +38,7 @@ static uint64_t rng_state = 0x243F6A8885A308D3ull;
 
 static unsigned rnd(unsigned n)
 {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (unsigned)(rng_state >> 33) % n;
-}
-
-static void same_position(const xq_position *a, const xq_position *b, const char *what, const char *text)
-{
-    if (memcmp(a->board, b->board, sizeof a->board) != 0) fail_msg("%s '%s': board differs", what, text);
-    if (a->general[0] != b->general[0] || a->general[1] != b->general[1])
-        fail_msg("%s '%s': generals differ", what, text);
-    if (a->side != b->side || a->halfmove != b->halfmove || a->fullmove != b->fullmove)
-        fail_msg("%s '%s': side or counters differ", what, text);
-    if (a->key != b->key) fail_msg("%s '%s': key differs", what, text);
-    if (memcmp(a->rank_occ, b->rank_occ, sizeof a->rank_occ) != 0 ||
-        memcmp(a->file_occ, b->file_occ, sizeof a->file_occ) != 0)
-        fail_msg("%s '%s': masks differ", what, text);
+    return xqt_rnd(&rng_state, n);
 }
 
 static uint64_t tried, taken, taken_in_check, taken_general;
@@ -76,7 +64,8 @@ static void same_read_play(const xq_position *pos, const xq_checks *checks, cons
         xq_fen_write(pos, fen, sizeof fen);
         fail_msg("%s: '%.*s' (notation %d): fused %u, quick %u", fen, (int)len, text, (int)notation, fused, ref);
     }
-    same_position(&fused_pos, &ref_pos, "position after", text);
+    const char *diff = xqt_position_diff(&fused_pos, &ref_pos);
+    if (diff) fail_msg("position after '%.*s': %s differs", (int)len, text, diff);
     assert_int_equal(fused_cap, ref_cap);
     assert_int_equal(fused_checks.in_check[0], ref_checks.in_check[0]);
     assert_int_equal(fused_checks.in_check[1], ref_checks.in_check[1]);
@@ -161,78 +150,43 @@ static void legal_texts(const xq_position *pos, const xq_checks *checks)
     }
 }
 
-static void play(xq_position *pos, xq_checks *checks, xq_move m)
+/* The legal texts of every position of a random game from the start, all
+ * texts of every eighth. */
+static void visit_game(xqt_walk *w)
 {
-    xq_play(pos, m, checks);
-    assert_true(xq_position_masks_ok(pos));
+    legal_texts(&w->pos, &w->checks);
+    if (w->ply % 8 == 0) all_texts(&w->pos, &w->checks);
 }
 
-/* Random legal games from the start: the legal texts of every position,
- * all texts of every eighth. */
+/* Random legal games from the start (captures preferred now and then). */
 static void random_games(void **state)
 {
     (void)state;
-    for (int game = 0; game < 30; game++) {
-        xq_position pos;
-        xq_position_start(&pos);
-        xq_checks checks;
-        xq_checks_init(&checks, &pos);
-        for (int ply = 0; ply < 200; ply++) {
-            legal_texts(&pos, &checks);
-            if (ply % 8 == 0) all_texts(&pos, &checks);
-            xq_move moves[XQ_MAX_MOVES];
-            int n = xq_legal_moves(&pos, moves);
-            if (n == 0) break;
-            xq_move m = moves[rnd((unsigned)n)];
-            for (int k = 0; k < n && rnd(3) == 0; k++)
-                if (pos.board[XQ_TO(moves[k])]) m = moves[k];
-            play(&pos, &checks, m);
-        }
-    }
+    xqt_walk w = {.rng = &rng_state, .bias = XQT_CAPTURES, .visit = visit_game};
+    xqt_walk_games(&w, 30, 200);
     printf("read_play: %llu readings, %llu moves (%llu in check, %llu of a general)\n",
            (unsigned long long)tried, (unsigned long long)taken, (unsigned long long)taken_in_check,
            (unsigned long long)taken_general);
     assert_true(taken > 50000 && taken_in_check > 100 && taken_general > 100);
 }
 
-/* Odd and impossible positions: tandem pieces, generals on open files,
- * a side in check at the start (the side to move, or the other one). */
+/* All texts, then the legal ones, of every position of an odd game. */
+static void visit_odd(xqt_walk *w)
+{
+    all_texts(&w->pos, &w->checks);
+    legal_texts(&w->pos, &w->checks);
+}
+
+/* Odd and impossible positions (xqt_odd_fens: tandem pieces, generals on
+ * open files, a side in check at the start, the side to move or the other
+ * one) and 30 plies of random play from each. */
 static void odd_positions(void **state)
 {
     (void)state;
-    static const char *const fens[] = {
-        "4k4/9/9/9/4R4/9/9/9/9/4K4 w - - 0 1",
-        "4k4/9/9/9/4R4/9/9/9/9/4K4 b - - 0 1",
-        "4k4/9/9/9/4R4/9/9/9/9/3K5 w - - 0 1",   /* Black in check, Red to move */
-        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
-        "4k4/4a4/9/9/9/4c4/9/4C4/4A4/4K4 w - - 0 1",
-        "4k4/9/4n4/9/9/9/9/3N5/4P4/3K5 w - - 0 1",
-        "3ak4/4a4/9/9/2p1p4/9/9/4c4/3PA4/4K4 w - - 0 1",
-        "r3k3r/9/9/9/9/9/9/9/9/R3K3R w - - 0 1",
-        "4k4/9/9/9/9/9/9/4n4/3PP4/3AKA3 w - - 0 1",
-        "4kc3/9/9/9/9/9/9/9/5R3/4KC3 w - - 0 1",
-        "3ak4/9/3a5/9/9/9/9/3A5/9/3AK4 w - - 0 1",
-        "4k4/9/2b6/9/2b6/2B6/9/9/9/2B1K4 b - - 0 1",
-        "2b1k4/9/9/9/2P3P2/2P3P2/9/1C7/1C7/4K4 w - - 0 1",
-        "4k4/4a4/2P6/2P6/2P6/7R1/9/9/1N7/1N2K2R1 w - - 0 1",
-        "1r2k4/1r2a4/2c1c4/9/2p6/2p6/2p6/9/9/4K4 b - - 0 1",
-        "4k4/9/9/9/9/9/9/9/9/9 w - - 0 1",   /* no Red general */
-    };
-    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-        xq_position pos;
-        char err[128];
-        if (!xq_fen_read(&pos, fens[i], err, sizeof err)) fail_msg("%s: %s", fens[i], err);
-        xq_checks checks;
-        xq_checks_init(&checks, &pos);
-        for (int ply = 0; ply < 30; ply++) {
-            all_texts(&pos, &checks);
-            legal_texts(&pos, &checks);
-            xq_move moves[XQ_MAX_MOVES];
-            int n = xq_legal_moves(&pos, moves);
-            if (n == 0) break;
-            play(&pos, &checks, moves[rnd((unsigned)n)]);
-        }
-    }
+    size_t n;
+    const char *const *fens = xqt_odd_fens(&n);
+    xqt_walk w = {.rng = &rng_state, .bias = XQT_UNIFORM, .visit = visit_odd};
+    xqt_walk_fens(&w, fens, n, 30);
 }
 
 int main(void)

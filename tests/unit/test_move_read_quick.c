@@ -34,6 +34,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "notation.h"
 #include "notation_internal.h"
 #include "position.h"
@@ -42,20 +44,13 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 static unsigned rnd(unsigned n)
 {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (unsigned)(rng_state >> 33) % n;
+    return xqt_rnd(&rng_state, n);
 }
 
 static void same_position(const xq_position *a, const xq_position *b, const char *what)
 {
-    if (memcmp(a->board, b->board, sizeof a->board) != 0) fail_msg("%s: board differs", what);
-    if (a->general[0] != b->general[0] || a->general[1] != b->general[1]) fail_msg("%s: generals differ", what);
-    if (a->side != b->side || a->halfmove != b->halfmove || a->fullmove != b->fullmove)
-        fail_msg("%s: side or counters differ", what);
-    if (a->key != b->key) fail_msg("%s: key differs", what);
-    if (memcmp(a->rank_occ, b->rank_occ, sizeof a->rank_occ) != 0 ||
-        memcmp(a->file_occ, b->file_occ, sizeof a->file_occ) != 0)
-        fail_msg("%s: masks differ", what);
+    const char *diff = xqt_position_diff(a, b);
+    if (diff) fail_msg("%s: %s differs", what, diff);
 }
 
 static void start_position(void **state)
@@ -217,8 +212,10 @@ static void check_position(const xq_position *pos, bool texts)
 /* Play legal m with xq_play (a replay's one call) and with xq_make and
  * xq_checks_after: same position, masks, captured piece and check state,
  * and the check state that of xq_in_check. */
-static void play_both(xq_position *pos, xq_move m, xq_checks *checks)
+static void play_both(xqt_walk *w, xq_move m)
 {
+    xq_position *pos = &w->pos;
+    xq_checks *checks = &w->checks;
     xq_position made = *pos;
     xq_checks after = *checks;
     xq_undo u;
@@ -234,77 +231,43 @@ static void play_both(xq_position *pos, xq_move m, xq_checks *checks)
     }
 }
 
-/* Random legal games from the start: every position checked, the texts
- * of every sixth. */
+/* Every position of a random game from the start checked, the texts of
+ * every sixth. */
+static void visit_game(xqt_walk *w)
+{
+    check_position(&w->pos, w->ply % 6 == 0);
+}
+
+/* Random legal games from the start, captures preferred now and then
+ * (thinned boards open the lines), played both ways. */
 static void random_games(void **state)
 {
     (void)state;
-    for (int game = 0; game < 40; game++) {
-        xq_position pos;
-        xq_position_start(&pos);
-        xq_checks checks;
-        xq_checks_init(&checks, &pos);
-        for (int ply = 0; ply < 200; ply++) {
-            check_position(&pos, ply % 6 == 0);
-            xq_move moves[XQ_MAX_MOVES];
-            int n = xq_legal_moves(&pos, moves);
-            if (n == 0) break;
-            /* prefer captures now and then: thinned boards open the lines */
-            xq_move m = moves[rnd((unsigned)n)];
-            for (int k = 0; k < n && rnd(3) == 0; k++)
-                if (pos.board[XQ_TO(moves[k])]) m = moves[k];
-            play_both(&pos, m, &checks);
-        }
-    }
+    xqt_walk w = {.rng = &rng_state, .bias = XQT_CAPTURES, .visit = visit_game, .play = play_both};
+    xqt_walk_games(&w, 40, 200);
     printf("quiet_move_safe: %llu moves; quick: %llu of %llu texts taken\n", (unsigned long long)safe_tested,
            (unsigned long long)quick_taken, (unsigned long long)quick_tested);
     assert_true(safe_tested > 100000 && quick_taken > 10000);
 }
 
-/* Odd positions: generals facing behind one piece, cannons and chariots on
- * the generals' lines, horses on the legs, soldiers across the river. */
+/* Every position of random play from an odd one checked, the texts of
+ * the odd one itself and of the positions after moves 1, 4, 7, ... */
+static void visit_odd(xqt_walk *w)
+{
+    check_position(&w->pos, w->ply == 0 || w->ply % 3 == 1);
+}
+
+/* Odd positions (xqt_odd_fens: generals facing behind one piece, cannons
+ * and chariots on the generals' lines, horses on the legs, soldiers across
+ * the river, tandem pieces, impossible starts) and 30 plies of random play
+ * from each. */
 static void odd_positions(void **state)
 {
     (void)state;
-    static const char *const fens[] = {
-        "4k4/9/9/9/4R4/9/9/9/9/4K4 w - - 0 1",
-        "4k4/9/9/9/4R4/9/9/9/9/4K4 b - - 0 1",
-        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
-        "4k4/4a4/9/9/9/4c4/9/4C4/4A4/4K4 w - - 0 1",
-        "4k4/9/4n4/9/9/9/9/3N5/4P4/3K5 w - - 0 1",
-        "3ak4/4a4/9/9/2p1p4/9/9/4c4/3PA4/4K4 w - - 0 1",
-        "r3k3r/9/9/9/9/9/9/9/9/R3K3R w - - 0 1",
-        "4k4/9/9/9/9/9/9/4n4/3PP4/3AKA3 w - - 0 1",
-        "4kc3/9/9/9/9/9/9/9/5R3/4KC3 w - - 0 1",
-        "2bak4/4a4/4b4/9/4C4/4c4/9/4B4/4A4/3AK4 w - - 0 1",
-        "4k4/4P4/9/9/9/9/9/9/4p4/4K4 b - - 0 1",
-        "4k4/3P5/9/9/9/9/9/9/3p5/4K4 w - - 0 1",
-        /* tandem pieces: two advisors or elephants on a file, two cannons,
-         * horses, three soldiers on one file, soldiers on two files */
-        "3ak4/9/3a5/9/9/9/9/3A5/9/3AK4 w - - 0 1",
-        "3ak4/9/3a5/9/9/9/9/3A5/9/3AK4 b - - 0 1",
-        "4k4/9/2b6/9/2b6/2B6/9/9/9/2B1K4 w - - 0 1",
-        "4k4/9/2b6/9/2b6/2B6/9/9/9/2B1K4 b - - 0 1",
-        "2b1k4/9/9/9/2P3P2/2P3P2/9/1C7/1C7/4K4 w - - 0 1",
-        "4k4/4a4/2P6/2P6/2P6/7R1/9/9/1N7/1N2K2R1 w - - 0 1",
-        "1r2k4/1r2a4/2c1c4/9/2p6/2p6/2p6/9/9/4K4 b - - 0 1",
-    };
-    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-        xq_position pos;
-        char err[128];
-        if (!xq_fen_read(&pos, fens[i], err, sizeof err)) fail_msg("%s: %s", fens[i], err);
-        check_position(&pos, true);
-        xq_checks checks;
-        xq_checks_init(&checks, &pos);
-        /* and a few plies of random play from each */
-        for (int ply = 0; ply < 30; ply++) {
-            xq_move moves[XQ_MAX_MOVES];
-            int n = xq_legal_moves(&pos, moves);
-            if (n == 0) break;
-            play_both(&pos, moves[rnd((unsigned)n)], &checks);
-            check_position(&pos, ply % 3 == 0);
-        }
-    }
+    size_t n;
+    const char *const *fens = xqt_odd_fens(&n);
+    xqt_walk w = {.rng = &rng_state, .bias = XQT_UNIFORM, .visit = visit_odd, .play = play_both, .visit_end = true};
+    xqt_walk_fens(&w, fens, n, 30);
     printf("tandem texts taken by the shortcut: %llu\n", (unsigned long long)tandem_taken);
     assert_true(tandem_taken > 100);
 }

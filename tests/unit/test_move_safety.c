@@ -24,17 +24,14 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "notation.h"
 #include "notation_internal.h"
 #include "position.h"
 
+/* The seed of the random games (xqt_rnd). */
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-
-static unsigned rnd(unsigned n)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (unsigned)(rng_state >> 33) % n;
-}
 
 static uint64_t safe_tested, safe_unsafe;
 
@@ -88,41 +85,22 @@ static void check_move_safe(const xq_position *pos)
     }
 }
 
-/* A random legal move, captures and moves onto a general's file or rank
- * preferred now and then (they make the lines this test is about). */
-static xq_move pick(const xq_position *pos, const xq_move *moves, int n)
+/* Both tests at a position of a random game, xq_move_safe at every
+ * second. */
+static void visit_game(xqt_walk *w)
 {
-    xq_move m = moves[rnd((unsigned)n)];
-    if (rnd(2)) return m;
-    for (int tries = 0; tries < 8; tries++) {
-        xq_move c = moves[rnd((unsigned)n)];
-        int to = XQ_TO(c);
-        bool on_line = false;
-        for (int s = 0; s < 2; s++) {
-            int g = pos->general[s];
-            if (g < XQ_SQUARES && (XQ_FILE(g) == XQ_FILE(to) || XQ_RANK(g) == XQ_RANK(to))) on_line = true;
-        }
-        if (pos->board[to] || on_line) return c;
-    }
-    return m;
+    check_quiet_safe(&w->pos);
+    if (w->ply % 2 == 0) check_move_safe(&w->pos);
 }
 
+/* Random games from the start, captures and moves onto a general's file
+ * or rank preferred now and then (they make the lines this test is
+ * about). */
 static void random_games(void **state)
 {
     (void)state;
-    for (int game = 0; game < 60; game++) {
-        xq_position pos;
-        xq_position_start(&pos);
-        for (int ply = 0; ply < 160; ply++) {
-            check_quiet_safe(&pos);
-            if (ply % 2 == 0) check_move_safe(&pos);
-            xq_move moves[XQ_MAX_MOVES];
-            int n = xq_legal_moves(&pos, moves);
-            if (n == 0) break;
-            xq_undo u;
-            xq_make(&pos, pick(&pos, moves, n), &u);
-        }
-    }
+    xqt_walk w = {.rng = &rng_state, .bias = XQT_LINES, .visit = visit_game};
+    xqt_walk_games(&w, 60, 160);
     printf("quiet_move_safe: %llu moves, %llu unsafe; move_safe: %llu moves\n", (unsigned long long)safe_tested,
            (unsigned long long)safe_unsafe, (unsigned long long)any_tested);
     assert_true(safe_tested > 200000 && safe_unsafe > 1000 && any_tested > 100000);
@@ -180,6 +158,19 @@ static void plain_text_warning(const xq_position *pos, xq_move m, unsigned flags
     }
 }
 
+/* Every legal move of a position written plainly, with and (not in
+ * check) without the full check test. */
+static void visit_tandem(xqt_walk *w)
+{
+    xq_move moves[XQ_MAX_MOVES];
+    int n = xq_legal_moves(&w->pos, moves);
+    bool chk = xq_in_check(&w->pos, w->pos.side);
+    for (int k = 0; k < n; k++) {
+        plain_text_warning(&w->pos, moves[k], 0);
+        if (!chk) plain_text_warning(&w->pos, moves[k], XQ_READ_NOT_IN_CHECK);
+    }
+}
+
 static void tandem_warnings(void **state)
 {
     (void)state;
@@ -196,23 +187,8 @@ static void tandem_warnings(void **state)
         "4k4/9/9/9/4r4/9/4r4/9/4C4/4K4 b - - 0 1",
         "1r2k4/1r2a4/2c1c4/9/2p6/2p6/2p6/9/9/4K4 b - - 0 1",
     };
-    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-        xq_position pos;
-        char err[128];
-        if (!xq_fen_read(&pos, fens[i], err, sizeof err)) fail_msg("%s: %s", fens[i], err);
-        for (int ply = 0; ply < 12; ply++) {
-            xq_move moves[XQ_MAX_MOVES];
-            int n = xq_legal_moves(&pos, moves);
-            if (n == 0) break;
-            bool chk = xq_in_check(&pos, pos.side);
-            for (int k = 0; k < n; k++) {
-                plain_text_warning(&pos, moves[k], 0);
-                if (!chk) plain_text_warning(&pos, moves[k], XQ_READ_NOT_IN_CHECK);
-            }
-            xq_undo u;
-            xq_make(&pos, moves[rnd((unsigned)n)], &u);
-        }
-    }
+    xqt_walk w = {.rng = &rng_state, .bias = XQT_UNIFORM, .visit = visit_tandem};
+    xqt_walk_fens(&w, fens, sizeof fens / sizeof fens[0], 12);
     printf("tandem warnings compared: %llu\n", (unsigned long long)warned);
     assert_true(warned > 100);
 }

@@ -26,6 +26,7 @@
 
 #include "input.c"
 #include "pgn_read.c"
+#include "reader_both.h"
 
 #include <unistd.h>
 
@@ -33,10 +34,7 @@
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 static uint32_t rnd(uint32_t n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
+    return xqt_xorshift(&rng_state, n);
 }
 
 /* ---- random records ------------------------------------------------------ */
@@ -116,45 +114,11 @@ static void record(out_file *o)
 
 /* ---- comparing games ----------------------------------------------------- */
 
-/* Read path both ways, game by game; returns the count of games and of
- * moves taken by the fast path's reader. */
-static size_t read_both(const char *path, const out_file *o, xq_encoding enc, size_t *moves)
-{
-    xq_read_options opt = {enc, XQ_FMT_PGN};
-    char err[256];
-    xq_reader *fast = xq_reader_open(path, &opt, err, sizeof err);
-    xq_reader *slow = xq_reader_open(path, &opt, err, sizeof err);
-    assert_non_null(fast);
-    assert_non_null(slow);
-    slow->no_fast = true;
-    xq_game a, b;
-    xq_game_init(&a);
-    xq_game_init(&b);
-    size_t games = 0, raw = 0;
-    for (;;) {
-        int ra = xq_reader_next(fast, &a), rb = xq_reader_next(slow, &b);
-        assert_int_equal(ra, rb);
-        if (ra != 1) break;
-        same_game(&a, &b);
-        /* the raw bytes of the records give the file back */
-        assert_true(raw + a.raw_len <= o->len);
-        assert_memory_equal(a.raw, o->p + raw, a.raw_len);
-        assert_int_equal(a.offset, raw);
-        raw += a.raw_len;
-        *moves += a.main.count;
-        games++;
-    }
-    if (games) assert_int_equal(raw, o->len);   /* (blank lines alone make no record) */
-    xq_game_free(&a);
-    xq_game_free(&b);
-    xq_reader_close(fast);
-    xq_reader_close(slow);
-    return games;
-}
-
+/* Files of random records in an encoding, each read both ways
+ * (xqt_read_both), with that encoding and detected. */
 static void check_encoding(xq_encoding enc, const char *iconv_name, int files)
 {
-    size_t moves = 0;
+    xqt_both t = {0};
     for (int iter = 0; iter < files; iter++) {
         out_file o = {0};
         o.cd = iconv_name ? iconv_open(iconv_name, "UTF-8") : (iconv_t)-1;
@@ -164,18 +128,9 @@ static void check_encoding(xq_encoding enc, const char *iconv_name, int files)
         int records = iter % 10 == 0 ? 400 + (int)rnd(400) : 1 + (int)rnd(8);
         for (int i = 0; i < records; i++) record(&o);
         if (iconv_name) iconv_close(o.cd);
-        char path[] = "/tmp/xq-test-movetext-fast-XXXXXX";
-        int fd = mkstemp(path);
-        assert_true(fd >= 0);
-        assert_int_equal(write(fd, o.p ? o.p : "", o.len), (ssize_t)o.len);
-        close(fd);
-        read_both(path, &o, enc, &moves);
-        /* and with the encoding detected */
-        read_both(path, &o, XQ_ENC_AUTO, &moves);
-        unlink(path);
-        free(o.p);
+        xqt_read_both_out(&o, enc, true, &t);
     }
-    assert_true(moves > 0);
+    assert_true(t.moves > 0);
 }
 
 static void test_utf8(void **state)
@@ -201,10 +156,8 @@ static void test_decode_word(void **state)
 {
     (void)state;
     static const xq_encoding encs[] = {XQ_ENC_UTF8, XQ_ENC_BIG5, XQ_ENC_GBK};
-    char path[] = "/tmp/xq-test-movetext-word-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    char path[64];
+    save_tmp("", 0, path);   /* an empty file: the decoder is used on its own */
     for (size_t e = 0; e < 3; e++) {
         char err[256];
         xq_input *in = xq_input_open(path, encs[e], err, sizeof err);

@@ -25,6 +25,7 @@
 
 #include "input.c"
 #include "pgn_read.c"
+#include "reader_both.h"
 
 #include <unistd.h>
 
@@ -32,10 +33,7 @@
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 static uint32_t rnd(uint32_t n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
+    return xqt_xorshift(&rng_state, n);
 }
 
 /* ---- files --------------------------------------------------------------- */
@@ -88,33 +86,13 @@ static void record(out_file *o)
 
 /* ---- comparing games ----------------------------------------------------- */
 
-/* Read path both ways; returns the moves read. */
+/* Read path both ways (xqt_read_both); returns the moves read. */
 static size_t read_both(const char *path, xq_encoding enc)
 {
-    xq_read_options opt = {enc, XQ_FMT_PGN};
-    char err[256];
-    xq_reader *fast = xq_reader_open(path, &opt, err, sizeof err);
-    xq_reader *slow = xq_reader_open(path, &opt, err, sizeof err);
-    assert_non_null(fast);
-    assert_non_null(slow);
-    slow->no_fast = true;
-    xq_game a, b;
-    xq_game_init(&a);
-    xq_game_init(&b);
-    size_t moves = 0;
-    for (;;) {
-        int ra = xq_reader_next(fast, &a), rb = xq_reader_next(slow, &b);
-        assert_int_equal(ra, rb);
-        if (ra != 1) break;
-        same_game(&a, &b);
-        moves += a.main.count;
-    }
-    assert_non_null(fast->words);   /* (the files are long enough for the cache) */
-    xq_game_free(&a);
-    xq_game_free(&b);
-    xq_reader_close(fast);
-    xq_reader_close(slow);
-    return moves;
+    xqt_both t = {0};
+    xqt_read_both(path, enc, NULL, &t);
+    assert_true(t.words);   /* (the files are long enough for the cache) */
+    return t.moves;
 }
 
 static void check_encoding(xq_encoding enc, const char *iconv_name)
@@ -126,11 +104,8 @@ static void check_encoding(xq_encoding enc, const char *iconv_name)
         int records = 20 + (int)rnd(iter % 5 == 0 ? 600 : 40);
         for (int i = 0; i < records; i++) record(&o);
         iconv_close(o.cd);
-        char path[] = "/tmp/xq-test-pair-line-XXXXXX";
-        int fd = mkstemp(path);
-        assert_true(fd >= 0);
-        assert_int_equal(write(fd, o.p, o.len), (ssize_t)o.len);
-        close(fd);
+        char path[64];
+        save_tmp(o.p, o.len, path);
         assert_true(read_both(path, enc) > WORDS_AFTER);
         read_both(path, XQ_ENC_AUTO);
         unlink(path);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "test_util.h"
+
 #include "pgn_read.h"
 
 #define DATA "tests/data/"
@@ -24,28 +26,13 @@
 static xq_reader *open_text(const char *text, long n, xq_encoding enc)
 {
     char path[64];
-    strcpy(path, "/tmp/xq-test-pgn-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    size_t len = n < 0 ? strlen(text) : (size_t)n;
-    assert_int_equal(write(fd, text, len), (ssize_t)len);
-    close(fd);
+    save_tmp(text, n < 0 ? strlen(text) : (size_t)n, path);
     xq_read_options opt = {.encoding = enc};
     char err[256];
     xq_reader *r = xq_reader_open(path, &opt, err, sizeof err);
     unlink(path);
     assert_non_null(r);
     return r;
-}
-
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    unsigned char *buf = malloc(1 << 20);
-    *n = fread(buf, 1, 1 << 20, f);
-    fclose(f);
-    return buf;
 }
 
 static const xq_node *node(const xq_game *g, size_t i)
@@ -79,11 +66,6 @@ static int read_all(xq_reader *r, xq_game *games, int max)
         }
         n++;
     }
-}
-
-static void free_all(xq_game *games, int n)
-{
-    for (int i = 0; i < n; i++) xq_game_free(&games[i]);
 }
 
 /* ---- real layouts ----------------------------------------------------- */
@@ -133,7 +115,7 @@ static void check_big5_games(const char *path)
 
     /* raw bytes: the records tile the (decompressed) file exactly */
     size_t n;
-    unsigned char *file = slurp(DATA "big5.pgn", &n);
+    unsigned char *file = load(DATA "big5.pgn", &n);
     assert_int_equal(g[0].raw_len + g[1].raw_len, n);
     assert_memory_equal(g[0].raw, file, g[0].raw_len);
     assert_memory_equal(g[1].raw, file + g[0].raw_len, g[1].raw_len);
@@ -176,7 +158,7 @@ static void test_gbk_elephanteye(void **state)
     assert_int_equal(g[0].diags[0].col, 1);
     assert_string_equal(g[0].diags[0].msg, "text after the result ignored");
     size_t n;
-    unsigned char *file = slurp(DATA "gbk.pgn", &n);
+    unsigned char *file = load(DATA "gbk.pgn", &n);
     assert_int_equal(g[0].raw_len, n);
     assert_memory_equal(g[0].raw, file, n);
     /* offset of line 11: after "...\r\n *\r\n" */
@@ -679,7 +661,7 @@ static void test_open_errors(void **state)
 
     /* truncated gzip: -1 with a message naming the file */
     size_t n;
-    unsigned char *gz = slurp(DATA "big5.pgn.gz", &n);
+    unsigned char *gz = load(DATA "big5.pgn.gz", &n);
     strcpy(path, "/tmp/xq-test-pgn-XXXXXX");
     fd = mkstemp(path);
     assert_int_equal(write(fd, gz, n - 12), (ssize_t)(n - 12));
@@ -778,24 +760,10 @@ static void test_ccpd_masters(void **state)
     assert_int_equal(plies, 4683606);
 }
 
-/* Fixtures are found relative to the repository root: run from there, or
- * from anywhere as build/tests/test_pgn_read (the root is three levels up). */
-static void chdir_to_root(const char *argv0)
-{
-    if (access(DATA "big5.pgn", R_OK) == 0) return;
-    char path[4096];
-    if (!realpath(argv0, path)) return;
-    for (int i = 0; i < 3; i++) {
-        char *slash = strrchr(path, '/');
-        if (slash) *slash = '\0';
-    }
-    if (chdir(path) != 0) perror(path);
-}
-
 int main(int argc, char **argv)
 {
     (void)argc;
-    chdir_to_root(argv[0]);
+    xqt_chdir_to_root(argv[0], DATA "big5.pgn");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_big5_fixture),
         cmocka_unit_test(test_gbk_elephanteye),

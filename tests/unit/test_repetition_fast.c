@@ -568,36 +568,16 @@ static void compare_ply(const xq_position *pos, xq_move m, tally_rep *t)
 static void each_ply(const char *path, int every, int max_games,
                      void (*visit)(xq_position *pos, xq_move m, void *ctx), void *ctx)
 {
-    skip_without_shared(path);
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
-    xq_replay_options opt;
-    xq_replay_options_default(&opt);
+    xqt_lines w;
+    xqt_lines_open(&w, path, max_games);
     long ply = 0;
-    for (int gi = 0; gi < max_games; gi++) {
-        xq_game g;
-        xq_game_init(&g);
-        if (xq_reader_next(rd, &g) <= 0) {
-            xq_game_free(&g);
-            break;
-        }
-        xq_replay r;
-        xq_replay_game(&g, &opt, &r);
-        xq_position pos = r.start;
-        for (size_t i = 0; i < g.main.count; i++) {
-            xq_move m = g.main.nodes[i].move;
-            if (m == XQ_MOVE_NONE || xq_move_legality(&pos, m) != XQ_LEGAL) break;
+    while (xqt_lines_game(&w))
+        for (xq_move m; xqt_lines_move(&w, &m); xqt_lines_play(&w, m))
             if (ply++ % every == 0) {
-                xq_position copy = pos;
+                xq_position copy = w.pos;
                 visit(&copy, m, ctx);
             }
-            xq_undo u;
-            xq_make(&pos, m, &u);
-        }
-        xq_game_free(&g);
-    }
-    xq_reader_close(rd);
+    xqt_lines_close(&w);
 }
 
 static void visit_compare(xq_position *pos, xq_move m, void *ctx) { compare_ply(pos, m, ctx); }

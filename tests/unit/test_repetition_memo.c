@@ -63,57 +63,40 @@ static void compare_stretch(const xq_position *base, int base_ply, const xq_move
  * path. */
 static void compare_file(const char *path, int max_games, tally_memo *t)
 {
-    skip_without_shared(path);
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
-    xq_replay_options opt;
-    xq_replay_options_default(&opt);
+    xqt_lines w;
+    xqt_lines_open(&w, path, max_games);
     xq_rep_memo file_memo = {0};
     enum { MAX_STRETCH = 1024 };
     xq_move *moves = malloc(MAX_STRETCH * sizeof *moves);
     uint64_t *keys = malloc((MAX_STRETCH + 1) * sizeof *keys);
     assert_non_null(moves);
     assert_non_null(keys);
-    for (int gi = 0; gi < max_games; gi++) {
-        xq_game g;
-        xq_game_init(&g);
-        if (xq_reader_next(rd, &g) <= 0) {
-            xq_game_free(&g);
-            break;
-        }
-        xq_replay rp;
-        xq_replay_game(&g, &opt, &rp);
+    while (xqt_lines_game(&w)) {
         xq_rep_memo game_memo = {0};
-        xq_position pos = rp.start, base = pos;
+        xq_position base = w.pos;
         int base_ply = 0, n = 0;
-        keys[0] = pos.key;
-        for (size_t i = 0; i < g.main.count; i++) {
-            xq_move m = g.main.nodes[i].move;
-            if (m == XQ_MOVE_NONE || xq_move_legality(&pos, m) != XQ_LEGAL) break;
-            xq_undo u;
-            xq_make(&pos, m, &u);
-            if (u.captured || n == MAX_STRETCH) {   /* a capture starts a new stretch */
-                base = pos;
-                base_ply = (int)i + 1;
+        keys[0] = w.pos.key;
+        for (xq_move m; xqt_lines_move(&w, &m);) {
+            if (xqt_lines_play(&w, m) || n == MAX_STRETCH) {   /* a capture starts a new stretch */
+                base = w.pos;
+                base_ply = w.ply;
                 n = 0;
-                keys[0] = pos.key;
+                keys[0] = w.pos.key;
                 continue;
             }
             moves[n++] = m;
-            keys[n] = pos.key;
+            keys[n] = w.pos.key;
             bool repeated = false;
             for (int j = n - 2; j >= 0 && !repeated; j -= 2) repeated = keys[j] == keys[n];
             if (repeated) compare_stretch(&base, base_ply, moves, n, &game_memo, &file_memo, t);
         }
         xq_rep_memo_free(&game_memo);
         assert_null(game_memo.entry);
-        xq_game_free(&g);
     }
     free(moves);
     free(keys);
     xq_rep_memo_free(&file_memo);
-    xq_reader_close(rd);
+    xqt_lines_close(&w);
 }
 
 static void report(const char *what, const tally_memo *t)

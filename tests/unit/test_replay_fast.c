@@ -529,10 +529,7 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 
 static unsigned rnd(unsigned n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (unsigned)(rng_state % n);
+    return xqt_xorshift(&rng_state, n);
 }
 
 /* ==== the comparisons ================================================== */

@@ -29,6 +29,7 @@
 
 #include "input.c"
 #include "pgn_read.c"
+#include "reader_both.h"
 
 #include <unistd.h>
 
@@ -36,10 +37,7 @@
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 static uint32_t rnd(uint32_t n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
+    return xqt_xorshift(&rng_state, n);
 }
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -183,44 +181,11 @@ static void record_out(out_file *o)
 
 /* ---- comparing games ----------------------------------------------------- */
 
-/* Read path both ways, game by game; adds the games and tags read. */
-static void read_both(const char *path, const out_file *o, xq_encoding enc, size_t *games,
-                      size_t *tags)
-{
-    xq_read_options opt = {enc, XQ_FMT_PGN};
-    char err[256];
-    xq_reader *fast = xq_reader_open(path, &opt, err, sizeof err);
-    xq_reader *slow = xq_reader_open(path, &opt, err, sizeof err);
-    assert_non_null(fast);
-    assert_non_null(slow);
-    slow->no_fast = true;
-    xq_game a, b;
-    xq_game_init(&a);
-    xq_game_init(&b);
-    size_t raw = 0, n = 0;
-    for (;;) {
-        int ra = xq_reader_next(fast, &a), rb = xq_reader_next(slow, &b);
-        assert_int_equal(ra, rb);
-        if (ra != 1) break;
-        same_game(&a, &b);
-        assert_true(raw + a.raw_len <= o->len);
-        assert_memory_equal(a.raw, o->p + raw, a.raw_len);
-        assert_int_equal(a.offset, raw);
-        raw += a.raw_len;
-        *tags += a.tag_count;
-        n++;
-    }
-    if (n) assert_int_equal(raw, o->len);   /* (blank lines alone make no record) */
-    *games += n;
-    xq_game_free(&a);
-    xq_game_free(&b);
-    xq_reader_close(fast);
-    xq_reader_close(slow);
-}
-
+/* Files of random records in an encoding, each read both ways
+ * (xqt_read_both), with that encoding and detected. */
 static void check_encoding(xq_encoding enc, const char *iconv_name, int files)
 {
-    size_t games = 0, tags = 0;
+    xqt_both t = {0};
     for (int iter = 0; iter < files; iter++) {
         out_file o = {0};
         o.cd = iconv_name ? iconv_open(iconv_name, "UTF-8") : (iconv_t)-1;
@@ -232,18 +197,10 @@ static void check_encoding(xq_encoding enc, const char *iconv_name, int files)
         for (int i = 0; i < records; i++) record_out(&o);
         if (rnd(4) == 0 && o.len && o.p[o.len - 1] == '\n') o.len--;   /* no final '\n' */
         if (iconv_name) iconv_close(o.cd);
-        char path[] = "/tmp/xq-test-tag-fast-tags-XXXXXX";
-        int fd = mkstemp(path);
-        assert_true(fd >= 0);
-        assert_int_equal(write(fd, o.p ? o.p : "", o.len), (ssize_t)o.len);
-        close(fd);
-        read_both(path, &o, enc, &games, &tags);
-        read_both(path, &o, XQ_ENC_AUTO, &games, &tags);
-        unlink(path);
-        free(o.p);
+        xqt_read_both_out(&o, enc, true, &t);
     }
-    assert_true(games > 0);
-    assert_true(tags > 0);
+    assert_true(t.games > 0);
+    assert_true(t.tags > 0);
 }
 
 static void test_utf8(void **state)
@@ -298,7 +255,7 @@ static void test_fixed_cases(void **state)
     };
     static const char *const ENCS[] = {NULL, "CP950", "GB18030"};
     static const xq_encoding ENC[] = {XQ_ENC_UTF8, XQ_ENC_BIG5, XQ_ENC_GBK};
-    size_t games = 0, tags = 0;
+    xqt_both t = {0};
     for (size_t c = 0; c < COUNT(CASES); c++) {
         for (size_t k = 0; k < 3; k++) {
             for (int before = 0; before < 2; before++) {
@@ -313,18 +270,11 @@ static void test_fixed_cases(void **state)
                     put(&o, CASES[c]);
                 }
                 if (ENCS[k]) iconv_close(o.cd);
-                char path[] = "/tmp/xq-test-tag-fast-case-XXXXXX";
-                int fd = mkstemp(path);
-                assert_true(fd >= 0);
-                assert_int_equal(write(fd, o.p ? o.p : "", o.len), (ssize_t)o.len);
-                close(fd);
-                read_both(path, &o, ENC[k], &games, &tags);
-                unlink(path);
-                free(o.p);
+                xqt_read_both_out(&o, ENC[k], false, &t);
             }
         }
     }
-    assert_true(games > 0);
+    assert_true(t.games > 0);
 }
 
 /* The walker really takes the common lines: a file of plain records read
@@ -346,11 +296,8 @@ static void test_takes_common_lines(void **state)
         file_lines += 12;
     }
     iconv_close(o.cd);
-    char path[] = "/tmp/xq-test-tag-fast-common-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, o.p, o.len), (ssize_t)o.len);
-    close(fd);
+    char path[64];
+    save_tmp(o.p, o.len, path);
     xq_read_options opt = {XQ_ENC_BIG5, XQ_FMT_PGN};
     char err[256];
     xq_reader *r = xq_reader_open(path, &opt, err, sizeof err);

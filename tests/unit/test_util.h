@@ -1,17 +1,22 @@
 /* test_util.h - helpers shared by the unit tests of the record readers:
  * whole files in and out of temporary files, every record of a file into
- * an array of games, and counts over a game's move tree.  Tests that read
- * ../shared (XQ_SHARED) skip when it is not there.  Include after cmocka.h. */
+ * an array of games, and counts over a game's move tree; and by the tests
+ * that compare a fast path with the general one: a seeded generator,
+ * random legal games (xqt_walk) and the main lines of recorded games
+ * (xqt_lines).  Tests that read ../shared (XQ_SHARED) skip when it is not
+ * there.  Include after cmocka.h. */
 #ifndef XQ_TEST_UTIL_H
 #define XQ_TEST_UTIL_H
 
 #include <iconv.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "notation.h"
+#include "position.h"
 #include "pgn_read.h"
 #include "replay.h"
 
@@ -21,7 +26,8 @@ static inline void skip_without_shared(const char *path)
     if (access(path, R_OK) != 0 && !strncmp(path, XQ_SHARED, strlen(XQ_SHARED))) skip();
 }
 
-/* The whole file at path, malloc'd (caller frees), its size in *n. */
+/* The whole file at path, malloc'd (caller frees) with a NUL after its
+ * bytes, its size in *n. */
 static inline unsigned char *load(const char *path, size_t *n)
 {
     skip_without_shared(path);
@@ -33,6 +39,7 @@ static inline unsigned char *load(const char *path, size_t *n)
     unsigned char *buf = malloc((size_t)len + 1);
     assert_non_null(buf);
     *n = fread(buf, 1, (size_t)len, f);
+    buf[*n] = 0;
     fclose(f);
     return buf;
 }
@@ -45,6 +52,22 @@ static inline void save_tmp(const void *p, size_t n, char path[64])
     assert_true(fd >= 0);
     assert_int_equal(write(fd, p, n), (ssize_t)n);
     close(fd);
+}
+
+/* Fixtures are found relative to the repository root: run from there, or
+ * from anywhere as build/tests/NAME (argv0; the root is three levels up).
+ * Moves there unless probe, a path relative to the root, can be read
+ * already. */
+static inline void xqt_chdir_to_root(const char *argv0, const char *probe)
+{
+    if (access(probe, R_OK) == 0) return;
+    char path[4096];
+    if (!realpath(argv0, path)) return;
+    for (int i = 0; i < 3; i++) {
+        char *slash = strrchr(path, '/');
+        if (slash) *slash = '\0';
+    }
+    if (chdir(path) != 0) perror(path);
 }
 
 /* Read every record of path into g[0..max) (each initialised; the caller
@@ -262,6 +285,252 @@ static inline void same_game(const xq_game *a, const xq_game *b)
         assert_int_equal(a->diags[i].offset, b->diags[i].offset);
         assert_string_equal(a->diags[i].msg, b->diags[i].msg);
     }
+}
+
+/* ---- random games and recorded main lines ------------------------------
+ * Shared by the tests that compare a fast path with the general one on
+ * many positions.  New names here carry the prefix xqt_ so that they do
+ * not meet a test file's own static helpers. */
+
+/* The tests' generator (a 64-bit LCG, Knuth's MMIX constants): a number
+ * in 0..n-1 (n > 0) from *state, which it advances.  Fixed seeds make a
+ * failing position come back on every run. */
+static inline unsigned xqt_rnd(uint64_t *state, unsigned n)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)(*state >> 33) % n;
+}
+
+/* The readers' tests' generator (xorshift64): a number in 0..n-1 (n > 0)
+ * from *state (not 0), which it advances. */
+static inline uint32_t xqt_xorshift(uint64_t *state, uint32_t n)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return (uint32_t)(*state % n);
+}
+
+/* The first field in which two positions differ ("board", "generals",
+ * "side or counters", "key", "masks"), or NULL when they are the same. */
+static inline const char *xqt_position_diff(const xq_position *a, const xq_position *b)
+{
+    if (memcmp(a->board, b->board, sizeof a->board) != 0) return "board";
+    if (a->general[0] != b->general[0] || a->general[1] != b->general[1]) return "generals";
+    if (a->side != b->side || a->halfmove != b->halfmove || a->fullmove != b->fullmove) return "side or counters";
+    if (a->key != b->key) return "key";
+    if (memcmp(a->rank_occ, b->rank_occ, sizeof a->rank_occ) != 0 ||
+        memcmp(a->file_occ, b->file_occ, sizeof a->file_occ) != 0)
+        return "masks";
+    return NULL;
+}
+
+/* How a random walk picks among the legal moves. */
+typedef enum {
+    XQT_UNIFORM,    /* every legal move alike */
+    XQT_CAPTURES,   /* now and then the last capture in move order instead:
+                     * thinned boards open lines, generals come to face */
+    XQT_LINES       /* half the time up to 8 tries for a capture or a move
+                     * onto a general's file or rank (screens, pins) */
+} xqt_bias;
+
+/* A random legal game being walked, and what the walk does at each step.
+ * The caller fills rng, bias, visit (and play, visit_end, ctx when
+ * needed); xqt_walk fills pos, checks and ply. */
+typedef struct xqt_walk_s xqt_walk;
+struct xqt_walk_s {
+    xq_position pos;     /* the position reached */
+    xq_checks checks;    /* its check state, kept by play */
+    int ply;             /* moves played since the walk's start */
+    uint64_t *rng;       /* the test's xqt_rnd state, shared with its other draws */
+    xqt_bias bias;
+    /* called at every position before its move is picked, and at a
+     * position without legal moves (where the walk ends) */
+    void (*visit)(xqt_walk *w);
+    /* plays m, legal in w->pos (NULL: xq_play, masks checked) */
+    void (*play)(xqt_walk *w, xq_move m);
+    bool visit_end;      /* visit also the position after the last move of a full walk */
+    void *ctx;           /* the caller's */
+};
+
+/* Whether m lands on a piece or on the file or rank of either general. */
+static inline bool xqt_onto_line(const xq_position *pos, xq_move m)
+{
+    int to = XQ_TO(m);
+    if (pos->board[to]) return true;
+    for (int s = 0; s < 2; s++) {
+        int g = pos->general[s];
+        if (g < XQ_SQUARES && (XQ_FILE(g) == XQ_FILE(to) || XQ_RANK(g) == XQ_RANK(to))) return true;
+    }
+    return false;
+}
+
+/* One of the n (> 0) legal moves, picked under w's bias from w's rng. */
+static inline xq_move xqt_pick(const xqt_walk *w, const xq_move *moves, int n)
+{
+    xq_move m = moves[xqt_rnd(w->rng, (unsigned)n)];
+    if (w->bias == XQT_CAPTURES) {
+        for (int k = 0; k < n && xqt_rnd(w->rng, 3) == 0; k++)
+            if (w->pos.board[XQ_TO(moves[k])]) m = moves[k];
+    } else if (w->bias == XQT_LINES && !xqt_rnd(w->rng, 2)) {
+        for (int tries = 0; tries < 8; tries++) {
+            xq_move c = moves[xqt_rnd(w->rng, (unsigned)n)];
+            if (xqt_onto_line(&w->pos, c)) return c;
+        }
+    }
+    return m;
+}
+
+/* One walk of up to plies random legal moves from fen (NULL: the start
+ * position; a FEN that does not read fails the test), visiting each
+ * position on the way as w says. */
+static inline void xqt_walk_from(xqt_walk *w, const char *fen, int plies)
+{
+    char err[128];
+    if (!fen) xq_position_start(&w->pos);
+    else if (!xq_fen_read(&w->pos, fen, err, sizeof err)) fail_msg("%s: %s", fen, err);
+    xq_checks_init(&w->checks, &w->pos);
+    for (w->ply = 0; w->ply < plies; w->ply++) {
+        w->visit(w);
+        xq_move moves[XQ_MAX_MOVES];
+        int n = xq_legal_moves(&w->pos, moves);
+        if (n == 0) return;
+        xq_move m = xqt_pick(w, moves, n);
+        if (w->play) {
+            w->play(w, m);
+        } else {
+            xq_play(&w->pos, m, &w->checks);
+            assert_true(xq_position_masks_ok(&w->pos));
+        }
+    }
+    if (w->visit_end) w->visit(w);
+}
+
+/* games walks of up to plies moves from the start position. */
+static inline void xqt_walk_games(xqt_walk *w, int games, int plies)
+{
+    for (int g = 0; g < games; g++) xqt_walk_from(w, NULL, plies);
+}
+
+/* One walk of up to plies moves from each of the n FENs. */
+static inline void xqt_walk_fens(xqt_walk *w, const char *const *fens, size_t n, int plies)
+{
+    for (size_t i = 0; i < n; i++) xqt_walk_from(w, fens[i], plies);
+}
+
+/* Odd and impossible positions for the walks of the move readers' tests
+ * (*n of them): generals facing behind one piece or on open files, cannons
+ * and chariots on the generals' lines, horses on the legs, soldiers across
+ * the river; tandem pieces (two advisors or elephants on a file, two
+ * cannons, horses, three soldiers on one file, soldiers on two files);
+ * a side in check at the start (the side to move, or the other one); a
+ * board without a Red general. */
+static inline const char *const *xqt_odd_fens(size_t *n)
+{
+    static const char *const fens[] = {
+        "4k4/9/9/9/4R4/9/9/9/9/4K4 w - - 0 1",
+        "4k4/9/9/9/4R4/9/9/9/9/4K4 b - - 0 1",
+        "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "4k4/4a4/9/9/9/4c4/9/4C4/4A4/4K4 w - - 0 1",
+        "4k4/9/4n4/9/9/9/9/3N5/4P4/3K5 w - - 0 1",
+        "3ak4/4a4/9/9/2p1p4/9/9/4c4/3PA4/4K4 w - - 0 1",
+        "r3k3r/9/9/9/9/9/9/9/9/R3K3R w - - 0 1",
+        "4k4/9/9/9/9/9/9/4n4/3PP4/3AKA3 w - - 0 1",
+        "4kc3/9/9/9/9/9/9/9/5R3/4KC3 w - - 0 1",
+        "2bak4/4a4/4b4/9/4C4/4c4/9/4B4/4A4/3AK4 w - - 0 1",
+        "4k4/4P4/9/9/9/9/9/9/4p4/4K4 b - - 0 1",
+        "4k4/3P5/9/9/9/9/9/9/3p5/4K4 w - - 0 1",
+        /* tandem pieces */
+        "3ak4/9/3a5/9/9/9/9/3A5/9/3AK4 w - - 0 1",
+        "3ak4/9/3a5/9/9/9/9/3A5/9/3AK4 b - - 0 1",
+        "4k4/9/2b6/9/2b6/2B6/9/9/9/2B1K4 w - - 0 1",
+        "4k4/9/2b6/9/2b6/2B6/9/9/9/2B1K4 b - - 0 1",
+        "2b1k4/9/9/9/2P3P2/2P3P2/9/1C7/1C7/4K4 w - - 0 1",
+        "4k4/4a4/2P6/2P6/2P6/7R1/9/9/1N7/1N2K2R1 w - - 0 1",
+        "1r2k4/1r2a4/2c1c4/9/2p6/2p6/2p6/9/9/4K4 b - - 0 1",
+        /* impossible starts */
+        "4k4/9/9/9/4R4/9/9/9/9/3K5 w - - 0 1",   /* Black in check, Red to move */
+        "4k4/9/9/9/9/9/9/9/9/9 w - - 0 1",       /* no Red general */
+    };
+    *n = sizeof fens / sizeof fens[0];
+    return fens;
+}
+
+/* The main lines of the records of a file as the replay decodes them, one
+ * position at a time; a line ends at its first missing or illegal move:
+ *
+ *     xqt_lines w;
+ *     xqt_lines_open(&w, path, max_games);   (skips the test without ../shared)
+ *     while (xqt_lines_game(&w))             (w.pos: the game's start)
+ *         for (xq_move m; xqt_lines_move(&w, &m); xqt_lines_play(&w, m))
+ *             ... w.pos is the position before m, w.ply the moves played ...
+ *     xqt_lines_close(&w);
+ */
+typedef struct {
+    xq_reader *rd;
+    xq_replay_options opt;
+    xq_game game;        /* the record being walked (owned) */
+    bool have_game;
+    int games_left;
+    xq_position pos;     /* the position reached in its main line */
+    int ply;             /* moves played in its main line */
+} xqt_lines;
+
+static inline void xqt_lines_open(xqt_lines *w, const char *path, int max_games)
+{
+    skip_without_shared(path);
+    char err[256];
+    w->rd = xq_reader_open(path, NULL, err, sizeof err);
+    if (!w->rd) fail_msg("%s", err);
+    xq_replay_options_default(&w->opt);
+    w->have_game = false;
+    w->games_left = max_games;
+}
+
+/* Read and replay the next record (false after the last one or
+ * max_games); w->pos is its start position. */
+static inline bool xqt_lines_game(xqt_lines *w)
+{
+    if (w->have_game) xq_game_free(&w->game);
+    w->have_game = false;
+    if (w->games_left <= 0) return false;
+    w->games_left--;
+    xq_game_init(&w->game);
+    if (xq_reader_next(w->rd, &w->game) <= 0) {
+        xq_game_free(&w->game);
+        return false;
+    }
+    w->have_game = true;
+    xq_replay r;
+    xq_replay_game(&w->game, &w->opt, &r);
+    w->pos = r.start;
+    w->ply = 0;
+    return true;
+}
+
+/* The next move of the main line into *m: false at its end or at a move
+ * that is missing or not legal in w->pos. */
+static inline bool xqt_lines_move(const xqt_lines *w, xq_move *m)
+{
+    if ((size_t)w->ply >= w->game.main.count) return false;
+    *m = w->game.main.nodes[w->ply].move;
+    return *m != XQ_MOVE_NONE && xq_move_legality(&w->pos, *m) == XQ_LEGAL;
+}
+
+/* Play m (from xqt_lines_move) in w->pos; returns the piece it captured. */
+static inline xq_piece xqt_lines_play(xqt_lines *w, xq_move m)
+{
+    xq_undo u;
+    xq_make(&w->pos, m, &u);
+    w->ply++;
+    return u.captured;
+}
+
+static inline void xqt_lines_close(xqt_lines *w)
+{
+    if (w->have_game) xq_game_free(&w->game);
+    w->have_game = false;
+    xq_reader_close(w->rd);
 }
 
 #endif
