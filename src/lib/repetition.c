@@ -359,11 +359,16 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
 
     /* piece identities across the cycle, for "the same piece" (ids < 64) */
     int8_t id[XQ_SQUARES];
-    int nid = 0;
-    for (int sq = 0; sq < XQ_SQUARES; sq++) id[sq] = (int8_t)(pos[first].board[sq] && nid < 64 ? nid++ : -1);
+    memset(id, -1, sizeof id);
     xq_piece id_piece[64];
-    for (int sq = 0; sq < XQ_SQUARES; sq++)
-        if (id[sq] >= 0) id_piece[id[sq]] = pos[first].board[sq];
+    int nid = 0;
+    /* the pieces in ascending square order, through the rank masks */
+    for (int r = 0; r < XQ_RANKS && nid < 64; r++)
+        for (unsigned bits = pos[first].rank_occ[r]; bits && nid < 64; bits &= bits - 1) {
+            int sq = XQ_SQ(__builtin_ctz(bits), r);
+            id_piece[nid] = pos[first].board[sq];
+            id[sq] = (int8_t)nid++;
+        }
 
     side_acc acc[2];
     memset(acc, 0, sizeof acc);
