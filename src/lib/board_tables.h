@@ -104,10 +104,13 @@ extern const uint8_t xq_rel[XQ_SQUARES][XQ_SQUARES];
 /* The out-of-line parts of xq_quiet_move_safe_inline (movegen.c): a
  * line of the general g in direction dir (XQ_REL_NORTH ...) that the
  * mover leaves, without or with a capture on it (to); a piece entering a
- * line or leaving a leg; a move from or to g itself. */
+ * line or leaving a leg; a move from or to g itself; a piece entering
+ * direction dt of g's lines on the empty square to, and nothing else (a
+ * new cannon screen?). */
 bool xq_safe_opened_by(const xq_position *pos, int g, unsigned dir, int from);
 bool xq_safe_opened_by_capture(const xq_position *pos, int g, unsigned dir, int from, int to);
 bool xq_safe_exposed_rest(const xq_position *pos, int g, int from, int to, unsigned rf, unsigned rt);
+bool xq_safe_screen_made(const xq_position *pos, int g, unsigned dt, int to);
 bool xq_safe_exposes_general(const xq_position *pos, int from, int to);
 
 /* xq_quiet_move_safe (position.h, which says what it answers and why)
@@ -127,15 +130,23 @@ __attribute__((always_inline)) static inline bool xq_quiet_move_safe_inline(cons
     /* along one line: unchanged, or from gone and to an own piece */
     if (df && df == dt) return !pos->board[to] || !xq_safe_opened_by_capture(pos, g, df, from, to);
     if (df && !dt) return !xq_safe_opened_by(pos, g, df, from);   /* from on a line is no leg */
+    /* only entering a line (rf is 0, so dt is not): a capture there
+     * keeps every square's occupancy and only takes an attacker away */
+    if (!rf) return pos->board[to] || !xq_safe_screen_made(pos, g, dt, to);
     return !xq_safe_exposed_rest(pos, g, from, to, rf, rt);
 }
 
-/* The two out-of-line ends of xq_play_inline (movegen.c): the full
- * check test (the side to move was in check before m, or has no
- * general), and check_by_move's look at the lines and legs m touched
- * (rel = the REL bits of from | those of to << 8). */
+/* The out-of-line parts of xq_play_inline (movegen.c): the full check
+ * test (the side to move was in check before m, or has no general), and
+ * check_by_move's look at the lines and legs m touched (g: the general of
+ * the side now to move; rel = the REL bits of from | those of to << 8),
+ * with its two commonest cases apart (m entered direction dt of g's lines,
+ * or moved along it, and touched nothing else; or left direction df and
+ * touched nothing else): true when that side is in check. */
 xq_piece xq_play_check_full(const xq_position *pos, xq_checks *s, xq_piece cap);
-xq_piece xq_play_check_moved(const xq_position *pos, xq_move m, xq_checks *s, xq_piece cap, unsigned rel);
+bool xq_play_check_moved(const xq_position *pos, xq_move m, int g, unsigned rel);
+bool xq_play_check_entered(const xq_position *pos, int g, int to, unsigned dt);
+bool xq_play_check_opened(const xq_position *pos, int g, unsigned df);
 
 /* xq_play (position.h: xq_make and xq_checks_after in one step) inline,
  * for its per-ply callers: make m, then the check state of the side now
@@ -154,7 +165,12 @@ __attribute__((always_inline)) static inline xq_piece xq_play_inline(xq_position
     unsigned rf = xq_rel[g][XQ_FROM(m)] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG),
              rt = xq_rel[g][XQ_TO(m)] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_HORSE);
     if (!(rf | rt)) return cap;
-    return xq_play_check_moved(pos, m, s, cap, rf | rt << 8);
+    /* a line entered (or a move along it) or left, nothing else: a leaf
+     * each; the rest */
+    if ((rt & XQ_REL_LINES) && (!rf || rf == rt)) s->in_check[side] = xq_play_check_entered(pos, g, XQ_TO(m), rt);
+    else if (!rt && (rf & XQ_REL_LINES)) s->in_check[side] = xq_play_check_opened(pos, g, rf);
+    else s->in_check[side] = xq_play_check_moved(pos, m, g, rf | rt << 8);
+    return cap;
 }
 
 /* Palace of colour c: files d..f, ranks 0..2 (Red) or 7..9 (Black). */

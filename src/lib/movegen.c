@@ -15,13 +15,20 @@
  * lowest or highest set bits); the short-range pieces come from constant
  * per-square tables built below by the preprocessor, with no bounds test
  * in the loops.  Move lists know whether the side is in check, and then
- * test only what a move can open (needs_test, exposes_unchecked).
+ * test only what a move can open (needs_test, exposes_unchecked).  The
+ * per-ply tests of a replay (xq_quiet_move_safe's and xq_play's out-of-
+ * line parts) read one direction of a general's file or rank through a
+ * ray table (RAYS: the squares in order and how to get their occupancy
+ * from the masks as one nearest-first mask), each common case a small
+ * leaf function.  A general's step is tested without a board copy.
  * tests/unit/test_movegen_fast.c checks every function against the plain
- * board-walking implementation this replaced.
+ * board-walking implementation this replaced; tests/unit/test_play_fast.c
+ * the per-ply tests against the full ones.
  */
 #include "board_tables.h"
 #include "position.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +151,74 @@ enum {
 #define REL_ROW(g) {EACH_SQ_G(REL_OF, g)}
 const uint8_t xq_rel[XQ_SQUARES][XQ_SQUARES] = {EACH_SQ(REL_ROW)};
 #define REL xq_rel
+
+/* The four rays of a square (north, south, east, west: REL's line bits
+ * in order, so a ray's index is the bit's position), for the line tests
+ * of the check and own-general tests.  A ray's occupancy as one mask
+ * whose bit k says whether its (k + 1)-th square from the origin holds
+ * a piece: off, the byte offset in xq_position of the rank or file mask
+ * it lies on (rank_occ and file_occ are one array of 19 masks); that
+ * mask read through RAY_BITS[rev] (rev: bit-reversed over ten bits, for
+ * the rays towards bit 0) and shifted right by shift.  sq[k]: the
+ * (k + 1)-th square (0 past the edge, never read: its bit is 0); kind2:
+ * the piece kind that attacks from the nearest square besides a chariot
+ * (the general along a file, flying general §4.1.2; a chariot on a
+ * rank); line: the origin's index on the mask (its rank on a file). */
+typedef struct { uint8_t off, shift, rev, kind2, line, sq[9], pad[2]; } ray_row;
+_Static_assert(sizeof(ray_row) == 16, "a ray is 16 bytes (an index is a shift)");
+_Static_assert(offsetof(xq_position, file_occ) == offsetof(xq_position, rank_occ) + 2 * XQ_RANKS,
+               "the rank and file masks are one array");
+#define RAY_FILE_OFF_(s) (offsetof(xq_position, file_occ) + 2 * SQ_F(s))
+#define RAY_RANK_OFF_(s) (offsetof(xq_position, rank_occ) + 2 * SQ_R(s))
+#define RAY_SQS_(s, df, dr)                                                                                  \
+    {SQ_AT(s, (df), (dr), 0), SQ_AT(s, 2 * (df), 2 * (dr), 0), SQ_AT(s, 3 * (df), 3 * (dr), 0),             \
+     SQ_AT(s, 4 * (df), 4 * (dr), 0), SQ_AT(s, 5 * (df), 5 * (dr), 0), SQ_AT(s, 6 * (df), 6 * (dr), 0),     \
+     SQ_AT(s, 7 * (df), 7 * (dr), 0), SQ_AT(s, 8 * (df), 8 * (dr), 0), SQ_AT(s, 9 * (df), 9 * (dr), 0)}
+#define RAY_ROW_(s)                                                                                          \
+    {{RAY_FILE_OFF_(s), SQ_R(s) + 1, 0, XQ_GENERAL, SQ_R(s), RAY_SQS_(s, 0, 1), {0, 0}},                     \
+     {RAY_FILE_OFF_(s), 10 - SQ_R(s), 1, XQ_GENERAL, SQ_R(s), RAY_SQS_(s, 0, -1), {0, 0}},                   \
+     {RAY_RANK_OFF_(s), SQ_F(s) + 1, 0, XQ_CHARIOT, SQ_F(s), RAY_SQS_(s, 1, 0), {0, 0}},                     \
+     {RAY_RANK_OFF_(s), 10 - SQ_F(s), 1, XQ_CHARIOT, SQ_F(s), RAY_SQS_(s, -1, 0), {0, 0}}}
+static const ray_row RAYS[XQ_SQUARES][4] = {EACH_SQ(RAY_ROW_)};
+
+/* RAY_BITS[0][x] = x, RAY_BITS[1][x] = x with its ten bits reversed. */
+#define REV10_(x)                                                                                            \
+    ((((x) & 1) << 9) | (((x) & 2) << 7) | (((x) & 4) << 5) | (((x) & 8) << 3) | (((x) & 16) << 1) |         \
+     (((x) & 32) >> 1) | (((x) & 64) >> 3) | (((x) & 128) >> 5) | (((x) & 256) >> 7) | (((x) & 512) >> 9))
+#define ID_(x) (x)
+#define B4_(M, b) M(b), M((b) + 1), M((b) + 2), M((b) + 3)
+#define B16_(M, b) B4_(M, b), B4_(M, (b) + 4), B4_(M, (b) + 8), B4_(M, (b) + 12)
+#define B64_(M, b) B16_(M, b), B16_(M, (b) + 16), B16_(M, (b) + 32), B16_(M, (b) + 48)
+#define B256_(M, b) B64_(M, b), B64_(M, (b) + 64), B64_(M, (b) + 128), B64_(M, (b) + 192)
+#define B1024_(M) B256_(M, 0), B256_(M, 256), B256_(M, 512), B256_(M, 768)
+static const uint16_t RAY_BITS[2][1024] = {{B1024_(ID_)}, {B1024_(REV10_)}};
+
+/* The ray of sq in the direction of line bit dir (R_NORTH ...). */
+static inline const ray_row *ray_row_of(int sq, unsigned dir)
+{
+    return &RAYS[sq][__builtin_ctz(dir)];
+}
+
+/* The occupancy of ray r on pos, nearest square bit 0; with the square
+ * whose bit in r's rank or file mask is clear (0: none) read as empty. */
+static inline unsigned ray_occ(const xq_position *pos, const ray_row *r, unsigned clear)
+{
+    uint16_t w;
+    memcpy(&w, (const unsigned char *)pos + r->off, sizeof w);
+    return (unsigned)RAY_BITS[r->rev][w & ~clear] >> r->shift;
+}
+
+/* Is the origin of ray r attacked along it by colour e on board b, the
+ * ray's occupancy being rm: the nearest piece a chariot or kind2 of e,
+ * or the next one a cannon of e? */
+static inline bool ray_attack(const xq_piece *b, const ray_row *r, unsigned rm, xq_color e)
+{
+    if (!rm) return false;
+    xq_piece p = b[r->sq[__builtin_ctz(rm)]];
+    if (p == XQ_PIECE(XQ_CHARIOT, e) || p == XQ_PIECE(r->kind2, e)) return true;
+    rm &= rm - 1;
+    return rm && b[r->sq[__builtin_ctz(rm)]] == XQ_PIECE(XQ_CANNON, e);
+}
 
 /* --- Line scans on the occupancy masks ---------------------------------- */
 
@@ -269,6 +344,23 @@ bool xq_in_check(const xq_position *pos, xq_color c)
                             pos->rank_occ[xq_rank_of[g]]);
 }
 
+/* exposes_general for a general's step from -> to (one point along a
+ * file or rank, CXA1999 §2.2): is `to` attacked once the general stands
+ * there?  No copy of the board: the attack test reads from's square only
+ * where the masks say it is occupied (its bit is cleared in to's file
+ * and rank masks), never reads `to` along a line (it starts beyond it),
+ * and reads it as a horse leg only off the board, where an empty `to`
+ * leads to itself, no horse, and an occupied one blocks, as the general
+ * there would.  On a step along a file from's file bit is its rank, on a
+ * step along a rank it is to's own bit (set again): the same
+ * expressions serve both. */
+static inline bool general_step_attacked(const xq_position *pos, int from, int to)
+{
+    unsigned fo = ((unsigned)pos->file_occ[xq_file_of[to]] & ~(unsigned)xq_file_bit[from]) | xq_file_bit[to];
+    unsigned ro = ((unsigned)pos->rank_occ[xq_rank_of[to]] & ~(unsigned)xq_rank_bit[from]) | xq_rank_bit[to];
+    return general_attacked(pos->board, to, (xq_color)(XQ_COLOR(pos->board[from]) ^ 1), fo, ro);
+}
+
 /* Would the pseudo-legal move from -> to by the side to move leave its
  * general attacked or facing the other one?  Tests a copy of the board
  * with the move made (90 bytes: cheaper than telling the moved squares
@@ -276,7 +368,8 @@ bool xq_in_check(const xq_position *pos, xq_color c)
 static inline bool exposes_general(const xq_position *pos, int from, int to)
 {
     xq_piece p = pos->board[from];
-    int g = XQ_KIND(p) == XQ_GENERAL ? to : pos->general[pos->side];
+    if (XQ_KIND(p) == XQ_GENERAL) return general_step_attacked(pos, from, to);
+    int g = pos->general[pos->side];
     if (g >= XQ_SQUARES) return false;
     xq_piece b[XQ_SQUARES];
     memcpy(b, pos->board, sizeof b);
@@ -566,9 +659,10 @@ int xq_legal_moves(const xq_position *pos, xq_move *moves)
     return filter_legal(pos, moves, n);
 }
 
-bool xq_has_legal_move(const xq_position *pos)
+/* The full search of xq_has_legal_move: every pseudo-legal move of the
+ * side to move until one is legal (chk: whether that side is in check). */
+static bool has_legal_full(const xq_position *pos, bool chk)
 {
-    bool chk = xq_in_check(pos, pos->side);
     xq_move moves[XQ_MAX_MOVES];
     for (int sq = 0; sq < XQ_SQUARES; sq++) {
         xq_piece p = pos->board[sq];
@@ -578,6 +672,69 @@ bool xq_has_legal_move(const xq_position *pos)
             if (legal_given(pos, moves[i], chk)) return true;
     }
     return false;
+}
+
+/* A one-step move of the piece on sq to an empty square that its geometry
+ * allows (CXA1999 §2.2: a chariot or cannon one point along a line, a
+ * soldier one point forward) and that leaves its general safe; the side
+ * to move is not in check (xq_quiet_move_safe's premise). */
+static bool step_is_legal(const xq_position *pos, int sq, xq_kind k, int file, int rank)
+{
+    const xq_piece *b = pos->board;
+    if (k == XQ_SOLDIER) {
+        int to = pos->side == XQ_RED ? sq + 9 : sq - 9;
+        bool on = pos->side == XQ_RED ? rank < XQ_RANKS - 1 : rank > 0;
+        return on && !b[to] && xq_quiet_move_safe(pos, sq, to);
+    }
+    if (k != XQ_CHARIOT && k != XQ_CANNON) return false;
+    return (file < XQ_FILES - 1 && !b[sq + 1] && xq_quiet_move_safe(pos, sq, sq + 1)) ||
+           (file > 0 && !b[sq - 1] && xq_quiet_move_safe(pos, sq, sq - 1)) ||
+           (rank < XQ_RANKS - 1 && !b[sq + 9] && xq_quiet_move_safe(pos, sq, sq + 9)) ||
+           (rank > 0 && !b[sq - 9] && xq_quiet_move_safe(pos, sq, sq - 9));
+}
+
+/* A legal one-step move of the general of the side to move (to any of
+ * its four neighbours: xq_move_legality_known judges geometry, palace and
+ * safety in full, CXA1999 §2.2, §3.1, §4.1.2): the usual answer to a
+ * check.  in_check as xq_move_legality_known's. */
+static bool general_can_step(const xq_position *pos, bool in_check)
+{
+    int g = pos->general[pos->side], file = XQ_FILE(g), rank = XQ_RANK(g);
+    return (file < XQ_FILES - 1 && xq_move_legality_known(pos, XQ_MOVE(g, g + 1), in_check) == XQ_LEGAL) ||
+           (file > 0 && xq_move_legality_known(pos, XQ_MOVE(g, g - 1), in_check) == XQ_LEGAL) ||
+           (rank < XQ_RANKS - 1 && xq_move_legality_known(pos, XQ_MOVE(g, g + 9), in_check) == XQ_LEGAL) ||
+           (rank > 0 && xq_move_legality_known(pos, XQ_MOVE(g, g - 9), in_check) == XQ_LEGAL);
+}
+
+/* xq_has_legal_move (position.h).  The first legal one of a few likely
+ * moves answers: not in check, a one-step move of a chariot, cannon or
+ * soldier to an empty point, the mover's pieces from its own back rank
+ * forward (its chariots and cannons first, most often); then, and in
+ * check, a step of the general.  A board where none is legal (mate,
+ * stalemate: rare) or without both generals (nothing for the shortcuts
+ * to stand on) takes the full search.  test_play_fast.c compares it with
+ * xq_legal_moves. */
+bool xq_has_legal_move(const xq_position *pos)
+{
+    return xq_has_legal_move_known(pos, xq_in_check(pos, pos->side));
+}
+
+/* xq_has_legal_move told the check state (position.h). */
+bool xq_has_legal_move_known(const xq_position *pos, bool chk)
+{
+    if (pos->general[XQ_RED] >= XQ_SQUARES || pos->general[XQ_BLACK] >= XQ_SQUARES) return has_legal_full(pos, chk);
+    if (!chk) {
+        bool red = pos->side == XQ_RED;
+        for (int i = 0; i < XQ_RANKS; i++) {
+            int rank = red ? i : XQ_RANKS - 1 - i;
+            for (unsigned occ = pos->rank_occ[rank]; occ; occ &= occ - 1) {
+                int file = low_bit(occ), sq = XQ_SQ(file, rank);
+                xq_piece p = pos->board[sq];
+                if (XQ_COLOR(p) == pos->side && step_is_legal(pos, sq, XQ_KIND(p), file, rank)) return true;
+            }
+        }
+    }
+    return general_can_step(pos, chk) || has_legal_full(pos, chk);
 }
 
 /* --- Legality with reasons ---------------------------------------------- */
@@ -757,45 +914,51 @@ ALWAYS_INLINE static inline bool line_opened(const xq_position *pos, int g, xq_c
     }
 }
 
-/* Does a piece put on the empty square `to` (on g's line in direction
- * dir; the mover's from-square off that line) make a screen for a cannon
- * of e: nothing between g and to, and an enemy cannon the first piece
- * beyond?  Nothing else can start attacking that way: the first piece
- * beyond to was no chariot, the side not being in check, and a piece
- * behind another one moves no piece closer to g. */
-ALWAYS_INLINE static inline bool screen_made_dir(const xq_position *pos, int g, xq_color e, unsigned dir, int to)
-{
-    ray r = ray_of(pos, g, dir);
-    if (!r.m) return false;
-    unsigned tb = line_bit(dir, to);
-    int n = r.up ? low_bit(r.m) : high_bit(r.m);
-    if (r.up ? (1u << n) < tb : (1u << n) > tb) return false;   /* a piece between g and to */
-    return pos->board[r.base + r.stride * n] == XQ_PIECE(XQ_CANNON, e);
-}
-
-static inline bool screen_made(const xq_position *pos, int g, xq_color e, unsigned dir, int to)
-{
-    switch (dir) {
-    case R_NORTH: return screen_made_dir(pos, g, e, R_NORTH, to);
-    case R_SOUTH: return screen_made_dir(pos, g, e, R_SOUTH, to);
-    case R_EAST: return screen_made_dir(pos, g, e, R_EAST, to);
-    default: return screen_made_dir(pos, g, e, R_WEST, to);
-    }
-}
-
 /* The parts of xq_quiet_move_safe past its first tests (board_tables.h's
  * xq_quiet_move_safe_inline calls them), out of line and each small, so
  * that the common case (a piece leaving a line: one scan) saves and
  * restores few registers. */
+/* Does taking the mover's piece off `from` (on g's ray dir) leave g
+ * attacked along that ray? */
+static inline bool ray_opened(const xq_position *pos, int g, xq_color e, unsigned dir, int from)
+{
+    const ray_row *r = ray_row_of(g, dir);
+    unsigned clear = dir & R_FILE ? xq_file_bit[from] : xq_rank_bit[from];
+    return ray_attack(pos->board, r, ray_occ(pos, r, clear), e);
+}
+
 __attribute__((noinline)) bool xq_safe_opened_by(const xq_position *pos, int g, unsigned dir, int from)
 {
-    return line_opened(pos, g, (xq_color)(pos->side ^ 1), dir, from, -1);
+    return ray_opened(pos, g, (xq_color)(pos->side ^ 1), dir, from);
 }
 
 __attribute__((noinline)) bool xq_safe_opened_by_capture(const xq_position *pos, int g, unsigned dir, int from,
                                                          int to)
 {
     return line_opened(pos, g, (xq_color)(pos->side ^ 1), dir, from, to);
+}
+
+/* Does a piece put on the empty square `to` of g's ray dir (the mover's
+ * from-square off that ray) make a screen for a cannon of e: nothing
+ * between g and to, and a cannon of e the first piece beyond?  Nothing
+ * else can start attacking that way: the first piece beyond to was no
+ * chariot, the side not being in check, and a piece behind another one
+ * moves no piece closer to g. */
+static inline bool ray_screen_made(const xq_position *pos, int g, xq_color e, unsigned dir, int to)
+{
+    const ray_row *r = ray_row_of(g, dir);
+    unsigned rm = ray_occ(pos, r, 0);
+    int ti = dir & R_FILE ? xq_rank_of[to] : xq_file_of[to];
+    unsigned below = (2u << (ti > r->line ? ti - r->line - 1 : r->line - ti - 1)) - 1;   /* to and nearer */
+    if (!rm || (rm & below)) return false;   /* nothing beyond, or a piece between g and to */
+    return pos->board[r->sq[__builtin_ctz(rm)]] == XQ_PIECE(XQ_CANNON, e);
+}
+
+/* A piece entering direction dt of g's lines on the empty square `to`
+ * and leaving none of them nor a leg: ray_screen_made, as a leaf. */
+__attribute__((noinline)) bool xq_safe_screen_made(const xq_position *pos, int g, unsigned dt, int to)
+{
+    return ray_screen_made(pos, g, (xq_color)(pos->side ^ 1), dt, to);
 }
 
 /* The rest: a piece entering a line (and maybe leaving another one, or a
@@ -805,8 +968,8 @@ __attribute__((noinline)) bool xq_safe_exposed_rest(const xq_position *pos, int 
 {
     xq_color e = (xq_color)(pos->side ^ 1);
     unsigned df = rf & R_LINES, dt = rt & R_LINES;
-    if (df && line_opened(pos, g, e, df, from, -1)) return true;
-    if (dt && !pos->board[to] && screen_made(pos, g, e, dt, to)) return true;
+    if (df && ray_opened(pos, g, e, df, from)) return true;
+    if (dt && !pos->board[to] && ray_screen_made(pos, g, e, dt, to)) return true;
     return (rf & R_LEG) && horse_behind(pos->board, g, from, e, to);
 }
 
@@ -829,7 +992,8 @@ __attribute__((noinline)) bool xq_safe_exposes_general(const xq_position *pos, i
  *   (line_opened);
  * - entering a line with a capture: every square keeps its occupancy and
  *   an enemy piece turns into an own one, which only takes attacks away;
- *   without one, the mover may become a cannon's screen (screen_made);
+ *   without one, the mover may become a cannon's screen
+ *   (ray_screen_made);
  * - leaving a horse leg: the horses behind it (horse_behind; a horse the
  *   mover takes is gone).
  * test_move_read_quick.c compares it with xq_move_legality_known,
@@ -854,40 +1018,75 @@ bool xq_quiet_move_safe(const xq_position *pos, int from, int to)
  * A move from or to g itself (only on impossible boards: a general
  * captured) takes the whole test.  Most moves touch none of these: two
  * table reads. */
-ALWAYS_INLINE static inline bool check_by_move_slow(const xq_position *pos, xq_move m, int g, unsigned rf,
-                                                   unsigned rt);
-
 static inline bool check_by_move(const xq_position *pos, xq_move m)
 {
     int g = pos->general[pos->side];
     if (g >= XQ_SQUARES) return false;   /* as xq_in_check */
     unsigned rf = REL[g][XQ_FROM(m)] & (R_LINES | R_SELF | R_LEG), rt = REL[g][XQ_TO(m)] & (R_LINES | R_SELF | R_HORSE);
-    return (rf | rt) && check_by_move_slow(pos, m, g, rf, rt);
+    return (rf | rt) && xq_play_check_moved(pos, m, g, rf | rt << 8);
 }
 
-/* check_by_move when m touched g's lines or legs: rf and rt are the REL
- * bits of from and to that matter. */
-ALWAYS_INLINE static inline bool check_by_move_slow(const xq_position *pos, xq_move m, int g, unsigned rf,
-                                                   unsigned rt)
+/* The two commonest cases of xq_play_check_moved, as leaves (no stack
+ * frame): the mover entered direction dt of g's file or rank, or moved
+ * along it, and left none of g's other lines and legs (a soldier next to
+ * g, then that ray, read after the move: it finds the mover as an
+ * attacker, a screen it made, a piece it uncovered), or it left direction
+ * df and entered none of them (that ray). */
+__attribute__((noinline)) bool xq_play_check_entered(const xq_position *pos, int g, int to, unsigned dt)
 {
-    int from = XQ_FROM(m), to = XQ_TO(m);
-    if ((rf | rt) & R_SELF) return xq_in_check(pos, pos->side);
-    const xq_piece *b = pos->board;
     xq_color e = (xq_color)(pos->side ^ 1);
-    int gf = xq_file_of[g], gr = xq_rank_of[g];
-    unsigned lines = (rf | rt) & R_LINES;
-    if (lines && lines_attack(b, g, e, pos->file_occ[gf], pos->rank_occ[gr], lines, -1)) return true;
-    if ((rt & R_HORSE) && b[to] == XQ_PIECE(XQ_HORSE, e)) {
-        /* its leg: the square next to it on its long side towards g */
-        int tf = xq_file_of[to], tr = xq_rank_of[to];
-        int leg = ADIFF_(tr, gr) == 2 ? to + (gr > tr ? 9 : -9) : to + (gf > tf ? 1 : -1);
-        if (!b[leg]) return true;
-    }
-    if ((rt & R_LINES) && b[to] == XQ_PIECE(XQ_SOLDIER, e)) {
+    if (pos->board[to] == XQ_PIECE(XQ_SOLDIER, e)) {
         const uint8_t *sa = SOLDIER_ATTACK[e][g];
         if (sa[0] == to || sa[1] == to || sa[2] == to) return true;
     }
-    return (rf & R_LEG) && horse_behind(b, g, from, e, -1);
+    const ray_row *r = ray_row_of(g, dt);
+    return ray_attack(pos->board, r, ray_occ(pos, r, 0), e);
+}
+
+__attribute__((noinline)) bool xq_play_check_opened(const xq_position *pos, int g, unsigned df)
+{
+    const ray_row *r = ray_row_of(g, df);
+    return ray_attack(pos->board, r, ray_occ(pos, r, 0), (xq_color)(pos->side ^ 1));
+}
+
+/* check_by_move when m touched g's lines, legs or horse squares (rel:
+ * the REL bits of from that matter | those of to << 8; each square has
+ * one bit at most).  The horse and soldier tests first (a few loads),
+ * then each touched direction of g's file and rank read on the board
+ * after m: it finds the mover as a chariot, cannon or flying general, a
+ * screen it made, a line it opened; a move along one line takes one
+ * scan.  The last scan is a tail call: no stack frame.  Out of line
+ * (board_tables.h's xq_play_inline calls it); test_play_fast.c compares
+ * it with xq_in_check. */
+__attribute__((noinline)) bool xq_play_check_moved(const xq_position *pos, xq_move m, int g, unsigned rel)
+{
+    unsigned rf = rel & 0xFF, rt = rel >> 8;
+    if ((rf | rt) & R_SELF) return xq_in_check(pos, pos->side);   /* a general was taken */
+    const xq_piece *b = pos->board;
+    xq_color e = (xq_color)(pos->side ^ 1);
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    unsigned df = rf & R_LINES, dt = rt & R_LINES;
+    if (rt & R_HORSE) {
+        if (b[to] == XQ_PIECE(XQ_HORSE, e)) {
+            /* its leg: the square next to it on its long side towards g */
+            int tf = xq_file_of[to], tr = xq_rank_of[to], gf = xq_file_of[g], gr = xq_rank_of[g];
+            int leg = ADIFF_(tr, gr) == 2 ? to + (gr > tr ? 9 : -9) : to + (gf > tf ? 1 : -1);
+            if (!b[leg]) return true;
+        }
+    } else if (dt) {
+        if (b[to] == XQ_PIECE(XQ_SOLDIER, e)) {
+            const uint8_t *sa = SOLDIER_ATTACK[e][g];
+            if (sa[0] == to || sa[1] == to || sa[2] == to) return true;
+        }
+        if (dt != df) {
+            const ray_row *r = ray_row_of(g, dt);
+            if (ray_attack(b, r, ray_occ(pos, r, 0), e)) return true;
+        }
+    }
+    if (rf & R_LEG) return horse_behind(b, g, from, e, -1);
+    if (!df) return false;
+    const ray_row *r = ray_row_of(g, df);
+    return ray_attack(b, r, ray_occ(pos, r, 0), e);
 }
 
 void xq_checks_init(xq_checks *s, const xq_position *pos)
@@ -914,17 +1113,6 @@ __attribute__((noinline)) xq_piece xq_play_check_full(const xq_position *pos, xq
 {
     xq_color side = pos->side;
     s->in_check[side] = s->in_check[side] && xq_in_check(pos, side);
-    return cap;
-}
-
-/* The end of xq_play when m touched the lines or legs of the general g of
- * the side to move, which was not in check: check_by_move_slow with the
- * REL bits xq_play has read (rel = rf | rt << 8), store, return cap.
- * Five arguments: xq_play_inline tail-calls it and needs no stack frame. */
-__attribute__((noinline)) xq_piece xq_play_check_moved(const xq_position *pos, xq_move m, xq_checks *s,
-                                                       xq_piece cap, unsigned rel)
-{
-    s->in_check[pos->side] = check_by_move_slow(pos, m, pos->general[pos->side], rel & 0xFF, rel >> 8);
     return cap;
 }
 

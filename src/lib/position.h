@@ -158,9 +158,18 @@ int xq_legal_moves(const xq_position *pos, xq_move *moves);
 /* Legal moves of the piece on square from only (same rules). */
 int xq_legal_moves_from(const xq_position *pos, int from, xq_move *moves);
 
-/* Whether the side to move has at least one legal move (cheaper than
- * generating them all). */
+/* Whether the side to move has at least one legal move (CXA1999 §2.2,
+ * §3.1, §4.1.2; any board, however impossible).  Cheaper than generating
+ * them all: the first legal one of a few likely moves answers (a one-step
+ * move of a chariot, cannon or soldier, a step of the general), then the
+ * full search. */
 bool xq_has_legal_move(const xq_position *pos);
+
+/* xq_has_legal_move when the caller knows whether the side to move is in
+ * check: in_check must equal xq_in_check(pos, pos->side) (an xq_checks
+ * kept along the game knows it).  Same answer without that test; a wrong
+ * in_check gives wrong answers. */
+bool xq_has_legal_move_known(const xq_position *pos, bool in_check);
 
 /* Full legality of a move for the side to move, with the first reason it
  * fails (CXA1999 §2.2-2.3 geometry, then §3.1 / §4.1.2). */
@@ -189,9 +198,10 @@ bool xq_quiet_move_safe(const xq_position *pos, int from, int to);
  * whose geometry xq_move_legality accepts (CXA1999 §2.2-2.3), true when
  * the mover's general is then neither attacked nor facing the other one
  * (§3.1, §4.1.2), i.e. exactly when xq_move_legality(pos, XQ_MOVE(from,
- * to)) == XQ_LEGAL.  The full test on a copy of the board, without the
- * geometry the caller has checked (the Chinese fast path); wrong premises
- * give wrong answers. */
+ * to)) == XQ_LEGAL.  The full attack test, without the geometry the
+ * caller has checked (the Chinese fast path): on a copy of the board with
+ * the move made, for a general's step on the board itself (is `to`
+ * attacked).  Wrong premises give wrong answers. */
 bool xq_move_safe(const xq_position *pos, int from, int to);
 
 /* Whether each side is in check (xq_in_check), kept along a game so that

@@ -171,58 +171,6 @@ static xq_result loss_for(xq_color loser)
 
 static const char *side_name(xq_color c) { return c == XQ_RED ? "red" : "black"; }
 
-/* A one-step move of the piece on sq to an empty square that its geometry
- * allows (CXA1999 §2.2: a chariot or cannon one point along a line, a
- * soldier one point forward) and that leaves its general safe; the side
- * to move is not in check (xq_quiet_move_safe's premise). */
-static bool step_is_legal(const xq_position *pos, int sq, xq_kind k, int file, int rank)
-{
-    const xq_piece *b = pos->board;
-    if (k == XQ_SOLDIER) {
-        int to = pos->side == XQ_RED ? sq + 9 : sq - 9;
-        bool on = pos->side == XQ_RED ? rank < XQ_RANKS - 1 : rank > 0;
-        return on && !b[to] && xq_quiet_move_safe(pos, sq, to);
-    }
-    if (k != XQ_CHARIOT && k != XQ_CANNON) return false;
-    return (file < XQ_FILES - 1 && !b[sq + 1] && xq_quiet_move_safe(pos, sq, sq + 1)) ||
-           (file > 0 && !b[sq - 1] && xq_quiet_move_safe(pos, sq, sq - 1)) ||
-           (rank < XQ_RANKS - 1 && !b[sq + 9] && xq_quiet_move_safe(pos, sq, sq + 9)) ||
-           (rank > 0 && !b[sq - 9] && xq_quiet_move_safe(pos, sq, sq - 9));
-}
-
-/* A legal one-step move of the general of the side to move (to any of
- * its four neighbours: xq_move_legality_known judges geometry, palace and
- * safety in full, CXA1999 §2.2, §3.1, §4.1.2): the usual answer to a
- * check.  in_check as xq_move_legality_known's. */
-static bool general_can_step(const xq_position *pos, bool in_check)
-{
-    int g = pos->general[pos->side], file = XQ_FILE(g), rank = XQ_RANK(g);
-    return (file < XQ_FILES - 1 && xq_move_legality_known(pos, XQ_MOVE(g, g + 1), in_check) == XQ_LEGAL) ||
-           (file > 0 && xq_move_legality_known(pos, XQ_MOVE(g, g - 1), in_check) == XQ_LEGAL) ||
-           (rank < XQ_RANKS - 1 && xq_move_legality_known(pos, XQ_MOVE(g, g + 9), in_check) == XQ_LEGAL) ||
-           (rank > 0 && xq_move_legality_known(pos, XQ_MOVE(g, g - 9), in_check) == XQ_LEGAL);
-}
-
-bool xq_replay_has_legal_move(const xq_position *pos, bool in_check)
-{
-    /* no general: nothing for the shortcuts to stand on */
-    if (pos->general[XQ_RED] >= XQ_SQUARES || pos->general[XQ_BLACK] >= XQ_SQUARES) return xq_has_legal_move(pos);
-    if (in_check) return general_can_step(pos, true) || xq_has_legal_move(pos);
-    /* the mover's pieces from its own back rank forward (its chariots and
-     * cannons first, most often): the first one-step move that is legal
-     * answers; a board where none is (rare) takes the full search */
-    bool red = pos->side == XQ_RED;
-    for (int i = 0; i < XQ_RANKS; i++) {
-        int rank = red ? i : XQ_RANKS - 1 - i;
-        for (unsigned occ = pos->rank_occ[rank]; occ; occ &= occ - 1) {
-            int file = __builtin_ctz(occ), sq = XQ_SQ(file, rank);
-            xq_piece p = pos->board[sq];
-            if (XQ_COLOR(p) == pos->side && step_is_legal(pos, sq, XQ_KIND(p), file, rank)) return true;
-        }
-    }
-    return general_can_step(pos, false) || xq_has_legal_move(pos);
-}
-
 /* Repetition tracking: the keys of the positions since the last capture
  * (keys[0] the one after it, or the start), at the ply base_ply + index.
  * The moves between them are the main line's (node->move): the judge
@@ -762,7 +710,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     xq_rep_memo_free(&own_memo);
 
     if (out->status == XQ_STATUS_VALID) {
-        if (!xq_replay_has_legal_move(&pos, state.in_check[pos.side])) {
+        if (!xq_has_legal_move_known(&pos, state.in_check[pos.side])) {
             out->termination = xq_in_check(&pos, pos.side) ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
             out->result_board = loss_for(pos.side);
         } else if (dead) {

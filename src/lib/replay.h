@@ -114,15 +114,6 @@ typedef struct {
     xq_rep_verdict repetition;
 } xq_replay;
 
-/* Whether the side to move in pos has a legal move: xq_has_legal_move(pos),
- * cheaper for a side not in check.  in_check must equal
- * xq_in_check(pos, pos->side) (a replay's xq_checks knows it); a wrong
- * in_check gives wrong answers.  The first legal one of a few likely
- * moves answers (not in check: a one-step move of a chariot, cannon or
- * soldier to an empty point; then, and in check, a step of the general;
- * CXA1999 §2.2, §3.1, §4.1.2); else the full search. */
-bool xq_replay_has_legal_move(const xq_position *pos, bool in_check);
-
 /* Replay the main line of g from its FEN tag (or the start position),
  * decoding each move with the notation the Format tag names (auto when
  * absent), and fill *out.  Also stores the decoded move in each main-line

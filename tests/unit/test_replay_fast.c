@@ -5,12 +5,12 @@
  * move limit; a per-thread key filter; the moves of a repetition taken
  * from the nodes and its first position replayed; the Result and Format
  * tags found in one walk; a cheaper search for a legal move at the end
- * (xq_replay_has_legal_move); warnings' texts left out on request
+ * (now inside xq_has_legal_move); warnings' texts left out on request
  * (no_warning_text).  Here the replay before those changes (a copy,
  * ref_replay_game_memo, below) and the replay now are run on the same
  * records under several rule options, and every field of the outcome and
- * every finding must agree; xq_replay_has_legal_move must agree with
- * xq_has_legal_move on many positions, and no_warning_text must change
+ * every finding must agree; xq_has_legal_move must agree with
+ * xq_legal_moves on many positions, and no_warning_text must change
  * nothing but the texts of warnings.  Records: the master games of
  * ../shared (skipped without them) and made-up ones. */
 #include <setjmp.h>
@@ -801,12 +801,14 @@ static void tags_in_any_case_agree(void **state)
     ctx_free(&c);
 }
 
-/* ==== xq_replay_has_legal_move ========================================= */
+/* ==== xq_has_legal_move (its shortcuts) ================================ */
 
 static void same_legal_move_answer(const xq_position *pos)
 {
-    bool chk = xq_in_check(pos, pos->side);
-    assert_int_equal(xq_replay_has_legal_move(pos, chk), xq_has_legal_move(pos));
+    static xq_move moves[XQ_MAX_MOVES];
+    bool any = xq_legal_moves(pos, moves) > 0;
+    assert_int_equal(xq_has_legal_move(pos), any);
+    assert_int_equal(xq_has_legal_move_known(pos, xq_in_check(pos, pos->side)), any);
 }
 
 /* Along random games from the start, captures preferred half the time
