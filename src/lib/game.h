@@ -75,6 +75,14 @@ struct xq_node {
     xq_move move;            /* decoded move: XQ_MOVE_NONE from readers, set by the replayer */
     uint16_t text_len;       /* strlen(text) when a reader knows it (1..65535), else 0:
                                 0 means "unknown, use strlen"; the PGN reader sets it */
+    uint16_t desc;           /* xq_move_desc(text, text_len) (notation.h: the decoded
+                                full form 炮二平五, or XQ_DESC_OTHER) when a reader
+                                knows it, else 0: 0 means "unknown, decode the
+                                text".  A pure function of the text, so it never
+                                changes a result: it spares the replay a decoding
+                                (xq_move_read_play_desc).  The PGN reader sets it
+                                for the words of its word cache (GBK/Big5 input);
+                                whoever changes text must set it to 0 */
 };
 
 typedef struct xq_arena xq_arena;

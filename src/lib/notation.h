@@ -33,6 +33,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "position.h"
 
@@ -177,6 +178,41 @@ xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len,
  * scan, the board tests of the move and the make. */
 xq_move xq_move_read_play(xq_position *pos, const char *text, size_t len, xq_notation notation, xq_checks *s,
                           xq_piece *captured);
+
+/* The decoded full form of a move text, for a reader to keep with the
+ * text (xq_node.desc) so that the replay decodes each distinct text once
+ * per file instead of once per ply (xq_move_read_play_desc).  A pure
+ * function of the bytes text[0..len) (UTF-8, need not be NUL-terminated):
+ *   0                 never returned (0 in a node means "not decoded")
+ *   XQ_DESC_OTHER     decoded: not the full form (前炮退二, 炮25, 馬325,
+ *                     WXF, coordinates, bad text ...)
+ *   anything else     the full form 炮二平五 / 馬８進７ / 馬8進7 (8 to 12
+ *                     bytes, formats.md §1a), packed: bits
+ *                     0-3 the last numeral 1..9, bits 4-5 the action
+ *                     (1 進 forward, 2 退 back, 3 平 sideways), bits 6-9 the
+ *                     file numeral 1..9 as written, bits 10-12 the piece
+ *                     kind (xq_kind 1..7); the other bits 0.
+ * Costs a few table look-ups; no position is needed. */
+enum { XQ_DESC_OTHER = 0x8000 };
+uint16_t xq_move_desc(const char *text, size_t len);
+
+/* What xq_move_read_play_desc did: the move read and played
+ * (XQ_MOVE_NONE: none, nothing changed) and the piece it captured
+ * (XQ_NONE for none).  Returned by value: two registers, no memory. */
+typedef struct {
+    xq_move move;
+    xq_piece captured;
+} xq_played;
+
+/* xq_move_read_play with the text's xq_move_desc at hand: desc must be
+ * xq_move_desc(text, len) or 0 (not known; the text is then decoded as
+ * xq_move_read_play does).  Same moves, position and check state as
+ * xq_move_read_play, and the piece it stores in *captured returned in
+ * .captured; without looking the text up in the cache of decoded tokens
+ * when desc is given: the replay passes the desc the PGN reader stored
+ * in the node (xq_node.desc).  test_move_desc.c compares the two. */
+xq_played xq_move_read_play_desc(xq_position *pos, uint16_t desc, const char *text, size_t len,
+                                 xq_notation notation, xq_checks *s);
 
 /* Write legal move m of the side to move in notation (not AUTO) into buf
  * (size bytes; XQ_NOTATION_MAX always suffices) as NUL-terminated UTF-8.

@@ -1,6 +1,7 @@
 /* notation_chinese.c - Chinese notations: full 4-character form and its
  * tandem variants (formats.md §1a), abbreviated 炮25 (CXA1999 §7.5) and
  * 一字三碼 馬325 (xiangqi-basics-notes.zh-Hant.txt §9). */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -603,29 +604,40 @@ xq_move xq_move_read_quick(const xq_position *pos, const char *text, size_t len,
 
 /* --- reading and playing in one step (xq_move_read_play) --------------- */
 
-/* The decoded full forms of the tokens met lately, by their bytes: a
- * record repeats few texts (炮二平五, 馬８進７ ...: 1,400 in 5,000 games),
- * and one look-up of the whole token costs less than decoding its four
- * characters.  A token of 8 to 12 bytes is known by its first 8 bytes
- * (head), its last 4 (tail) and its length: together they hold every
- * byte.  The slot keeps, ready for use, the length and the kind in one
- * byte (len | kind << 4; 0: an empty slot, no token is that short), the
- * action and argument in one (action | arg << 2), and the board file of
- * the piece for each side (xqn_file_x of the numeral): 16 bytes.  Two
+/* full_desc d packed as xq_move_desc gives it (notation.h): never 0 (the
+ * kind is 1..7) and never XQ_DESC_OTHER. */
+static inline uint16_t desc_pack(const full_desc *d)
+{
+    return (uint16_t)(d->arg | d->action << 4 | d->file << 6 | d->kind << 10);
+}
+
+/* xq_move_desc (notation.h): decode_full, packed. */
+uint16_t xq_move_desc(const char *text, size_t len)
+{
+    full_desc d;
+    if (!text || len < 8 || len > 12 || decode_full((const unsigned char *)text, len, &d) != DEC_FULL)
+        return XQ_DESC_OTHER;
+    return desc_pack(&d);
+}
+
+/* The descs (xq_move_desc) of the tokens met lately, by their bytes, for
+ * the readers that keep none in their nodes (xq_node.desc 0: UTF-8
+ * input, XML, DhtmlXQ ...): a record repeats few texts (炮二平五,
+ * 馬８進７ ...: 1,400 in 5,000 games), and one look-up of the whole token
+ * costs less than decoding its four characters.  A token of 8 to 12
+ * bytes is known by its first 8 bytes (head), its last 4 (tail) and its
+ * length: together they hold every byte.  The slot keeps the length (0:
+ * an empty slot, no token is that short) and the desc: 16 bytes.  Two
  * slots a bucket (2,048 buckets), the newer token first: a token evicts
  * the older of the two.  Per thread (workers replay in parallel). */
 typedef struct {
     uint64_t head;
     uint32_t tail;
-    uint8_t len_kind, act_arg, x[2];
+    uint16_t len, desc;
 } tok_slot;
 _Static_assert(sizeof(tok_slot) == 16, "a token slot is 16 bytes");
 enum { TOK_BITS = 11, TOK_BUCKETS = 1 << TOK_BITS };
 static _Thread_local tok_slot tok_cache[TOK_BUCKETS][2];
-
-/* What the slot gives: the token's kind, the piece's board file for the
- * side to move, action and argument. */
-typedef struct { xq_kind kind; int x, action, arg; } tok_move;
 
 /* The bucket of the token whose first 8 bytes are head, last 4 tail (the
  * length is left to the compare).  Two multiplications: head and tail
@@ -640,84 +652,179 @@ static inline tok_slot *tok_bucket_of(uint64_t head, uint32_t tail)
 /* Whether slot e holds the token head, tail, len. */
 static inline bool tok_is(const tok_slot *e, uint64_t head, uint32_t tail, size_t len)
 {
-    return e->head == head && e->tail == tail && (e->len_kind & 15u) == len;
+    return e->head == head && e->tail == tail && e->len == len;
 }
 
-/* *t from slot e for the side to move. */
-static inline void tok_get(const tok_slot *e, xq_color side, tok_move *t)
+/* A cache miss: decode the token (xq_move_desc) and keep it in the first
+ * slot of its bucket (the one there moves to the second); its desc. */
+__attribute__((noinline)) static uint16_t tok_fill(tok_slot *bucket, const unsigned char *u, size_t len,
+                                                   uint64_t head, uint32_t tail)
 {
-    unsigned aa = e->act_arg;
-    *t = (tok_move){(xq_kind)(e->len_kind >> 4), e->x[side], (int)(aa & 3), (int)(aa >> 2)};
-}
-
-/* A cache miss: decode the token (decode_full) and keep it, in the first
- * slot of its bucket (the one there moves to the second), when it is the
- * full form; false otherwise (the caller takes the other path). */
-__attribute__((noinline)) static bool tok_fill(tok_slot *bucket, const unsigned char *u, size_t len, uint64_t head,
-                                               uint32_t tail, xq_color side, tok_move *t)
-{
-    full_desc d;
-    if (decode_full(u, len, &d) != DEC_FULL) return false;
+    uint16_t desc = xq_move_desc((const char *)u, len);
     bucket[1] = bucket[0];
-    bucket[0] = (tok_slot){head, tail, (uint8_t)(len | d.kind << 4), (uint8_t)(d.action | d.arg << 2),
-                           {(uint8_t)xqn_file_x(XQ_RED, d.file), (uint8_t)xqn_file_x(XQ_BLACK, d.file)}};
-    tok_get(&bucket[0], side, t);
-    return true;
+    bucket[0] = (tok_slot){head, tail, (uint16_t)len, desc};
+    return desc;
 }
 
-/* The token's full form through the cache: true with *t filled for the
- * side to move, false when it is not the full form. */
-__attribute__((always_inline)) static inline bool tok_read(const unsigned char *u, size_t len, xq_color side,
-                                                           tok_move *t)
+/* The desc of the token u[0..len) (8 to 12 bytes) if the cache holds
+ * it, else 0 (then tok_read has it).  No call: its caller can stay free
+ * of saved registers. */
+__attribute__((always_inline)) static inline uint16_t tok_probe(const unsigned char *u, size_t len)
 {
     uint64_t head;
     uint32_t tail;
     memcpy(&head, u, 8);
     memcpy(&tail, u + len - 4, 4);
-    tok_slot *bucket = tok_bucket_of(head, tail);
-    const tok_slot *e = bucket;
-    if (!tok_is(e, head, tail, len)) {
-        e = bucket + 1;
-        if (!tok_is(e, head, tail, len)) return tok_fill(bucket, u, len, head, tail, side, t);
-    }
-    tok_get(e, side, t);
-    return true;
+    const tok_slot *bucket = tok_bucket_of(head, tail);
+    if (tok_is(&bucket[0], head, tail, len)) return bucket[0].desc;
+    if (tok_is(&bucket[1], head, tail, len)) return bucket[1].desc;
+    return 0;
 }
+
+/* The desc of the token u[0..len) (8 to 12 bytes) through the cache. */
+static inline uint16_t tok_read(const unsigned char *u, size_t len)
+{
+    uint16_t desc = tok_probe(u, len);
+    if (desc) return desc;
+    uint64_t head;
+    uint32_t tail;
+    memcpy(&head, u, 8);
+    memcpy(&tail, u + len - 4, 4);
+    return tok_fill(tok_bucket_of(head, tail), u, len, head, tail);
+}
+
+/* The out-of-line steps of xq_move_read_play_desc: not inlined, and with
+ * the signatures as written (GCC's noipa: no interprocedural change that
+ * would drop an unused argument and make a jump to them move the others
+ * between registers).  Other compilers: noinline. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define READ_PLAY_OUT __attribute__((noipa))
+#else
+#define READ_PLAY_OUT __attribute__((noinline))
+#endif
 
 /* Every case xq_move_read_play leaves to the two calls it stands for
  * (前/中/後, a file with several pieces of the kind, a token not of the
  * full form): xq_move_read_quick, then xq_play when it
- * gave a move.  Out of line: a few plies in twenty. */
-__attribute__((noinline)) static xq_move read_play_other(xq_position *pos, const char *text, size_t len,
-                                                        xq_notation notation, xq_checks *s, xq_piece *captured)
+ * gave a move.  Out of line: a few plies in twenty.  The arguments of
+ * xq_move_read_play_desc in its order (d unused), as for every function
+ * it jumps to: the jump then moves no argument. */
+READ_PLAY_OUT static xq_played read_play_other(xq_position *pos, unsigned d, const char *text,
+                                               size_t len, xq_notation notation, xq_checks *s)
 {
-    xq_move m = xq_move_read_quick(pos, text, len, notation, s->in_check[pos->side] ? 0u : XQ_READ_NOT_IN_CHECK);
-    if (m != XQ_MOVE_NONE) *captured = xq_play_inline(pos, m, s);
-    return m;
+    (void)d;
+    xq_played out = {xq_move_read_quick(pos, text, len, notation, s->in_check[pos->side] ? 0u : XQ_READ_NOT_IN_CHECK),
+                     XQ_NONE};
+    if (out.move != XQ_MOVE_NONE) out.captured = xq_play_inline(pos, out.move, s);
+    return out;
 }
 
-/* xq_move_read_play (notation.h).  The common case in one pass: the
- * token's four characters from the cache (tok_read), the one piece on
- * its file, the geometry (fast_target), the own general's safety (two
- * table reads, else xq_quiet_move_safe; a general or a side in check:
- * quick_any), then the move made and the check state of the side now to
- * move (xq_play_inline): what xq_move_read_quick and xq_play do, without
- * the second call, its set-up and a second decoding.
- * test_move_read_play.c compares it with them. */
+/* A full form (desc d) whose file holds none or several pieces of the
+ * kind: what xq_move_read_quick does then (for a side not in check, an
+ * advisor or elephant that its action tells apart from the others on
+ * the file: quick_confined; nothing else), then xq_play_inline.  Out of
+ * line: a few plies in a hundred. */
+READ_PLAY_OUT static xq_played read_play_confined(xq_position *pos, unsigned d, xq_checks *s)
+{
+    xq_color side = pos->side;
+    xq_kind kind = (xq_kind)(d >> 10);
+    xq_played out = {XQ_MOVE_NONE, XQ_NONE};
+    if (s->in_check[side] || (kind != XQ_ADVISOR && kind != XQ_ELEPHANT)) return out;
+    out.move = quick_confined(pos, XQ_PIECE(kind, side), xqn_file_x(side, (int)(d >> 6 & 15)), (int)(d >> 4 & 3),
+                              (int)(d & 15));
+    if (out.move != XQ_MOVE_NONE) out.captured = xq_play_inline(pos, out.move, s);
+    return out;
+}
+
+/* read_play_full for a general or a side in check, the piece on rank r
+ * (xq_move_read_quick: quick_any), then xq_play_inline.  Out of line:
+ * the common path then keeps its move's squares in registers. */
+READ_PLAY_OUT static xq_played read_play_any(xq_position *pos, unsigned d, int r, xq_checks *s)
+{
+    xq_kind kind = (xq_kind)(d >> 10);
+    xq_played out = {quick_any(pos, kind, xqn_file_x(pos->side, (int)(d >> 6 & 15)), r, (int)(d >> 4 & 3),
+                               (int)(d & 15)),
+                     XQ_NONE};
+    if (out.move != XQ_MOVE_NONE) out.captured = xq_play_inline(pos, out.move, s);
+    return out;
+}
+
+/* The full form of desc d (desc_pack) read and played: its four fields,
+ * the file numeral as a board file (xqn_file_x), the one piece on that
+ * file, the geometry (fast_target), the own general's safety (two table
+ * reads, else xq_quiet_move_safe; a general or a side in check:
+ * read_play_any), then the move made and the check state of the side now
+ * to move (xq_play_inline); a file with none or several pieces of the
+ * kind: read_play_confined.  What xq_move_read_quick and xq_play do with
+ * the text, from d alone: out of line and jumped to with three
+ * arguments, so that the common path keeps few registers to save. */
+READ_PLAY_OUT static xq_played read_play_full(xq_position *pos, unsigned d, xq_checks *s)
+{
+    xq_color side = pos->side;
+    xq_kind kind = (xq_kind)(d >> 10);
+    int num = (int)(d >> 6 & 15), action = (int)(d >> 4 & 3), arg = (int)(d & 15);
+    int x = xqn_file_x(side, num);
+    int r = xqn_only_rank_on_file(pos, XQ_PIECE(kind, side), x);
+    if (r < 0) return read_play_confined(pos, d, s);
+    /* xq_move_read_quick's choice for one piece on the file */
+    if (kind == XQ_GENERAL || s->in_check[side]) return read_play_any(pos, d, r, s);
+    xq_played out = {quick_legal(pos, kind, x, r, action, arg), XQ_NONE};
+    if (out.move != XQ_MOVE_NONE) out.captured = xq_play_inline(pos, out.move, s);
+    return out;
+}
+
+/* read_play_tok on a cache miss: the token's desc decoded and kept
+ * (tok_read), then as with one. */
+READ_PLAY_OUT static xq_played read_play_miss(xq_position *pos, unsigned desc, const char *text, size_t len,
+                                              xq_notation notation, xq_checks *s)
+{
+    (void)desc;   /* 0 */
+    unsigned d = tok_read((const unsigned char *)text, len);
+    if (d == XQ_DESC_OTHER) return read_play_other(pos, d, text, len, notation, s);
+    return read_play_full(pos, d, s);
+}
+
+/* xq_move_read_play_desc without a desc: the token's desc from the cache
+ * (tok_probe, read_play_miss when it is not there), then as with one.
+ * Only jumps on: no register to save. */
+READ_PLAY_OUT static xq_played read_play_tok(xq_position *pos, unsigned desc, const char *text, size_t len,
+                                             xq_notation notation, xq_checks *s)
+{
+    (void)desc;   /* 0 */
+    unsigned d = tok_probe((const unsigned char *)text, len);
+    if (!d) return read_play_miss(pos, d, text, len, notation, s);
+    if (d == XQ_DESC_OTHER) return read_play_other(pos, d, text, len, notation, s);
+    return read_play_full(pos, d, s);
+}
+
+/* xq_move_read_play_desc (notation.h).  The common case in one pass: the
+ * token's four characters from the reader's desc, else from the cache
+ * (read_play_tok), then read_play_full: what xq_move_read_quick and
+ * xq_play do, without the second call, its set-up and a second decoding.
+ * Only jumps on (no register to save; no return of its own, which GCC
+ * would make a common exit that the jumps become calls to).  A full-form
+ * desc stands for a text of 8 to 12 bytes, so its length needs no test.
+ * test_move_read_play.c compares it with the two calls, test_move_desc.c
+ * the desc and the cache paths. */
+xq_played xq_move_read_play_desc(xq_position *pos, uint16_t desc, const char *text, size_t len,
+                                 xq_notation notation, xq_checks *s)
+{
+    assert(!desc || desc == xq_move_desc(text, len));
+    bool chinese = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT;
+    if (chinese && (desc & (XQ_DESC_OTHER - 1))) return read_play_full(pos, desc, s);
+    if (chinese && !desc && len - 8 <= 4u && text) return read_play_tok(pos, desc, text, len, notation, s);
+    /* the rest, whose answer xq_move_read_quick gives: no move for
+     * another notation or a text of no full form's length */
+    return read_play_other(pos, desc, text, len, notation, s);
+}
+
+/* xq_move_read_play (notation.h): no desc at hand. */
 xq_move xq_move_read_play(xq_position *pos, const char *text, size_t len, xq_notation notation, xq_checks *s,
                           xq_piece *captured)
 {
-    if ((unsigned)notation > XQ_NOTATION_CHINESE_3DIGIT || len - 8 > 4u || !text) return XQ_MOVE_NONE;
-    xq_color side = pos->side;
-    tok_move t;
-    if (!tok_read((const unsigned char *)text, len, side, &t)) return read_play_other(pos, text, len, notation, s, captured);
-    int r = xqn_only_rank_on_file(pos, XQ_PIECE(t.kind, side), t.x);
-    if (r < 0) return read_play_other(pos, text, len, notation, s, captured);
-    /* xq_move_read_quick's choice for one piece on the file */
-    xq_move m = t.kind != XQ_GENERAL && !s->in_check[side] ? quick_legal(pos, t.kind, t.x, r, t.action, t.arg)
-                                                            : quick_any(pos, t.kind, t.x, r, t.action, t.arg);
-    if (m != XQ_MOVE_NONE) *captured = xq_play_inline(pos, m, s);
-    return m;
+    xq_played out = xq_move_read_play_desc(pos, 0, text, len, notation, s);
+    if (out.move != XQ_MOVE_NONE) *captured = out.captured;
+    return out.move;
 }
 
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len)

@@ -3,6 +3,7 @@
 #include "pgn_read.h"
 #include "xml_read.h"
 #include "binread.h"
+#include "notation.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -461,11 +462,12 @@ static inline xq_node *frame_new_node(frame *f)
 }
 
 /* A move node as read: text (len bytes, 0 = unknown) at line:col, after
- * move number `number` (0 = none); no comment, NAG or variation yet.
+ * move number `number` (0 = none), with desc (xq_node.desc: the text's
+ * xq_move_desc, or 0 = unknown); no comment, NAG or variation yet.
  * Every field set, no compound literal: a tighter store sequence on the
  * tokenizer's hot path. */
 static inline void node_fill(xq_node *n, const char *text, size_t len, uint32_t line, uint32_t col,
-                             uint32_t number)
+                             uint32_t number, uint16_t desc)
 {
     n->text = text;
     n->comment = NULL;
@@ -478,6 +480,7 @@ static inline void node_fill(xq_node *n, const char *text, size_t len, uint32_t 
     n->nag_count = 0;
     n->move = XQ_MOVE_NONE;
     n->text_len = (uint16_t)len;
+    n->desc = desc;
 }
 
 /* Copy the nodes of f into the arena as a branch. */
@@ -652,7 +655,7 @@ static void add_move(xq_reader *r, xq_game *g, const char *t, const char *end, u
     xq_node *n = frame_new_node(f);
     if (!n) return;
     size_t len = (size_t)(end - t);
-    node_fill(n, text, len <= UINT16_MAX ? len : 0, (uint32_t)r->line.number, col, number);
+    node_fill(n, text, len <= UINT16_MAX ? len : 0, (uint32_t)r->line.number, col, number, 0);
     if (nag) add_nag(r, g, nag, col);
 }
 
@@ -1216,7 +1219,10 @@ enum { FAST_WORD = 64, FAST_ROOM = 3 * FAST_WORD + 4 };
  * instead of one table step per character.  Two-way set associative by
  * a hash of the 8 bytes (slots h and h ^ 1, one cache line): the ~1,400
  * distinct moves of a large corpus then rarely evict each other, as
- * they did direct-mapped in 2,048 slots.  A slot with len 0 is empty. */
+ * they did direct-mapped in 2,048 slots.  A slot with len 0 is empty.
+ * The slot also keeps the text's xq_move_desc, made once when the word
+ * is stored: every node made from the slot gets it (xq_node.desc), so
+ * the replay decodes each distinct move once, not once per ply. */
 enum { WORD_BITS = 12, WORD_SLOTS = 1 << WORD_BITS };
 
 /* The word cache is made once the input has this many moves: a small
@@ -1225,8 +1231,11 @@ enum { WORDS_AFTER = 256 };
 struct word_slot {
     uint64_t key;        /* the 8 raw bytes, as loaded */
     char text[16];       /* their UTF-8 (len bytes), then anything */
-    uint32_t len, chars;
+    uint16_t len;        /* bytes of text (at most 16) */
+    uint16_t desc;       /* xq_move_desc(text, len); next to len as in xq_node */
+    uint32_t chars;      /* code points of text (at most 8) */
 };
+_Static_assert(sizeof(struct word_slot) == 32, "two word slots a cache line");
 
 static inline size_t word_hash(uint64_t w)
 {
@@ -1341,6 +1350,7 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
         uint64_t w = 0;
         const struct word_slot *ws = NULL;
         bool cached = false;   /* w is a word the cache may hold */
+        uint16_t desc = 0;     /* the node's xq_node.desc: known for cached words */
         if (pt && r->words && e - p > 8 && (CLASS[p[8]] == C_BLANK || p[8] == '\n')) {
             memcpy(&w, p, 8);
             ws = word_find(r->words, w);
@@ -1350,6 +1360,7 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
             memcpy(o, ws->text, 16);
             len = ws->len;
             chars = ws->chars;
+            desc = ws->desc;
             q = p + 8;
         } else {
             size_t lim = (size_t)(e - p) < FAST_WORD ? (size_t)(e - p) : FAST_WORD;
@@ -1362,8 +1373,9 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
                 struct word_slot *v = word_victim(r->words, w);
                 v->key = w;
                 memcpy(v->text, o, len);
-                v->len = (uint32_t)len;
+                v->len = (uint16_t)len;
                 v->chars = chars;
+                v->desc = desc = xq_move_desc(o, len);   /* once per distinct word */
             }
         }
         if (r->moves >= XQ_MAX_RECORD_MOVES) return NULL;
@@ -1371,7 +1383,7 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
         if (!nd) return NULL;
         r->moves++;
         o[len] = '\0';
-        node_fill(nd, o, len, lineno, col, r->pending_number);   /* len <= 3 * FAST_WORD */
+        node_fill(nd, o, len, lineno, col, r->pending_number, desc);   /* len <= 3 * FAST_WORD */
         r->pending_number = 0;
         o += len + 1;
         col += chars;
@@ -1567,10 +1579,12 @@ static inline const unsigned char *fast_moves(xq_reader *r, xq_game *g, const un
 static inline char *fast_pair_node(xq_node *nd, char *o, const struct word_slot *ws,
                                    uint32_t lineno, uint32_t col, uint32_t number)
 {
+    size_t len = ws->len;       /* (read once: the text's bytes may alias the slot) */
+    uint16_t desc = ws->desc;
     memcpy(o, ws->text, 16);
-    o[ws->len] = '\0';
-    node_fill(nd, o, ws->len, lineno, col, number);
-    return o + ws->len + 1;
+    o[len] = '\0';
+    node_fill(nd, o, len, lineno, col, number, desc);
+    return o + len + 1;
 }
 
 /* The dominant line of a GBK or Big5 record, "N. WWWWWWWW WWWWWWWW\n": a
@@ -1578,50 +1592,81 @@ static inline char *fast_pair_node(xq_node *nd, char *o, const struct word_slot 
  * raw bytes each that the word cache holds (the second followed by the
  * '\n'), taken as fast_scan would take it (same nodes, texts, columns
  * and move-text block use), with every test made before anything is
- * written, so that there is nothing to undo.  p (a digit: the caller's
- * test) starts a complete line of the window (e is past its '\n'), in
- * the middle of the main line's movetext (fast_moves' state; PH_TAGS
- * becomes PH_MOVES as there).  Returns the line's '\n', or NULL (nothing
- * done) for any other line, which then goes to fast_moves.
- * tests/unit/test_movetext_fast.c compares it with the general way. */
-static inline const unsigned char *fast_pair_line(xq_reader *r, frame *f, const unsigned char *p,
-                                                  const unsigned char *e, uint64_t lineno)
+ * written, so that there is nothing to undo.  A record is mostly a run of
+ * such lines, so this takes the run: line after line from p while each
+ * is one and starts before stop (fast_lines' byte limit, at most e), the
+ * reader's and the frame's counters kept in locals meanwhile.  p (a
+ * digit: the caller's test) starts a complete line of the window (e is
+ * past the '\n' of its last line), in the middle of the main line's
+ * movetext (fast_moves' state; PH_TAGS becomes PH_MOVES as there; no
+ * line taken changes that state).  lineno is p's line number.  Returns
+ * the '\n' of the last line taken, with the count of lines taken in
+ * *taken, or NULL (nothing done) when p's line is not one: it then goes
+ * to fast_moves.  tests/unit/test_movetext_fast.c and
+ * test_pair_line_fast.c compare it with the general way. */
+static inline const unsigned char *fast_pair_lines(xq_reader *r, frame *f, const unsigned char *p,
+                                                   const unsigned char *stop, const unsigned char *e,
+                                                   uint64_t lineno, uint64_t *taken)
 {
-    /* p[0] is a digit, so its line's '\n' comes later: each byte read
-     * below follows one that is not a '\n' */
-    const unsigned char *q = p + 1;
-    uint32_t v = (uint32_t)(p[0] - '0');
-    if ((unsigned)q[0] - '0' < 10u) {
-        v = v * 10 + (uint32_t)(q[0] - '0');
-        q++;
+    const struct word_slot *const words = r->words;
+    char *o = r->mt;
+    const char *const o_end = r->mt_end;
+    xq_node *const nodes = f->nodes;
+    const size_t count0 = f->count;
+    /* the node array and the move limit leave room for lines_left lines
+     * (fast_scan's tests before each move): two nodes a line, so line k
+     * (from 0) needs cap - count0 >= 2 (k + 1) and moves + 2 k <=
+     * XQ_MAX_RECORD_MOVES - 2; count_end is the count after the last */
+    size_t lines_left = (f->cap - count0) / 2;
+    size_t by_moves = r->moves <= XQ_MAX_RECORD_MOVES ? (XQ_MAX_RECORD_MOVES - r->moves) / 2 : 0;
+    if (by_moves < lines_left) lines_left = by_moves;
+    const size_t count_end = count0 + 2 * lines_left;
+    size_t count = count0;
+    uint32_t line = (uint32_t)lineno;
+    const unsigned char *last = NULL;
+    for (;;) {
+        /* p[0] is a digit, so its line's '\n' comes later: each byte read
+         * below follows one that is not a '\n' */
+        const unsigned char *q = p + 1;
+        uint32_t v = (uint32_t)(p[0] - '0');
         if ((unsigned)q[0] - '0' < 10u) {
             v = v * 10 + (uint32_t)(q[0] - '0');
             q++;
+            if ((unsigned)q[0] - '0' < 10u) {
+                v = v * 10 + (uint32_t)(q[0] - '0');
+                q++;
+            }
         }
+        if (q[0] != '.' || q[1] != ' ') break;
+        const unsigned char *m = q + 2;
+        if (e - m < 18 || m[8] != ' ' || m[17] != '\n') break;
+        uint64_t w1, w2;
+        memcpy(&w1, m, 8);
+        memcpy(&w2, m + 9, 8);
+        const struct word_slot *s1 = word_find(words, w1), *s2 = word_find(words, w2);
+        /* (a cached word holds no blank and no '\n': the line has the shape) */
+        if (!s1 || !s2) break;
+        /* room as fast_scan would find it before each move: no new block,
+         * no node array growth, no move limit */
+        if (o_end - o < FAST_ROOM + 17 || count >= count_end) break;
+        xq_node *nd = &nodes[count];
+        count += 2;
+        uint32_t col = (uint32_t)(m - p) + 1;
+        o = fast_pair_node(nd, o, s1, line, col, v);
+        o = fast_pair_node(nd + 1, o, s2, line, col + s1->chars + 1, 0);
+        line++;
+        last = m + 17;
+        p = last + 1;
+        if (p >= stop || (unsigned)p[0] - '0' >= 10u) break;
     }
-    if (q[0] != '.' || q[1] != ' ') return NULL;
-    const unsigned char *m = q + 2;
-    if (e - m < 18 || m[8] != ' ' || m[17] != '\n') return NULL;
-    uint64_t w1, w2;
-    memcpy(&w1, m, 8);
-    memcpy(&w2, m + 9, 8);
-    const struct word_slot *s1 = word_find(r->words, w1), *s2 = word_find(r->words, w2);
-    /* (a cached word holds no blank and no '\n': the line has the shape) */
-    if (!s1 || !s2) return NULL;
-    /* room as fast_scan would find it before each move: no new block,
-     * no node array growth, no move limit */
-    if (r->mt_end - r->mt < FAST_ROOM + 17 || f->cap - f->count < 2 ||
-        r->moves > XQ_MAX_RECORD_MOVES - 2)
-        return NULL;
-    xq_node *nd = &f->nodes[f->count];
-    f->count += 2;
-    r->moves += 2;
+    if (count == count0) return NULL;
+    f->count = count;
+    r->moves += count - count0;
+    r->mt = o;
     r->pending_number = 0;
     r->ph = PH_MOVES;
-    uint32_t col = (uint32_t)(m - p) + 1;
-    char *o = fast_pair_node(nd, r->mt, s1, (uint32_t)lineno, col, v);
-    r->mt = fast_pair_node(nd + 1, o, s2, (uint32_t)lineno, col + s1->chars + 1, 0);
-    return m + 17;
+    *taken = (count - count0) / 2;
+    return last;
 }
 
 /* The fast path over a run of lines straight from the input's buffer
@@ -1658,11 +1703,13 @@ static int fast_lines(xq_reader *r, xq_game *g)
     e++;
     uint64_t lines = 0;
     int rc = FT_TAKEN;
-    /* fast_pair_line's state (fast_moves' tests that no line taken here
+    /* fast_pair_lines' state (fast_moves' tests that no line taken here
      * changes: fast_scan opens no variation, comment or skip; the phase
      * and any_line are tested per line) */
     frame *f = top(r);
     const bool pair_ok = r->words && !r->skip && !f->pend_on;
+    const unsigned char *stop = (uint64_t)(e - w) > room ? w + room : e;   /* lines start before it */
+    uint64_t pairs;   /* lines taken by fast_pair_lines */
     while (p < e && (uint64_t)(p - w) < room) {
         uint64_t lineno = number + lines;
         const unsigned char *q = p;
@@ -1684,8 +1731,8 @@ static int fast_lines(xq_reader *r, xq_game *g)
             }
             q = nl;
         } else if ((unsigned)*p - '0' < 10u && pair_ok && (r->ph == PH_MOVES || r->ph == PH_TAGS) &&
-                   r->any_line && (q = fast_pair_line(r, f, p, e, lineno))) {
-            /* taken: the dominant line */
+                   r->any_line && (q = fast_pair_lines(r, f, p, stop, e, lineno, &pairs))) {
+            lines += pairs - 1;   /* taken: a run of the dominant line (the last one counted below) */
         } else if (!(q = fast_moves(r, g, p, e, lineno))) {   /* (blank lines too) */
             rc = FT_REFUSE;
             break;

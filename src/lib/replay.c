@@ -627,10 +627,13 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
         /* the check state kept along the game spares legality its own
          * general's test for most moves (xq_move_legality_known); the
          * shortcut reads and plays nearly every move in one call
-         * (xq_move_read_play), the full reader reads the rest */
-        xq_piece captured;
-        xq_move m = xq_move_read_play(&pos, node->text, node->text_len ? node->text_len : strlen(node->text),
-                                      notation, &state, &captured);
+         * (xq_move_read_play_desc: with the text's decoding when the
+         * reader kept it, node->desc), the full reader reads the rest */
+        xq_played played = xq_move_read_play_desc(&pos, node->desc, node->text,
+                                                  node->text_len ? node->text_len : strlen(node->text), notation,
+                                                  &state);
+        xq_move m = played.move;
+        xq_piece captured = played.captured;
         if (m == XQ_MOVE_NONE) {
             m = read_move_slow(out, &pos, &state, node, (int)(node - nodes) + 1, notation, opt);
             if (m == XQ_MOVE_NONE) break;
