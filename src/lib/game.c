@@ -169,28 +169,24 @@ const char *xq_game_tag(const xq_game *g, const char *name)
     return NULL;
 }
 
+bool xq_game_tags_grow(xq_game *g)
+{
+    if (g->tag_count < g->tag_cap) return true;
+    size_t cap = g->tag_cap ? g->tag_cap * 2 : 32;
+    xq_tag *t = realloc(g->tags, cap * sizeof *t);
+    if (!t) return false;
+    g->tags = t;
+    g->tag_cap = cap;
+    return true;
+}
+
 bool xq_game_add_tag(xq_game *g, const char *name, size_t name_len,
                      const char *value, size_t value_len)
 {
-    if (g->tag_count == g->tag_cap) {
-        size_t cap = g->tag_cap ? g->tag_cap * 2 : 32;
-        xq_tag *t = realloc(g->tags, cap * sizeof *t);
-        if (!t) return false;
-        g->tags = t;
-        g->tag_cap = cap;
-    }
-    /* name and value in one block: "name\0value\0", bumped straight off
-     * the arena's current chunk when it has room (the common case: the
-     * PGN reader adds a dozen short tags per record) */
+    /* name and value in one block: "name\0value\0" */
     size_t need = (name_len + value_len + 2 + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-    chunk *c = g->arena ? g->arena->cur : NULL;
     char *n;
-    if (c && c->cap - c->used >= need) {
-        n = (char *)c->data + c->used;
-        c->used += need;
-    } else if (!(n = xq_game_alloc(g, need))) {
-        return false;
-    }
+    if (!xq_game_tags_grow(g) || !(n = xq_game_alloc(g, need))) return false;
     char *v = n + name_len + 1;
     memcpy(n, name, name_len);
     n[name_len] = '\0';

@@ -156,6 +156,23 @@ char *xq_game_strndup(xq_game *g, const char *s, size_t n);
 bool xq_game_add_tag(xq_game *g, const char *name, size_t name_len,
                      const char *value, size_t value_len);
 
+/* Grow g's tag array for one more tag (xq_game_add_tag_ref); false on
+ * OOM. */
+bool xq_game_tags_grow(xq_game *g);
+
+/* Append a tag whose strings are not copied: name and value must be
+ * NUL-terminated and stay valid as long as the game's other pointers do
+ * (string literals, or copies in g's arena: the PGN reader's usual names
+ * and its block of tag values, pgn_read.c fast_tag).  false on OOM. */
+static inline bool xq_game_add_tag_ref(xq_game *g, const char *name, const char *value)
+{
+    if (g->tag_count == g->tag_cap && !xq_game_tags_grow(g)) return false;
+    g->tags[g->tag_count].name = name;
+    g->tags[g->tag_count].value = value;
+    g->tag_count++;
+    return true;
+}
+
 /* Append raw record bytes.  false on OOM. */
 bool xq_game_append_raw(xq_game *g, const void *bytes, size_t n);
 

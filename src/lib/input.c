@@ -225,8 +225,10 @@ static iconv_t open_legacy(xq_encoding enc)
 
 /* Append the UTF-8 decoding of s[0..n) (file offset off) to out with cd.
  * Bad sequences and NUL bytes become U+FFFD, one byte at a time, and are
- * reported.  Returns the count of bad sequences, -1 on out-of-memory. */
-static int iconv_decode(iconv_t cd, const char *what, const unsigned char *s, size_t n,
+ * reported.  Returns the count of bad sequences, -1 on out-of-memory.
+ * The reference decoder: the library decodes with table_decode (and
+ * score_pairs), which the tests compare with it. */
+__attribute__((unused)) static int iconv_decode(iconv_t cd, const char *what, const unsigned char *s, size_t n,
                         uint64_t off, xq_buf *out, xq_bad_bytes_fn *bad, void *ctx)
 {
     int nbad = 0;
@@ -306,7 +308,49 @@ static bool utf8_blank(const unsigned char *u, size_t len)
                         (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF));
 }
 
+/* The entry of the pair (lead, next) for the pair cache, from iconv: the
+ * first character of the pair, or PAIR_BAD / PAIR_SLOW.  The common pair,
+ * one character of two bytes, takes one iconv call (pair_try2); the rest
+ * the general way (pair_entry_ref, which tests/unit/test_detect_fast.c
+ * compares it with on every pair). */
+static uint32_t pair_entry_ref(iconv_t cd, unsigned char lead, unsigned char next);
+
+/* The entry for (lead, next) when iconv decodes the two bytes as one
+ * character of 2 or 3 UTF-8 bytes, else 0.  Then the lead alone is no
+ * character (the encodings are prefix-free: a byte that is a character
+ * starts none), so pair_entry_ref's first try, the lead alone, ends
+ * incomplete and its second gives this. */
+static uint32_t pair_try2(iconv_t cd, unsigned char lead, unsigned char next)
+{
+    unsigned char in2[2] = {lead, next};
+    char outb[16];
+    char *inp = (char *)in2, *outp = outb;
+    size_t inleft = 2, outleft = sizeof outb;
+    iconv(cd, NULL, NULL, NULL, NULL);
+    size_t r = iconv(cd, &inp, &inleft, &outp, &outleft);
+    size_t olen = (size_t)(outp - outb);
+    const unsigned char *u = (const unsigned char *)outb;
+    /* one character: a lead byte of its length, continuation bytes */
+    bool one = (olen == 2 && u[0] >= 0xC2 && u[0] <= 0xDF && (u[1] & 0xC0) == 0x80) ||
+               (olen == 3 && (u[0] & 0xF0) == 0xE0 && (u[1] & 0xC0) == 0x80 &&
+                (u[2] & 0xC0) == 0x80);
+    if (r == (size_t)-1 || inleft != 0 || !one) return 0;
+    uint32_t e = 2u << 28 | (uint32_t)olen << 24;
+    for (size_t i = 0; i < olen; i++) e |= (uint32_t)u[i] << (8 * i);
+    if (!utf8_blank(u, olen)) e |= PAIR_WORD;
+    return e;
+}
+
 static uint32_t pair_entry(iconv_t cd, unsigned char lead, unsigned char next)
+{
+    if (lead >= 0x80) {
+        uint32_t e = pair_try2(cd, lead, next);
+        if (e) return e;
+    }
+    return pair_entry_ref(cd, lead, next);
+}
+
+static uint32_t pair_entry_ref(iconv_t cd, unsigned char lead, unsigned char next)
 {
     unsigned char in2[2] = {lead, next};
     char outb[16];
@@ -463,14 +507,20 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Score = marker characters - bad sequences, of the decoding with enc. */
-static long score_as(xq_encoding enc, const unsigned char *s, size_t n,
-                     const uint32_t *markers, size_t nm)
+/* Score = marker characters - bad sequences, of the decoding with enc.
+ * The decoding is table_decode's with the pair cache *pairs (made here
+ * when NULL, left to the caller), the same text and count of bad
+ * sequences as iconv_decode's over the whole sample but iconv only once
+ * per distinct byte pair (tests/unit/test_detect_fast.c compares the
+ * detection with the former one, iconv_decode's, on the corpora and on
+ * crafted samples; test_movetext_fast.c the scores). */
+static long score_pairs(xq_encoding enc, const unsigned char *s, size_t n,
+                        const uint32_t *markers, size_t nm, uint32_t **pairs)
 {
     iconv_t cd = open_legacy(enc);
     if (cd == (iconv_t)-1) return -(long)n;
     xq_buf out = {0};
-    int nbad = iconv_decode(cd, "", s, n, 0, &out, NULL, NULL);
+    int nbad = table_decode(cd, pairs, "", s, n, 0, &out, NULL, NULL);
     iconv_close(cd);
     long score = -(long)(nbad < 0 ? 0 : nbad);
     const unsigned char *u = (const unsigned char *)out.p;
@@ -501,6 +551,16 @@ static long score_as(xq_encoding enc, const unsigned char *s, size_t n,
     return score;
 }
 
+/* score_pairs with a pair cache of its own (for the tests). */
+__attribute__((unused)) static long score_as(xq_encoding enc, const unsigned char *s, size_t n,
+                     const uint32_t *markers, size_t nm)
+{
+    uint32_t *pairs = NULL;
+    long score = score_pairs(enc, s, n, markers, nm, &pairs);
+    free(pairs);
+    return score;
+}
+
 /* Mostly valid UTF-8: at least 4 well-formed multi-byte sequences per
  * ill-formed one.  A UTF-8 file with a few damaged bytes stays UTF-8 (its
  * damage is then reported where it is) instead of turning into GBK
@@ -523,8 +583,12 @@ static bool mostly_utf8(const unsigned char *s, size_t n)
     return good > 0 && good >= 4 * bad;
 }
 
-xq_encoding xq_detect_encoding(const unsigned char *sample, size_t n)
+/* xq_detect_encoding; for GBK or Big5, *pairs is then the pair cache of
+ * that encoding filled by the scoring (the input's table_decode can go on
+ * with it), else NULL.  Caller frees *pairs. */
+static xq_encoding detect_pairs(const unsigned char *sample, size_t n, uint32_t **pairs)
 {
+    *pairs = NULL;
     if (n >= 3 && memcmp(sample, "\xEF\xBB\xBF", 3) == 0) return XQ_ENC_UTF8;
     if (utf8_valid(sample, n, true, true)) return XQ_ENC_UTF8;
     if (mostly_utf8(sample, n)) return XQ_ENC_UTF8;
@@ -538,9 +602,20 @@ xq_encoding xq_detect_encoding(const unsigned char *sample, size_t n)
         i += (size_t)k;
     }
     qsort(markers, nm, sizeof *markers, cmp_u32);
-    long big5 = score_as(XQ_ENC_BIG5, sample, n, markers, nm);
-    long gbk = score_as(XQ_ENC_GBK, sample, n, markers, nm);
+    uint32_t *p_big5 = NULL, *p_gbk = NULL;
+    long big5 = score_pairs(XQ_ENC_BIG5, sample, n, markers, nm, &p_big5);
+    long gbk = score_pairs(XQ_ENC_GBK, sample, n, markers, nm, &p_gbk);
+    *pairs = big5 > gbk ? p_big5 : p_gbk;
+    free(big5 > gbk ? p_gbk : p_big5);
     return big5 > gbk ? XQ_ENC_BIG5 : XQ_ENC_GBK;
+}
+
+xq_encoding xq_detect_encoding(const unsigned char *sample, size_t n)
+{
+    uint32_t *pairs;
+    xq_encoding enc = detect_pairs(sample, n, &pairs);
+    free(pairs);
+    return enc;
 }
 
 /* ---- format sniffing -------------------------------------------------- */
@@ -635,7 +710,7 @@ xq_input *xq_input_open(const char *path, xq_encoding enc, char *err, size_t err
     }
     xq_input *in = calloc(1, sizeof *in);
     if (in) in->path = strdup(path);
-    if (in) in->buf = malloc(READ_CHUNK);
+    if (in) in->buf = calloc(READ_CHUNK, 1);   /* (every byte defined: XQ_INPUT_PAD) */
     if (!in || !in->path || !in->buf) {
         set_err(err, errsz, path, strerror(ENOMEM));
         close(fd);
@@ -671,12 +746,16 @@ void xq_input_close(xq_input *in)
     free(in);
 }
 
-/* Ensure end - pos >= need unless at end of input; reads as much as fits.
- * Returns false on a read error (message in in->err). */
+/* Ensure end - pos >= need unless at end of input; reads as much as fits,
+ * leaving the last XQ_INPUT_PAD bytes of the buffer unread into (so that
+ * a window can be read past its end, xq_input_window).  Every byte of
+ * the buffer is defined (calloc, zeroed growth).  Returns false on a read
+ * error (message in in->err). */
 static bool fill(xq_input *in, size_t need)
 {
     while (in->end - in->pos < need && !in->eof) {
-        if (in->cap - in->pos < need || in->end == in->cap) {
+        size_t top = in->cap - XQ_INPUT_PAD;   /* reads end here */
+        if (top - in->pos < need || in->end == top) {
             /* move the unread data, and the kept bytes before it
              * (xq_input_keep), to the front; grow if still too small */
             size_t from = in->pos;
@@ -688,20 +767,22 @@ static bool fill(xq_input *in, size_t need)
                 in->pos -= from;
                 in->end -= from;
             }
-            if (in->cap - in->pos < need || in->end == in->cap) {
+            if (top - in->pos < need || in->end == top) {
                 size_t cap = in->cap * 2;
-                while (cap - in->pos < need) cap *= 2;
+                while (cap - XQ_INPUT_PAD - in->pos < need) cap *= 2;
                 unsigned char *b = realloc(in->buf, cap);
                 if (!b) {
                     set_err(in->err, sizeof in->err, in->path, strerror(ENOMEM));
                     in->failed = in->eof = true;
                     return false;
                 }
+                memset(b + in->cap, 0, cap - in->cap);
                 in->buf = b;
                 in->cap = cap;
+                top = cap - XQ_INPUT_PAD;
             }
         }
-        size_t room = in->cap - in->end;
+        size_t room = top - in->end;
         if (room > (1u << 30)) room = 1u << 30;
         ssize_t r = xq_zin_read(in->gz, in->buf + in->end, room);
         if (!in->gz_checked) {
@@ -741,7 +822,10 @@ static bool detect_here(xq_input *in, size_t linelen)
     fill(in, SAMPLE_SIZE);   /* a read error shows at the end of the data */
     size_t n = in->end - in->pos;
     if (n > SAMPLE_SIZE) n = SAMPLE_SIZE;
-    xq_encoding enc = xq_detect_encoding(in->buf + in->pos, n);
+    uint32_t *pairs;
+    xq_encoding enc = detect_pairs(in->buf + in->pos, n, &pairs);
+    free(in->pairs);
+    in->pairs = pairs;   /* (the cache of enc's decoder, in->cd, from the scoring) */
     if (!set_encoding(in, enc)) {
         set_err(in->err, sizeof in->err, in->path, "iconv cannot convert this encoding to UTF-8");
         in->failed = true;

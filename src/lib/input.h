@@ -165,7 +165,10 @@ void xq_input_unread(xq_input *in);
  * in them may be incomplete.  0 when the next line must come from
  * xq_input_line: a line pushed back, the rest of a cut line to skip, the
  * encoding not decided yet, nothing buffered.  Reads nothing; valid until
- * the next call on in. */
+ * the next call on in.  The XQ_INPUT_PAD bytes after the window's end
+ * may be read too (whatever they hold: later input, old bytes or zeros),
+ * for word-at-a-time tests near a line's end. */
+enum { XQ_INPUT_PAD = 16 };
 size_t xq_input_window(const xq_input *in, const unsigned char **p, uint64_t *off,
                        uint64_t *number);
 

@@ -92,9 +92,16 @@ struct xq_reader {
     /* fast_scan: moves of 8 raw bytes decoded before (word_cache) */
     struct word_slot *words;
 
-    /* tag names seen in this record: open addressing, tag index + 1 */
+    /* tag names seen in this record: KNOWN ones as bits (known_seen),
+     * others by open addressing (tag index + 1; names_n of them) */
+    uint64_t known_seen;
     uint32_t *names;
-    size_t names_cap;
+    size_t names_cap, names_n;
+    /* fast_tag: the KNOWN name (index + 1, 0 none) of tag i in the last
+     * record that had one, as the guess for tag i of this one; the room
+     * left in the record's block of tag values */
+    uint8_t tag_pred[16];
+    char *tt, *tt_end;
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -209,18 +216,6 @@ static inline const char *skip_blanks(const char *p, const char *end)
     size_t k;
     while (p < end && (k = blank_len(p, end))) p += k;
     return p;
-}
-
-static bool ascii_ieq_n(const char *a, size_t na, const char *b, size_t nb)
-{
-    if (na != nb) return false;
-    for (size_t i = 0; i < na; i++) {
-        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
-        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
-        if (x != y) return false;
-    }
-    return true;
 }
 
 /* Length of a "move number dot" at p: '.', U+2026 '…', U+FF0E '．'. */
@@ -366,14 +361,63 @@ static void on_bad(void *ctx, uint64_t offset, size_t out_pos, const char *why)
 
 /* ---- tag-name set ----------------------------------------------------- */
 
-/* Hash of a tag name, the same for names equal but for ASCII case: its
- * length and first, second and last bytes, each with bit 0x20 set (which
- * maps A-Z to a-z and leaves equal bytes equal).  Names are short and
- * few; the probe compares them in full. */
+/* The usual tag names (formats.md §1c and what the corpora use), letters
+ * only, grouped by length (KNOWN_FROM): a name is matched against the few
+ * of its length by bytes, ASCII case ignored, instead of being hashed.  A
+ * record's names that match one are kept as a bit set (known_seen), the
+ * others in the hash set below.  A name written exactly as here is stored
+ * as the static string (xq_game_add_tag_ref), not copied.
+ * tests/unit/test_tag_names.c checks the table (lengths, groups, letters
+ * only) and the set against a plain list of names. */
+struct known {
+    const char *name;
+    char pat[16];   /* the name, ' ', '"' (what starts a common tag line's rest), zeros */
+    uint8_t len;    /* strlen(name) */
+};
+#define K(s) {s, s " \"", sizeof s - 1}
+enum { K_FEN = 1 };   /* index of "FEN" in KNOWN */
+static const struct known KNOWN[] = {
+    K("Red"), K("FEN"),                                                    /* 3 */
+    K("Game"), K("Site"), K("Date"), K("ECCO"), K("Time"),                 /* 4 */
+    K("Event"), K("Round"), K("Black"), K("White"),                        /* 5 */
+    K("Result"), K("Format"), K("RedElo"), K("Remark"), K("Author"),       /* 6 */
+    K("RedTeam"), K("Opening"), K("Variant"), K("RedTime"),                /* 7 */
+    K("PlyCount"), K("BlackElo"), K("WhiteElo"),                           /* 8 */
+    K("BlackTeam"), K("Variation"), K("WhiteTeam"), K("Annotator"),        /* 9 */
+    K("EventDate"), K("BlackTime"), K("WhiteTime"),                        /* 9 */
+    K("TimeControl"), K("Termination"),                                    /* 11 */
+};
+#undef K
+enum { KNOWN_COUNT = sizeof KNOWN / sizeof KNOWN[0], KNOWN_MAX = 16 };
+/* KNOWN[KNOWN_FROM[n] .. KNOWN_FROM[n + 1]) are the names of n bytes. */
+static const uint8_t KNOWN_FROM[KNOWN_MAX + 1] = {
+    0, 0, 0, 0, 2, 7, 11, 16, 20, 23, 30, 30, 32, 32, 32, 32, 32,
+};
+
+/* Index in KNOWN of the name s[0..n) (ASCII case ignored: the names are
+ * letters, for which bit 0x20 is the case), or -1; *exact tells whether
+ * it is written as there. */
+static inline int known_name(const char *s, size_t n, bool *exact)
+{
+    if (n - 3 > KNOWN_MAX - 4) return -1;   /* n < 3 or n >= KNOWN_MAX */
+    for (unsigned k = KNOWN_FROM[n]; k < KNOWN_FROM[n + 1]; k++) {
+        const unsigned char *u = (const unsigned char *)s, *t = (const unsigned char *)KNOWN[k].name;
+        unsigned d = u[0] ^ t[0], x = 0;   /* (letters: bit 0x20 is the case) */
+        if (d & ~0x20u) continue;
+        size_t i = 1;
+        for (; i < n && !((x = u[i] ^ t[i]) & ~0x20u); i++) d |= x;
+        if (i < n) continue;
+        *exact = d == 0;
+        return (int)k;
+    }
+    return -1;
+}
+
 /* FNV-1a over every byte of the name, with bit 0x20 set so that names
  * equal but for ASCII case (name_is) hash alike.  Every byte counts: a
  * hash of a few bytes (length, first, last) put the names T1 ... T4000 of
- * one record in a handful of chains, and reading it took minutes. */
+ * one record in a handful of chains, and reading it took minutes.  Only
+ * names that are not KNOWN are hashed. */
 static uint32_t name_hash(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
@@ -384,11 +428,14 @@ static uint32_t name_hash(const char *s, size_t n)
 
 static void names_clear(xq_reader *r)
 {
+    r->known_seen = 0;
+    if (!r->names_n) return;
+    r->names_n = 0;
     if (r->names_cap > 64) {
         free(r->names);
         r->names = NULL;
         r->names_cap = 0;
-    } else if (r->names) {
+    } else {
         memset(r->names, 0, r->names_cap * sizeof *r->names);
     }
 }
@@ -406,40 +453,54 @@ static bool name_is(const char *t, const char *s, size_t n)
     return t[n] == '\0';
 }
 
-/* Has the record a tag named s[0..n) (any ASCII case), whose name_hash
- * is h? */
-static bool names_seen_h(const xq_reader *r, const xq_game *g, const char *s, size_t n, uint32_t h)
+/* Has the record a tag named s[0..n) (any ASCII case), which is not a
+ * KNOWN name, in the hash set? */
+static bool names_seen_other(const xq_reader *r, const xq_game *g, const char *s, size_t n)
 {
-    if (!r->names) return false;
+    if (!r->names_n) return false;
     size_t mask = r->names_cap - 1;
-    for (size_t i = h & mask; r->names[i]; i = (i + 1) & mask)
+    for (size_t i = name_hash(s, n) & mask; r->names[i]; i = (i + 1) & mask)
         if (name_is(g->tags[r->names[i] - 1].name, s, n)) return true;
     return false;
 }
 
-static bool names_seen(const xq_reader *r, const xq_game *g, const char *s, size_t n)
+/* Has the record a tag named s[0..n) (any ASCII case)?  id is
+ * known_name's answer for it. */
+static inline bool names_seen_id(const xq_reader *r, const xq_game *g, const char *s, size_t n,
+                                 int id)
 {
-    return names_seen_h(r, g, s, n, name_hash(s, n));
+    return id >= 0 ? r->known_seen >> id & 1 : names_seen_other(r, g, s, n);
 }
 
-/* Record tag index idx (0-based) of g, whose name's name_hash is h. */
-static bool names_add_h(xq_reader *r, const xq_game *g, size_t idx, uint32_t h)
+static bool names_seen(const xq_reader *r, const xq_game *g, const char *s, size_t n)
 {
-    if ((idx + 1) * 2 > r->names_cap) {
-        size_t cap = r->names_cap ? r->names_cap * 2 : 64;
-        uint32_t *t = calloc(cap, sizeof *t);
+    bool exact;
+    return names_seen_id(r, g, s, n, known_name(s, n, &exact));
+}
+
+/* Put tag index idx (0-based) of g, whose name is not KNOWN and has
+ * name_hash h, in the hash set (which grows to stay at most half full). */
+static bool names_add_other(xq_reader *r, const xq_game *g, size_t idx, uint32_t h)
+{
+    if ((r->names_n + 1) * 2 > r->names_cap) {
+        size_t cap = r->names_cap ? r->names_cap * 2 : 64, old = r->names_cap;
+        uint32_t *t = calloc(cap, sizeof *t), *o = r->names;
         if (!t) return false;
-        free(r->names);
         r->names = t;
         r->names_cap = cap;
-        for (size_t i = 0; i < idx; i++) {
-            const char *s = g->tags[i].name;
-            names_add_h(r, g, i, name_hash(s, strlen(s)));
-        }
+        for (size_t i = 0; i < old; i++)
+            if (o[i]) {
+                const char *s = g->tags[o[i] - 1].name;
+                size_t j = name_hash(s, strlen(s)) & (cap - 1);
+                while (t[j]) j = (j + 1) & (cap - 1);
+                t[j] = o[i];
+            }
+        free(o);
     }
     size_t mask = r->names_cap - 1, i = h & mask;
     while (r->names[i]) i = (i + 1) & mask;
     r->names[i] = (uint32_t)idx + 1;
+    r->names_n++;
     return true;
 }
 
@@ -885,21 +946,26 @@ static const char *last_close_quote(const char *p, const char *end)
     return bs % 2 ? NULL : e - 1;
 }
 
-/* Parse the tags of a line starting at p ('['); leftover text after the
- * last tag is movetext. */
-/* Note the tag just added to g, whose name is name_len bytes long and
- * has name_hash h: in the set of names, and as the record's FEN if it is
- * the first FEN tag (what xq_game_tag(g, "FEN") finds). */
-static void tag_added_h(xq_reader *r, xq_game *g, size_t name_len, uint32_t h)
+/* Note the tag just added to g, whose name is name_len bytes long (no
+ * NUL: decoded text has none) and is KNOWN[id] (id >= 0) or no known
+ * name (-1): in the set of names, and
+ * as the record's FEN if it is the first FEN tag (what xq_game_tag(g,
+ * "FEN") finds). */
+static void tag_added_id(xq_reader *r, xq_game *g, size_t name_len, int id)
 {
-    names_add_h(r, g, g->tag_count - 1, h);
-    if (!r->fen_tag && name_len == 3 && ascii_ieq_n(g->tags[g->tag_count - 1].name, 3, "FEN", 3))
-        r->fen_tag = g->tag_count;
+    if (id >= 0) {
+        r->known_seen |= (uint64_t)1 << id;
+        if (id == K_FEN && !r->fen_tag) r->fen_tag = g->tag_count;
+        return;
+    }
+    const char *s = g->tags[g->tag_count - 1].name;
+    names_add_other(r, g, g->tag_count - 1, name_hash(s, name_len));
 }
 
 static void tag_added(xq_reader *r, xq_game *g, size_t name_len)
 {
-    tag_added_h(r, g, name_len, name_hash(g->tags[g->tag_count - 1].name, name_len));
+    bool exact;
+    tag_added_id(r, g, name_len, known_name(g->tags[g->tag_count - 1].name, name_len, &exact));
 }
 
 /* The common tag line, `[Name "value"]` and nothing else (one space, no
@@ -919,6 +985,8 @@ static bool simple_tag(xq_reader *r, xq_game *g, const char *p, const char *end)
     return true;
 }
 
+/* Parse the tags of a line starting at p ('['); leftover text after the
+ * last tag is movetext. */
 static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, const char *end)
 {
     if (simple_tag(r, g, p, end)) return;
@@ -1049,6 +1117,7 @@ static void record_begin(xq_reader *r, xq_game *g)
     r->mt = r->mt_end = NULL;
     r->raw_from = r->raw_to = 0;
     r->fen_tag = 0;
+    r->tt = r->tt_end = NULL;
     names_clear(r);
 }
 
@@ -1269,6 +1338,18 @@ static inline bool fast_state(const xq_reader *r)
            r->any_line;
 }
 
+/* result_of for an ASCII token p[0..n): "1-0", "0-1", "1/2-1/2", "*". */
+static inline xq_result ascii_result(const unsigned char *p, size_t n)
+{
+    if (n == 3 && p[1] == '-') {
+        if (p[0] == '1' && p[2] == '0') return XQ_RESULT_RED;
+        if (p[0] == '0' && p[2] == '1') return XQ_RESULT_BLACK;
+    }
+    if (n == 1 && p[0] == '*') return XQ_RESULT_UNKNOWN;
+    if (n == 7 && memcmp(p, "1/2-1/2", 7) == 0) return XQ_RESULT_DRAW;
+    return XQ_RESULT_NONE;
+}
+
 /* The result token at p (raw bytes up to e, the end of the line or of
  * the window) when it is an ASCII result ("1-0", "0-1", "1/2-1/2", "*")
  * on the main line and only ASCII blanks follow it on its line: set as
@@ -1284,9 +1365,9 @@ static const unsigned char *fast_result(xq_reader *r, xq_game *g, const unsigned
     const unsigned char *q = t;
     while (q < e && CLASS[*q] == C_BLANK) q++;
     if (r->depth || (q < e && *q != '\n')) return NULL;
-    xq_result res = result_of((const char *)p, (size_t)(t - p));
+    xq_result res = ascii_result(p, (size_t)(t - p));
     if (res == XQ_RESULT_NONE) return NULL;
-    g->result = xq_game_strndup(g, (const char *)p, (size_t)(t - p));
+    g->result = xq_result_str(res);   /* (static: the same bytes as the token) */
     g->result_code = res;
     r->ph = PH_AFTER_RESULT;
     return q;
@@ -1435,54 +1516,105 @@ static bool fast_line(xq_reader *r, xq_game *g)
 }
 
 /* Bytes of a tag name the window walker (fast_tag) takes as they are:
- * ASCII but NUL (a bad byte) and the bytes that end a name (NAME_END). */
-static inline bool fast_name_byte(unsigned b)
-{
-    return b - 1u < 0x7Fu && NAME_STOP[b] == 0;
-}
+ * ASCII but NUL (a bad byte) and the bytes that end a
+ * name (NAME_END); nor '\n', so that a scan stops at its line's end
+ * without a bound ('\r' is NAME_END).  tests/unit/test_tag_names.c checks
+ * it against NAME_STOP. */
+static const unsigned char NAME_FAST[256] = {
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* All ones in the first 16 bytes, zeros in the next 16: the byte masks
+ * of fast_tag's word compare and of plain_ascii's last word, loaded from an offset. */
+static const unsigned char MASK_BYTES[32] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+};
 
 /* Are the n bytes at v ASCII but NUL, '"' and '\\' (a tag value that
  * every supported encoding decodes to itself, with nothing for
- * tag_line's escapes)?  8 bytes at a time. */
+ * tag_line's escapes)?  8 bytes at a time, the last piece too: it reads
+ * up to 7 bytes past v + n (the input window's pad, XQ_INPUT_PAD), which
+ * count as blanks. */
 static bool plain_ascii(const unsigned char *v, size_t n)
 {
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    const uint64_t quote = ones * '"', bslash = ones * '\\';
+    const uint64_t quote = ones * '"', bslash = ones * '\\', blanks = ones * ' ';
+#define BAD_WORD(x) \
+    (((x) & highs) || HAS_ZERO(x) || HAS_ZERO((x) ^ quote) || HAS_ZERO((x) ^ bslash))
 #define HAS_ZERO(x) (((x) - ones) & ~(x) & highs)
     size_t i = 0;
+    uint64_t x;
     for (; i + 8 <= n; i += 8) {
-        uint64_t x;
         memcpy(&x, v + i, 8);
-        if ((x & highs) || HAS_ZERO(x) || HAS_ZERO(x ^ quote) || HAS_ZERO(x ^ bslash)) return false;
+        if (BAD_WORD(x)) return false;
+    }
+    if (i < n) {
+        uint64_t keep;   /* the bytes before v + n; blanks after them */
+        memcpy(&x, v + i, 8);
+        memcpy(&keep, MASK_BYTES + 16 - (n - i), 8);
+        x = (x & keep) | (blanks & ~keep);
+        if (BAD_WORD(x)) return false;
     }
 #undef HAS_ZERO
-    for (; i < n; i++)
-        if (v[i] - 1u >= 0x7Fu || v[i] == '"' || v[i] == '\\') return false;
+#undef BAD_WORD
     return true;
 }
 
+/* Bytes of a block of tag values (fast_tag's copies), from the arena. */
+enum { TT_BLOCK = 1024 };
+
+/* At least n bytes of room in the record's block of tag values r->tt (a
+ * new block when short; r->tt is advanced by the caller, past what it
+ * keeps); NULL on out-of-memory. */
+static inline char *tag_text_room(xq_reader *r, xq_game *g, size_t n)
+{
+    if ((size_t)(r->tt_end - r->tt) < n) {
+        size_t size = n > TT_BLOCK ? n : TT_BLOCK;
+        char *b = xq_game_alloc(g, size);
+        if (!b) return NULL;
+        r->tt = b;
+        r->tt_end = b + size;
+    }
+    return r->tt;
+}
+
 /* The value of a tag line whose raw bytes from just after its opening
- * quote are v[0..ce) (ce: the end of the line's content), as simple_tag
- * takes it: the line must end with `"]`, the value before it must hold
- * no '"' and no '\\', and decode without a bad byte.  Returns the decoded
- * value (*vlen bytes): v itself for ASCII and for UTF-8 input, else
- * r->scratch decoded with the pair cache pt (cached entries of non-ASCII
+ * quote are v[0..ce) (ce: the end of the line's content, in the input's
+ * window, which may be read XQ_INPUT_PAD bytes past its end), as
+ * simple_tag takes it: the line must end with `"]`, the value before it
+ * must hold no '"' and no '\\', and decode without a bad byte.  Returns
+ * the decoded value, NUL-terminated, copied into the record's block of
+ * tag values (r->tt, advanced past it): v's bytes for ASCII and for UTF-8
+ * input, else decoded with the pair cache pt (cached entries of non-ASCII
  * characters only; ASCII bytes are themselves), as xq_input_decode
- * decodes it.  NULL for anything else. */
-static const char *fast_tag_value(xq_reader *r, const uint32_t *pt, bool utf8,
-                                  const unsigned char *v, const unsigned char *ce, size_t *vlen)
+ * decodes it.  NULL for anything else, and on out-of-memory. */
+static const char *fast_tag_value(xq_reader *r, xq_game *g, const uint32_t *pt, bool utf8,
+                                  const unsigned char *v, const unsigned char *ce)
 {
     if (ce - v < 2 || ce[-2] != '"' || ce[-1] != ']') return NULL;
     const unsigned char *close = ce - 2;
     size_t n = (size_t)(close - v);
-    *vlen = n;
-    if (plain_ascii(v, n)) return (const char *)v;
-    if (utf8)
-        return !memchr(v, '"', n) && !memchr(v, '\\', n) && xq_utf8_valid(v, n, false)
-                   ? (const char *)v
-                   : NULL;
-    if (!pt || !xq_buf_reserve(&r->scratch, 3 * n + 4)) return NULL;
-    char *o = r->scratch.p;
+    if (plain_ascii(v, n) ||
+        (utf8 && !memchr(v, '"', n) && !memchr(v, '\\', n) && xq_utf8_valid(v, n, false))) {
+        char *o = tag_text_room(r, g, n < 16 ? 16 : n + 1);
+        if (!o) return NULL;
+        if (n <= 16) memcpy(o, v, 16);   /* (v + 16: within the window and its pad) */
+        else memcpy(o, v, n);
+        o[n] = '\0';
+        r->tt = o + n + 1;
+        return o;
+    }
+    if (utf8 || !pt) return NULL;
+    char *o = tag_text_room(r, g, 3 * n + 4), *o0 = o;
+    if (!o) return NULL;
     const unsigned char *s = v;
     while (s < close) {
         unsigned b = *s;
@@ -1501,8 +1633,86 @@ static const char *fast_tag_value(xq_reader *r, const uint32_t *pt, bool utf8,
         s += 2;
     }
     if (s != close) return NULL;   /* (a character over the quote) */
-    *vlen = (size_t)(o - r->scratch.p);
-    return r->scratch.p;
+    *o = '\0';
+    r->tt = o + 1;
+    return o0;
+}
+
+/* Index of the first byte from v that is '"', '\\', NUL, '\n' or not
+ * ASCII: the end of a plain value (plain_ascii) and what ends it.  v is
+ * in the input's window, whose every line ends with a '\n' before the
+ * window's end: 8 bytes at a time, reading up to 7 bytes past that
+ * '\n' (the window's pad, XQ_INPUT_PAD). */
+static inline size_t plain_run(const unsigned char *v)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    const uint64_t quote = ones * '"', bslash = ones * '\\', nl = ones * '\n';
+#define HAS_ZERO(x) (((x) - ones) & ~(x) & highs)
+    for (size_t i = 0;; i += 8) {
+        uint64_t x;
+        memcpy(&x, v + i, 8);
+        /* a flag in the high bit of each special byte (and maybe of bytes
+         * after the first: HAS_ZERO's borrow), none before the first */
+        uint64_t m = (x & highs) | HAS_ZERO(x) | HAS_ZERO(x ^ quote) | HAS_ZERO(x ^ bslash) |
+                     HAS_ZERO(x ^ nl);
+        if (!m) continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        return i + ((unsigned)__builtin_ctzll(m) >> 3);   /* (the first byte is the lowest) */
+#else
+        while (v[i] - 1u < 0x7Fu && v[i] != '"' && v[i] != '\\' && v[i] != '\n') i++;
+        return i;
+#endif
+    }
+#undef HAS_ZERO
+}
+
+/* The line end after a tag value's closing quote c: the '\n' when `"]`
+ * and the line's end ('\n', or "\r\n") follow, else NULL. */
+static inline const unsigned char *tag_close(const unsigned char *c)
+{
+    if (c[0] != '"' || c[1] != ']') return NULL;
+    if (c[2] == '\n') return c + 2;
+    return c[2] == '\r' && c[3] == '\n' ? c + 3 : NULL;
+}
+
+/* Longest value (input bytes) fast_tag decodes with the pair cache
+ * before it knows where the value ends: its room in the block of tag
+ * values is then bounded (3 bytes of UTF-8 per input byte). */
+enum { TAG_LEGACY_MAX = 256 };
+
+/* The value from v, in a GBK or Big5 input (pair cache pt), decoded as
+ * fast_tag_value decodes it, up to its closing quote (the first '"' at a
+ * character boundary: no trail byte is a '"'), which must end the line
+ * as `"]` (tag_close); *nl is then the line's '\n'.  NULL, having kept
+ * nothing, for anything else (a value fast_tag_value would refuse, one
+ * longer than TAG_LEGACY_MAX bytes: the caller then tries
+ * fast_tag_value). */
+static const char *tag_legacy(xq_reader *r, xq_game *g, const uint32_t *pt,
+                              const unsigned char *v, const unsigned char **nl)
+{
+    char *o = tag_text_room(r, g, 3 * TAG_LEGACY_MAX + 4), *o0 = o;
+    if (!o) return NULL;
+    const unsigned char *s = v, *stop = v + TAG_LEGACY_MAX;
+    while (s < stop) {
+        unsigned b = *s;
+        if (b < 0x80) {
+            if (b == '"') break;
+            if (b == '\\' || b == 0 || b == '\n') return NULL;
+            *o++ = (char)b;
+            s++;
+            continue;
+        }
+        uint32_t e = pt[xq_pair_key(s)];   /* (s[1]: at most the line's '\n') */
+        /* fast_tag_value's test, (e >> 24 & 3) >= 2 && e >> 28 == 2, in one */
+        if ((e & 0x32000000u) != 0x22000000u) return NULL;
+        xq_pair_store3(o, e);
+        o += e >> 24 & 3;
+        s += 2;
+    }
+    if (s >= stop || !(*nl = tag_close(s))) return NULL;
+    *o = '\0';
+    r->tt = o + 1;
+    return o0;
 }
 
 /* Bytes of the input's window the walker (fast_lines) looks at per call. */
@@ -1511,40 +1721,106 @@ enum { FAST_WINDOW = 64 * 1024 };
 /* What the window walker does with a line. */
 enum { FT_REFUSE, FT_TAKEN, FT_RECORD };
 
-/* The window walker's tag line p[0..ce) (raw bytes, '[' first, line
- * number lineno): FT_RECORD when it starts the next record (what
- * starts_record says: it only looks at the name), FT_TAKEN when it was
- * the common shape `[Name "value"]` (ASCII name, one space, value
- * without '"' or '\\', nothing else) and its tag was added as take_line
- * and tag_line (simple_tag) add it, FT_REFUSE (nothing done) for any
- * other line, which then goes the general way. */
-static int fast_tag(xq_reader *r, xq_game *g, const unsigned char *p, const unsigned char *ce,
-                    uint64_t lineno)
+/* Does the tag line's rest s (just after its '[', in the input's window
+ * or its pad: 16 bytes readable) start with KNOWN[k]'s name, ' ', '"',
+ * exactly?  Two 8-byte compares under a mask of the pattern's bytes. */
+static inline bool known_at(const unsigned char *s, unsigned k)
+{
+    uint64_t a, b, ka, kb, ma, mb;
+    unsigned m = KNOWN[k].len + 2u;   /* <= 16 */
+    memcpy(&a, s, 8);
+    memcpy(&b, s + 8, 8);
+    memcpy(&ka, KNOWN[k].pat, 8);
+    memcpy(&kb, KNOWN[k].pat + 8, 8);
+    memcpy(&ma, MASK_BYTES + 16 - m, 8);
+    memcpy(&mb, MASK_BYTES + 24 - m, 8);
+    return (((a ^ ka) & ma) | ((b ^ kb) & mb)) == 0;
+}
+
+/* The usual FEN tag's value, the start position (every record of the
+ * CCPD corpora has it): fast_tag compares it at once and keeps it as this
+ * static string. */
+#define START_FEN_TEXT "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+static const char START_FEN[] = START_FEN_TEXT;
+
+/* The window walker's tag line at p (raw bytes, '[' first, line number
+ * lineno; in the input's window, whose lines end with a '\n' before e,
+ * readable XQ_INPUT_PAD bytes past its end): FT_RECORD when it starts the
+ * next record (what starts_record says: it only looks at the name),
+ * FT_TAKEN, with *nlp at the line's '\n', when it was the common shape
+ * `[Name "value"]` (ASCII name, one space, value without '"' or '\\',
+ * nothing else) and its tag was added as take_line and tag_line
+ * (simple_tag) add it, FT_REFUSE (nothing done) for any other line, which
+ * then goes the general way.  The name is first tried as the KNOWN name
+ * of the same tag in the last record (tag_pred: records repeat their
+ * names in order) by one word compare, then scanned and looked up. */
+static __attribute__((noinline)) int fast_tag(xq_reader *r, xq_game *g, const unsigned char *p, const unsigned char *e,
+                    uint64_t lineno, const unsigned char **nlp)
 {
     const char *name = (const char *)p + 1;
-    const unsigned char *q = p + 1;
-    while (q < ce && fast_name_byte(*q)) q++;
+    const unsigned char *q;
+    size_t idx = g->tag_count;
+    unsigned guess = idx < sizeof r->tag_pred ? r->tag_pred[idx] : 0;
+    bool exact = false;
+    int id;
+    if (guess && known_at(p + 1, guess - 1)) {   /* (a name of letters, then ' "') */
+        id = (int)guess - 1;
+        exact = true;
+        q = p + 1 + KNOWN[id].len;
+    } else {
+        /* (the scan stops at the line's '\r' or '\n' at the latest) */
+        for (q = p + 1; NAME_FAST[*q]; q++) continue;
+        /* the name must end at an ASCII byte that ends it in the decoded
+         * text too (NAME_END), or at the line end ('\r', '\n') */
+        if (q == p + 1 || *q >= 0x80 || *q == 0) return FT_REFUSE;
+        id = known_name(name, (size_t)(q - (p + 1)), &exact);
+    }
     size_t name_len = (size_t)(q - (p + 1));
-    /* the name must end at an ASCII byte that ends it in the decoded
-     * text too (NAME_END), or at the line end */
-    if (name_len == 0 || (q < ce && (*q >= 0x80 || *q == 0))) return FT_REFUSE;
-    uint32_t h = name_hash(name, name_len);
     if (r->any_line) {   /* starts_record */
-        bool starts = r->ph == PH_TAGS ? r->blank_in_tags || names_seen_h(r, g, name, name_len, h)
-                                       : g->tag_count || has_play(r, g);
+        bool starts = r->ph == PH_TAGS
+                          ? r->blank_in_tags || names_seen_id(r, g, name, name_len, id)
+                          : g->tag_count || has_play(r, g);
         if (starts) return FT_RECORD;
     }
-    if (ce - q < 4 || q[0] != ' ' || q[1] != '"') return FT_REFUSE;
-    size_t vlen;
-    const char *v = fast_tag_value(r, r->pairs, xq_input_encoding(r->in) == XQ_ENC_UTF8, q + 2,
-                                   ce, &vlen);
-    if (!v) return FT_REFUSE;
+    if (q[0] != ' ' || q[1] != '"') return FT_REFUSE;   /* (q is at most the line's end) */
+    const unsigned char *v = q + 2, *nl;
+    const uint32_t *pt = r->pairs;   /* (GBK, Big5: not UTF-8) */
+    const char *val = NULL;
+    /* the value in one pass up to its closing quote: plain ASCII (the
+     * usual), or GBK / Big5 text; anything else the way of the line's end
+     * first (memchr) and fast_tag_value */
+    size_t k;
+    if (id == K_FEN && (size_t)(e - v) > sizeof START_FEN + 1 &&
+        !memcmp(v, START_FEN_TEXT "\"]", sizeof START_FEN + 1) &&
+        (nl = tag_close(v + sizeof START_FEN - 1))) {
+        val = START_FEN;   /* (static: no copy, no scan) */
+    } else if ((k = plain_run(v)) == 0 && (nl = tag_close(v))) {
+        val = "";   /* (static, as the names: no copy) */
+    } else if ((nl = tag_close(v + k))) {
+        char *o = tag_text_room(r, g, k < 16 ? 16 : k + 1);
+        if (!o) return FT_REFUSE;
+        if (k <= 16) memcpy(o, v, 16);   /* (v + 16: within the window and its pad) */
+        else memcpy(o, v, k);
+        o[k] = '\0';
+        r->tt = o + k + 1;
+        val = o;
+    } else if (!(v[k] >= 0x80 && pt && (val = tag_legacy(r, g, pt, v, &nl)))) {
+        nl = memchr(v + k, '\n', (size_t)(e - (v + k)));   /* (v + k <= the '\n') */
+        const unsigned char *ce = nl[-1] == '\r' ? nl - 1 : nl;
+        if (ce - q < 4) return FT_REFUSE;
+        val = fast_tag_value(r, g, pt, !pt && xq_input_encoding(r->in) == XQ_ENC_UTF8, v, ce);
+        if (!val) return FT_REFUSE;
+    }
     if (!r->any_line) {
         r->any_line = true;
         g->first_line = lineno;
     }
     if (r->ph == PH_START || r->ph == PH_MOVES) r->ph = PH_TAGS;
-    if (xq_game_add_tag(g, name, name_len, v, vlen)) tag_added_h(r, g, name_len, h);
+    /* a usual name as written: the static string, not a copy */
+    const char *n = exact ? KNOWN[id].name : xq_game_strndup(g, name, name_len);
+    if (n && xq_game_add_tag_ref(g, n, val)) tag_added_id(r, g, name_len, id);
+    if (idx < sizeof r->tag_pred) r->tag_pred[idx] = (uint8_t)(id + 1);
+    *nlp = nl;
     return FT_TAKEN;
 }
 
@@ -1723,13 +1999,11 @@ static int fast_lines(xq_reader *r, xq_game *g)
             }
         }
         if (*p == '[') {
-            const unsigned char *nl = memchr(p, '\n', (size_t)(e - p));
-            int t = fast_tag(r, g, p, nl[-1] == '\r' ? nl - 1 : nl, lineno);
+            int t = fast_tag(r, g, p, e, lineno, &q);   /* (q: the line's '\n') */
             if (t != FT_TAKEN) {
                 rc = t;
                 break;
             }
-            q = nl;
         } else if ((unsigned)*p - '0' < 10u && pair_ok && (r->ph == PH_MOVES || r->ph == PH_TAGS) &&
                    r->any_line && (q = fast_pair_lines(r, f, p, stop, e, lineno, &pairs))) {
             lines += pairs - 1;   /* taken: a run of the dominant line (the last one counted below) */
