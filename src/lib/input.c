@@ -513,7 +513,7 @@ static int cmp_u32(const void *a, const void *b)
  * sequences as iconv_decode's over the whole sample but iconv only once
  * per distinct byte pair (tests/unit/test_detect_fast.c compares the
  * detection with the former one, iconv_decode's, on the corpora and on
- * crafted samples; test_movetext_fast.c the scores). */
+ * crafted samples). */
 static long score_pairs(xq_encoding enc, const unsigned char *s, size_t n,
                         const uint32_t *markers, size_t nm, uint32_t **pairs)
 {
@@ -548,16 +548,6 @@ static long score_pairs(xq_encoding enc, const unsigned char *s, size_t n,
         i += (size_t)k;
     }
     xq_buf_free(&out);
-    return score;
-}
-
-/* score_pairs with a pair cache of its own (for the tests). */
-__attribute__((unused)) static long score_as(xq_encoding enc, const unsigned char *s, size_t n,
-                     const uint32_t *markers, size_t nm)
-{
-    uint32_t *pairs = NULL;
-    long score = score_pairs(enc, s, n, markers, nm, &pairs);
-    free(pairs);
     return score;
 }
 

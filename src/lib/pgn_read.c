@@ -1586,6 +1586,21 @@ static inline char *tag_text_room(xq_reader *r, xq_game *g, size_t n)
     return r->tt;
 }
 
+/* v[0..n), copied as it is into the record's block of tag values and
+ * NUL-terminated (r->tt advanced past it); NULL on out-of-memory.  A value
+ * of up to 16 bytes is copied as one 16-byte block: v + 16 must be
+ * readable (the input's window and its pad, XQ_INPUT_PAD). */
+static inline __attribute__((always_inline)) char *tag_copy(xq_reader *r, xq_game *g, const unsigned char *v, size_t n)
+{
+    char *o = tag_text_room(r, g, n < 16 ? 16 : n + 1);
+    if (!o) return NULL;
+    if (n <= 16) memcpy(o, v, 16);
+    else memcpy(o, v, n);
+    o[n] = '\0';
+    r->tt = o + n + 1;
+    return o;
+}
+
 /* The value of a tag line whose raw bytes from just after its opening
  * quote are v[0..ce) (ce: the end of the line's content, in the input's
  * window, which may be read XQ_INPUT_PAD bytes past its end), as
@@ -1604,13 +1619,7 @@ static const char *fast_tag_value(xq_reader *r, xq_game *g, const uint32_t *pt, 
     size_t n = (size_t)(close - v);
     if (plain_ascii(v, n) ||
         (utf8 && !memchr(v, '"', n) && !memchr(v, '\\', n) && xq_utf8_valid(v, n, false))) {
-        char *o = tag_text_room(r, g, n < 16 ? 16 : n + 1);
-        if (!o) return NULL;
-        if (n <= 16) memcpy(o, v, 16);   /* (v + 16: within the window and its pad) */
-        else memcpy(o, v, n);
-        o[n] = '\0';
-        r->tt = o + n + 1;
-        return o;
+        return tag_copy(r, g, v, n);
     }
     if (utf8 || !pt) return NULL;
     char *o = tag_text_room(r, g, 3 * n + 4), *o0 = o;
@@ -1797,13 +1806,7 @@ static __attribute__((noinline)) int fast_tag(xq_reader *r, xq_game *g, const un
     } else if ((k = plain_run(v)) == 0 && (nl = tag_close(v))) {
         val = "";   /* (static, as the names: no copy) */
     } else if ((nl = tag_close(v + k))) {
-        char *o = tag_text_room(r, g, k < 16 ? 16 : k + 1);
-        if (!o) return FT_REFUSE;
-        if (k <= 16) memcpy(o, v, 16);   /* (v + 16: within the window and its pad) */
-        else memcpy(o, v, k);
-        o[k] = '\0';
-        r->tt = o + k + 1;
-        val = o;
+        if (!(val = tag_copy(r, g, v, k))) return FT_REFUSE;
     } else if (!(v[k] >= 0x80 && pt && (val = tag_legacy(r, g, pt, v, &nl)))) {
         nl = memchr(v + k, '\n', (size_t)(e - (v + k)));   /* (v + k <= the '\n') */
         const unsigned char *ce = nl[-1] == '\r' ? nl - 1 : nl;

@@ -217,44 +217,11 @@ static bool ref_mostly_utf8(const unsigned char *s, size_t n)
     return good > 0 && good >= 4 * bad;
 }
 
-/* score_as before the marker bit set: a binary search per character. */
-static long ref_score_as(xq_encoding enc, const unsigned char *s, size_t n,
-                         const uint32_t *markers, size_t nm)
-{
-    iconv_t cd = open_legacy(enc);
-    assert_true(cd != (iconv_t)-1);
-    xq_buf out = {0};
-    int nbad = iconv_decode(cd, "", s, n, 0, &out, NULL, NULL);
-    iconv_close(cd);
-    long score = -(long)(nbad < 0 ? 0 : nbad);
-    const unsigned char *u = (const unsigned char *)out.p;
-    size_t i = 0, blen;
-    while (i < out.len) {
-        int k = utf8_seq(u + i, out.len - i, &blen);
-        if (k <= 0) { i++; continue; }
-        if (k == 3) {
-            uint32_t cp = utf8_cp(u + i, k);
-            if (bsearch(&cp, markers, nm, sizeof *markers, cmp_u32)) score++;
-        }
-        i += (size_t)k;
-    }
-    xq_buf_free(&out);
-    return score;
-}
-
-/* Random samples: UTF-8 text with damage, Big5 and GBK records, bytes. */
+/* mostly_utf8 on random samples: UTF-8 text with damage, Big5 and GBK
+ * records, bytes (the scores of the legacy encodings: test_detect_fast.c). */
 static void test_detection(void **state)
 {
     (void)state;
-    uint32_t markers[64];
-    size_t nm = 0, i = 0, blen;
-    const unsigned char *m = (const unsigned char *)MARKERS;
-    while (i < sizeof MARKERS - 1 && nm < 64) {
-        int k = utf8_seq(m + i, sizeof MARKERS - 1 - i, &blen);
-        markers[nm++] = utf8_cp(m + i, k);
-        i += (size_t)k;
-    }
-    qsort(markers, nm, sizeof *markers, cmp_u32);
     for (int iter = 0; iter < 3000; iter++) {
         out_file o = {0};
         int kind = (int)rnd(4);
@@ -275,10 +242,6 @@ static void test_detection(void **state)
         }
         const unsigned char *u = (const unsigned char *)(o.p ? o.p : "");
         assert_int_equal(mostly_utf8(u, o.len), ref_mostly_utf8(u, o.len));
-        assert_int_equal(score_as(XQ_ENC_BIG5, u, o.len, markers, nm),
-                         ref_score_as(XQ_ENC_BIG5, u, o.len, markers, nm));
-        assert_int_equal(score_as(XQ_ENC_GBK, u, o.len, markers, nm),
-                         ref_score_as(XQ_ENC_GBK, u, o.len, markers, nm));
         free(o.p);
     }
 }
