@@ -30,11 +30,12 @@ static const uint16_t xq_file_bit[XQ_SQUARES] = {
 extern const uint64_t xq_zobrist_table[16][XQ_SQUARES];
 #define XQ_ZOBRIST_BLACK 0x6A09E667F3BCC909ull
 
-/* Each square's place in the occupancy masks, in one row so that a
- * make reads one table: rank, file, bit in its rank's mask (1 << file),
- * bit in its file's mask (1 << rank). */
-typedef struct { uint8_t rank, file; uint16_t rank_bit, file_bit; } xq_sq_occ;
-#define XQ_SQO_(s) {(s) / 9, (s) % 9, 1u << ((s) % 9), 1u << ((s) / 9)}
+/* Each square's place in the occupancy masks and the file-major board,
+ * in one row so that a make reads one table: rank, file, bit in its
+ * rank's mask (1 << file), bit in its file's mask (1 << rank), index in
+ * xq_position.fboard (file * 10 + rank). */
+typedef struct { uint8_t rank, file; uint16_t rank_bit, file_bit; uint8_t fsq; } xq_sq_occ;
+#define XQ_SQO_(s) {(s) / 9, (s) % 9, 1u << ((s) % 9), 1u << ((s) / 9), (s) % 9 * 10 + (s) / 9}
 #define XQ_SQO9_(b) XQ_SQO_((b) + 0), XQ_SQO_((b) + 1), XQ_SQO_((b) + 2), XQ_SQO_((b) + 3), XQ_SQO_((b) + 4), \
                     XQ_SQO_((b) + 5), XQ_SQO_((b) + 6), XQ_SQO_((b) + 7), XQ_SQO_((b) + 8)
 static const xq_sq_occ xq_sq_occ_of[XQ_SQUARES] = {
@@ -64,14 +65,14 @@ static inline void xq_occ_clear(xq_position *pos, int sq)
     pos->file_occ[xq_file_of[sq]] &= (uint16_t)~xq_file_bit[sq];
 }
 
-/* xq_make without the undo record: play pseudo-legal m (board, masks,
- * general square, key, counters, side); returns the piece it captured
- * (XQ_NONE for none).  Inline for the per-ply callers (xq_make, and
- * xq_play, which a replay calls once per move). */
-static inline xq_piece xq_make_core(xq_position *pos, xq_move m)
+/* xq_make_core for a caller that knows the move's squares and pieces
+ * (the Chinese fast path has read them): p = board[from] (a piece),
+ * cap = board[to] (XQ_NONE or the other side's piece).  Play them
+ * (board, file-major board, masks, general square, key, counters, side)
+ * and return cap. */
+__attribute__((always_inline)) static inline xq_piece xq_make_known(xq_position *pos, int from, int to, xq_piece p,
+                                                                    xq_piece cap)
 {
-    int from = XQ_FROM(m), to = XQ_TO(m);
-    xq_piece p = pos->board[from], cap = pos->board[to];
     uint64_t k = pos->key ^ xq_zobrist_table[p & 15][from] ^ xq_zobrist_table[p & 15][to] ^ XQ_ZOBRIST_BLACK;
     if (cap) {
         k ^= xq_zobrist_table[cap & 15][to];
@@ -83,12 +84,24 @@ static inline xq_piece xq_make_core(xq_position *pos, xq_move m)
     }
     pos->board[to] = p;
     pos->board[from] = XQ_NONE;
+    pos->fboard[xq_sq_occ_of[to].fsq] = p;
+    pos->fboard[xq_sq_occ_of[from].fsq] = XQ_NONE;
     xq_occ_flip(pos, from);   /* occupied before: now empty */
     if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)to;
     pos->fullmove += pos->side;   /* after Black's move (XQ_BLACK is 1) */
     pos->side = (xq_color)(pos->side ^ 1);
     pos->key = k;
     return cap;
+}
+
+/* xq_make without the undo record: play pseudo-legal m (board, masks,
+ * general square, key, counters, side); returns the piece it captured
+ * (XQ_NONE for none).  Inline for the per-ply callers (xq_make, and
+ * xq_play, which a replay calls once per move). */
+__attribute__((always_inline)) static inline xq_piece xq_make_core(xq_position *pos, xq_move m)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    return xq_make_known(pos, from, to, pos->board[from], pos->board[to]);
 }
 
 /* Where square s lies as seen from a general on g (movegen.c's REL
@@ -149,28 +162,39 @@ bool xq_play_check_entered(const xq_position *pos, int g, int to, unsigned dt);
 bool xq_play_check_opened(const xq_position *pos, int g, unsigned df);
 
 /* xq_play (position.h: xq_make and xq_checks_after in one step) inline,
- * for its per-ply callers: make m, then the check state of the side now
- * to move, which most moves leave false after two table reads (m touches
- * none of its general's lines, legs or horse squares); returns the piece
- * m captured (XQ_NONE for none). */
-__attribute__((always_inline)) static inline xq_piece xq_play_inline(xq_position *pos, xq_move m, xq_checks *s)
+ * for a caller that knows the move's squares and pieces (as
+ * xq_make_known takes them: the Chinese fast path, which has read them
+ * and need not pack them into a move and load them again): make the
+ * move, then the check state of the side now to move, which most moves
+ * leave false after two table reads (the move touches none of its
+ * general's lines, legs or horse squares); returns cap. */
+__attribute__((always_inline)) static inline xq_piece xq_play_known(xq_position *pos, int from, int to, xq_piece p,
+                                                                    xq_piece cap, xq_checks *s)
 {
-    xq_piece cap = xq_make_core(pos, m);
+    xq_make_known(pos, from, to, p, cap);
     xq_color side = pos->side;
     s->in_check[side ^ 1] = false;   /* legal: the mover is not in check */
     int g = pos->general[side];
     if (s->in_check[side] || g >= XQ_SQUARES) return xq_play_check_full(pos, s, cap);
     /* check_by_move's first test here: most moves touch no line or leg
      * of the general (in_check[side] then stays false) */
-    unsigned rf = xq_rel[g][XQ_FROM(m)] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG),
-             rt = xq_rel[g][XQ_TO(m)] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_HORSE);
+    unsigned rf = xq_rel[g][from] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG),
+             rt = xq_rel[g][to] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_HORSE);
     if (!(rf | rt)) return cap;
     /* a line entered (or a move along it) or left, nothing else: a leaf
      * each; the rest */
-    if ((rt & XQ_REL_LINES) && (!rf || rf == rt)) s->in_check[side] = xq_play_check_entered(pos, g, XQ_TO(m), rt);
+    if ((rt & XQ_REL_LINES) && (!rf || rf == rt)) s->in_check[side] = xq_play_check_entered(pos, g, to, rt);
     else if (!rt && (rf & XQ_REL_LINES)) s->in_check[side] = xq_play_check_opened(pos, g, rf);
-    else s->in_check[side] = xq_play_check_moved(pos, m, g, rf | rt << 8);
+    else s->in_check[side] = xq_play_check_moved(pos, XQ_MOVE(from, to), g, rf | rt << 8);
     return cap;
+}
+
+/* xq_play_known for move m (legal in *pos, which *s describes): its
+ * squares and pieces read from the board. */
+__attribute__((always_inline)) static inline xq_piece xq_play_inline(xq_position *pos, xq_move m, xq_checks *s)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    return xq_play_known(pos, from, to, pos->board[from], pos->board[to], s);
 }
 
 /* Palace of colour c: files d..f, ranks 0..2 (Red) or 7..9 (Black). */

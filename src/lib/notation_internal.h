@@ -11,6 +11,11 @@
 
 #include "notation.h"
 
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Actions: 進 forward (toward the opponent), 退 back, 平 sideways; ANY is
  * the abbreviated form where the action is implied (CXA1999 §7.5). */
 enum { XQN_FWD = 1, XQN_BACK, XQN_SIDE, XQN_ANY };
@@ -148,21 +153,33 @@ static inline int xqn_target_xr(xq_color side, xq_kind k, int x, int r, int acti
     return XQ_SQ(tx, nr);
 }
 
-/* The rank of the only piece p on board file x (0..8), or -1 when the
- * file holds none or several.  One file: 10 squares, unrolled (a compare
- * and a branch each; GCC -O2 would keep the loop, 9 instructions a square;
- * a walk of the file's occupied squares by pos->file_occ costs more). */
+/* The rank of the only piece p (not XQ_NONE) on board file x (0..8), or
+ * -1 when the file holds none or several.  The file's 10 squares are
+ * contiguous in pos->fboard: one compare of 16 bytes (SSE2; else two
+ * words, SWAR), bit r of the mask set when rank r holds p (bits 10..15,
+ * the next file or the zero tail, masked off); a strided scan of board[]
+ * cost 36 instructions a ply.  test_fboard.c compares it with that scan. */
 static inline int xqn_only_rank_on_file(const xq_position *pos, xq_piece p, int x)
 {
-    const xq_piece *b = pos->board + x;
-    int found = -1;
-#pragma GCC unroll 10
-    for (int r = 0; r < XQ_RANKS; r++)
-        if (b[9 * r] == p) {
-            if (found >= 0) return -1;
-            found = r;
-        }
-    return found;
+    const xq_piece *f = pos->fboard + x * XQ_RANKS;   /* x <= 8: 16 bytes stay in fboard */
+#ifdef __SSE2__
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)p))) & 0x3FFu;
+#else
+    /* bytes and p are below 16: b ^ p is 0..15, and + 0x7F sets a byte's
+     * top bit (no carry out) exactly when it is not 0 */
+    uint64_t lo, ones = 0x0101010101010101ull;
+    uint16_t hi;
+    memcpy(&lo, f, 8);
+    memcpy(&hi, f + 8, 2);
+    uint64_t zl = ~((lo ^ p * ones) + 0x7F * ones) & 0x80 * ones;
+    uint64_t zh = ~(((uint64_t)hi ^ p * 0x0101u) + 0x7F7Fu) & 0x8080u;
+    unsigned m = 0;
+    for (int r = 0; r < 8; r++) m |= (unsigned)(zl >> (8 * r + 7) & 1) << r;
+    m |= (unsigned)(zh >> 7 & 1) << 8 | (unsigned)(zh >> 15 & 1) << 9;
+#endif
+    if (!m || (m & (m - 1))) return -1;
+    return __builtin_ctz(m);
 }
 
 /* "ICCS" square name, lower case: 2 characters + NUL. */
@@ -195,6 +212,14 @@ int xqn_to_ascii(const char *text, size_t len, char *out, int cap);
 
 /* Shape of an ASCII token: ICCS/UCCI coordinates, WXF, or SAN; AUTO if none. */
 xq_notation xqn_ascii_kind(const char *s, int n);
+
+/* xq_move_read_play_desc (notation.h) for a full-form desc d (one with
+ * a bit of XQ_DESC_OTHER - 1 set) in a Chinese notation: the move read
+ * from d alone and played, with the check state kept in *s; XQ_MOVE_NONE
+ * (nothing played) where the general path must read the text.  For the
+ * replay loop (replay.c), which so skips the dispatch on the notation
+ * and the text; notation_chinese.c. */
+xq_played xqn_read_play_full(xq_position *pos, unsigned d, xq_checks *s);
 
 /* Per-notation readers and writers. */
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len);

@@ -47,6 +47,7 @@ void xq_position_put(xq_position *pos, int sq, xq_piece p)
             pos->general[XQ_COLOR(old)] = 0xFF;
     }
     pos->board[sq] = p;
+    pos->fboard[xq_sq_occ_of[sq].fsq] = p;
     if (p) {
         pos->key ^= zobrist(p, sq);
         if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)sq;
@@ -67,6 +68,10 @@ bool xq_position_masks_ok(const xq_position *pos)
         if (pos->rank_occ[r] >> XQ_FILES) return false;
     for (int f = 0; f < XQ_FILES; f++)
         if (pos->file_occ[f] >> XQ_RANKS) return false;
+    for (int sq = 0; sq < XQ_SQUARES; sq++)
+        if (pos->fboard[XQ_FILE(sq) * XQ_RANKS + XQ_RANK(sq)] != pos->board[sq]) return false;
+    for (int i = XQ_SQUARES; i < XQ_FBOARD_SIZE; i++)
+        if (pos->fboard[i]) return false;
     return true;
 }
 
@@ -88,6 +93,17 @@ static const xq_position START = {
         0, B_(CANNON), 0, 0, 0, 0, 0, B_(CANNON), 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0,
         B_(CHARIOT), B_(HORSE), B_(ELEPHANT), B_(ADVISOR), B_(GENERAL), B_(ADVISOR), B_(ELEPHANT), B_(HORSE), B_(CHARIOT),
+    },
+    .fboard = {   /* file-major: a file's ranks 0..9 a row */
+        R_(CHARIOT), 0, 0, R_(SOLDIER), 0, 0, B_(SOLDIER), 0, 0, B_(CHARIOT),
+        R_(HORSE), 0, R_(CANNON), 0, 0, 0, 0, B_(CANNON), 0, B_(HORSE),
+        R_(ELEPHANT), 0, 0, R_(SOLDIER), 0, 0, B_(SOLDIER), 0, 0, B_(ELEPHANT),
+        R_(ADVISOR), 0, 0, 0, 0, 0, 0, 0, 0, B_(ADVISOR),
+        R_(GENERAL), 0, 0, R_(SOLDIER), 0, 0, B_(SOLDIER), 0, 0, B_(GENERAL),
+        R_(ADVISOR), 0, 0, 0, 0, 0, 0, 0, 0, B_(ADVISOR),
+        R_(ELEPHANT), 0, 0, R_(SOLDIER), 0, 0, B_(SOLDIER), 0, 0, B_(ELEPHANT),
+        R_(HORSE), 0, R_(CANNON), 0, 0, 0, 0, B_(CANNON), 0, B_(HORSE),
+        R_(CHARIOT), 0, 0, R_(SOLDIER), 0, 0, B_(SOLDIER), 0, 0, B_(CHARIOT),
     },
     .general = {XQ_SQ(4, 0), XQ_SQ(4, 9)},
     .side = XQ_RED,
@@ -124,6 +140,8 @@ void xq_unmake(xq_position *pos, xq_move m, const xq_undo *u)
     xq_piece p = pos->board[to];
     pos->board[from] = p;
     pos->board[to] = u->captured;
+    pos->fboard[xq_sq_occ_of[from].fsq] = p;
+    pos->fboard[xq_sq_occ_of[to].fsq] = u->captured;
     occ_set(pos, from);
     if (!u->captured) occ_clear(pos, to);
     if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)from;

@@ -51,12 +51,21 @@ enum { XQ_MAX_MOVES = 1024 };
 /* A position.  Plain value: copy it freely.  `key` is the Zobrist hash of
  * board and side to move, kept incrementally by xq_make.
  *
- * board[] and the occupancy masks are read-only outside position.c and
+ * board[], fboard[] and the occupancy masks are read-only outside position.c and
  * movegen.c: change pieces only with xq_position_clear / xq_position_put /
- * xq_make / xq_unmake, which keep the masks equal to the board (a board
+ * xq_make / xq_unmake, which keep fboard and the masks equal to the board (a board
  * written directly makes check tests and move generation wrong). */
+enum { XQ_FBOARD_SIZE = 96 };   /* 90 squares and 6 zero bytes: see fboard */
+
 typedef struct {
     xq_piece board[XQ_SQUARES];
+    /* The same board file-major: fboard[file * 10 + rank] == board[(file,
+     * rank)], so the 10 squares of a file are contiguous and one 16-byte
+     * load compares them all (notation_internal.h's
+     * xqn_only_rank_on_file, once a ply); bytes 90..95 stay 0.  Kept by
+     * everything that writes board[] (repetition.h's light make and
+     * unmake too); xq_position_masks_ok checks it. */
+    xq_piece fboard[XQ_FBOARD_SIZE];
     uint8_t general[2];     /* square of each general (valid positions have both) */
     xq_color side;          /* side to move */
     int halfmove;           /* plies since the last capture (CXA1999 §4.2.4) */
@@ -110,7 +119,9 @@ void xq_position_clear(xq_position *pos);
 /* Put piece p (or XQ_NONE) on square sq, updating key and general squares. */
 void xq_position_put(xq_position *pos, int sq, xq_piece p);
 
-/* True when the occupancy masks of *pos agree with its board (for tests). */
+/* True when what *pos derives from its board agrees with it: the
+ * occupancy masks, and the file-major copy fboard with its 6 tail bytes 0
+ * (for tests). */
 bool xq_position_masks_ok(const xq_position *pos);
 
 /* Zobrist key of piece p on square sq (a table lookup), and the formula

@@ -274,6 +274,8 @@ static inline xq_piece xq_light_make(xq_position *pos, int from, int to)
     xq_piece p = pos->board[from], cap = pos->board[to];
     pos->board[to] = p;
     pos->board[from] = XQ_NONE;
+    pos->fboard[xq_sq_occ_of[to].fsq] = p;
+    pos->fboard[xq_sq_occ_of[from].fsq] = XQ_NONE;
     pos->rank_occ[xq_rank_of[from]] &= (uint16_t)~xq_rank_bit[from];
     pos->file_occ[xq_file_of[from]] &= (uint16_t)~xq_file_bit[from];
     pos->rank_occ[xq_rank_of[to]] |= xq_rank_bit[to];
@@ -298,6 +300,8 @@ static inline void xq_light_unmake(xq_position *pos, int from, int to, xq_piece 
     xq_piece p = pos->board[to];
     pos->board[from] = p;
     pos->board[to] = cap;
+    pos->fboard[xq_sq_occ_of[from].fsq] = p;
+    pos->fboard[xq_sq_occ_of[to].fsq] = cap;
     pos->rank_occ[xq_rank_of[from]] |= xq_rank_bit[from];
     pos->file_occ[xq_file_of[from]] |= xq_file_bit[from];
     if (!cap) {

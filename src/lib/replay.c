@@ -2,6 +2,7 @@
  * how the game ended, and whether the Result tag agrees (CXA1999 §3-§4). */
 #include "replay.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <limits.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "notation.h"
+#include "notation_internal.h"
 
 const char *xq_termination_str(xq_termination t)
 {
@@ -561,6 +563,9 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     if (!start_position(g, opt, out, &pos, &state, &attackers)) return;
 
     xq_notation notation = xq_notation_from_format_tag(format);
+    /* a Chinese notation: a node's full-form desc is read and played from
+     * the desc alone (xqn_read_play_full) */
+    const bool chinese = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT;
     /* repetition tracking: the keys since the last capture (not
      * zero-filled: written before they are read), and the filter of every
      * key of the game (key_filter_game): most positions are new, and a
@@ -629,9 +634,15 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
          * shortcut reads and plays nearly every move in one call
          * (xq_move_read_play_desc: with the text's decoding when the
          * reader kept it, node->desc), the full reader reads the rest */
-        xq_played played = xq_move_read_play_desc(&pos, node->desc, node->text,
-                                                  node->text_len ? node->text_len : strlen(node->text), notation,
-                                                  &state);
+        unsigned desc = node->desc;
+        xq_played played;
+        if (chinese && (desc & (XQ_DESC_OTHER - 1))) {   /* the full form, decoded: its text is not needed */
+            assert(desc == xq_move_desc(node->text, node->text_len ? node->text_len : strlen(node->text)));
+            played = xqn_read_play_full(&pos, desc, &state);
+        } else {
+            played = xq_move_read_play_desc(&pos, (uint16_t)desc, node->text,
+                                            node->text_len ? node->text_len : strlen(node->text), notation, &state);
+        }
         xq_move m = played.move;
         xq_piece captured = played.captured;
         if (m == XQ_MOVE_NONE) {
