@@ -32,10 +32,7 @@
 static uint64_t rng_state = 0xD1B54A32D192ED03u;
 static uint32_t rnd(uint32_t n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
+    return xqt_xorshift(&rng_state, n);
 }
 
 /* ---- the former detection ------------------------------------------------ */

@@ -18,16 +18,14 @@
 
 #include "notation_internal.h"
 #include "position.h"
+#include "test_util.h"
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
 /* A fixed pseudo-random sequence (xorshift64*): the same cases each run. */
 static unsigned rnd(unsigned n)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (unsigned)((rng_state * 0x2545F4914F6CDD1Dull) >> 33) % n;
+    return xqt_xorshift_star(&rng_state, n);
 }
 
 /* The reference: the rank of the only piece p on file x by board[], or -1. */

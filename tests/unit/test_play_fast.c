@@ -24,16 +24,14 @@
 #include <cmocka.h>
 
 #include "position.h"
+#include "test_util.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 /* A fixed pseudo-random sequence (xorshift64*): the same cases each run. */
 static unsigned rnd(unsigned n)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (unsigned)((rng_state * 0x2545F4914F6CDD1Dull) >> 33) % n;
+    return xqt_xorshift_star(&rng_state, n);
 }
 
 /* Every field of two positions equal (the masks through the board). */

@@ -22,10 +22,7 @@
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 static uint32_t rnd(uint32_t n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
+    return xqt_xorshift(&rng_state, n);
 }
 
 /* Equal but for ASCII case (the definition of the set's name identity). */

@@ -311,6 +311,16 @@ static inline uint32_t xqt_xorshift(uint64_t *state, uint32_t n)
     return (uint32_t)(*state % n);
 }
 
+/* The movegen tests' generator (xorshift64*): a number in 0..n-1 (n > 0)
+ * from *state (not 0), which it advances. */
+static inline unsigned xqt_xorshift_star(uint64_t *state, unsigned n)
+{
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return (unsigned)((*state * 0x2545F4914F6CDD1Dull) >> 33) % n;
+}
+
 /* The first field in which two positions differ ("board", "generals",
  * "side or counters", "key", "masks"), or NULL when they are the same. */
 static inline const char *xqt_position_diff(const xq_position *a, const xq_position *b)
