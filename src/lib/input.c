@@ -228,7 +228,7 @@ static iconv_t open_legacy(xq_encoding enc)
  * reported.  Returns the count of bad sequences, -1 on out-of-memory.
  * The reference decoder: the library decodes with table_decode (and
  * score_pairs), which the tests compare with it. */
-__attribute__((unused)) static int iconv_decode(iconv_t cd, const char *what, const unsigned char *s, size_t n,
+static int iconv_decode(iconv_t cd, const char *what, const unsigned char *s, size_t n,
                         uint64_t off, xq_buf *out, xq_bad_bytes_fn *bad, void *ctx)
 {
     int nbad = 0;
@@ -508,19 +508,22 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Score = marker characters - bad sequences, of the decoding with enc.
- * The decoding is table_decode's with the pair cache *pairs (made here
- * when NULL, left to the caller), the same text and count of bad
- * sequences as iconv_decode's over the whole sample but iconv only once
- * per distinct byte pair (tests/unit/test_detect_fast.c compares the
- * detection with the former one, iconv_decode's, on the corpora and on
- * crafted samples). */
+ * With pairs, the decoding is table_decode's with the pair cache *pairs
+ * (made here when NULL, left to the caller): the same text and count of
+ * bad sequences as iconv_decode's over the whole sample but iconv only
+ * once per distinct byte pair.  pairs NULL: iconv_decode's, for a small
+ * sample, where making a 256 KiB cache per encoding would cost more than
+ * it saves (tests/unit/test_detect_fast.c compares the detection with the
+ * former one, iconv_decode's alone, on the corpora and on crafted
+ * samples, both sizes). */
 static long score_pairs(xq_encoding enc, const unsigned char *s, size_t n,
                         const uint32_t *markers, size_t nm, uint32_t **pairs)
 {
     iconv_t cd = open_legacy(enc);
     if (cd == (iconv_t)-1) return -(long)n;
     xq_buf out = {0};
-    int nbad = table_decode(cd, pairs, "", s, n, 0, &out, NULL, NULL);
+    int nbad = pairs ? table_decode(cd, pairs, "", s, n, 0, &out, NULL, NULL)
+                     : iconv_decode(cd, "", s, n, 0, &out, NULL, NULL);
     iconv_close(cd);
     long score = -(long)(nbad < 0 ? 0 : nbad);
     const unsigned char *u = (const unsigned char *)out.p;
@@ -573,9 +576,15 @@ static bool mostly_utf8(const unsigned char *s, size_t n)
     return good > 0 && good >= 4 * bad;
 }
 
-/* xq_detect_encoding; for GBK or Big5, *pairs is then the pair cache of
- * that encoding filled by the scoring (the input's table_decode can go on
- * with it), else NULL.  Caller frees *pairs. */
+/* Below this many bytes of sample, detection scores without pair caches
+ * (score_pairs): two 256 KiB caches per small file made a run over a
+ * thousand small files 7 times slower. */
+enum { DETECT_CACHE_MIN = 32 * 1024 };
+
+/* xq_detect_encoding; for GBK or Big5 and a sample of DETECT_CACHE_MIN
+ * bytes or more, *pairs is then the pair cache of that encoding filled by
+ * the scoring (the input's table_decode can go on with it), else NULL.
+ * Caller frees *pairs. */
 static xq_encoding detect_pairs(const unsigned char *sample, size_t n, uint32_t **pairs)
 {
     *pairs = NULL;
@@ -593,8 +602,9 @@ static xq_encoding detect_pairs(const unsigned char *sample, size_t n, uint32_t 
     }
     qsort(markers, nm, sizeof *markers, cmp_u32);
     uint32_t *p_big5 = NULL, *p_gbk = NULL;
-    long big5 = score_pairs(XQ_ENC_BIG5, sample, n, markers, nm, &p_big5);
-    long gbk = score_pairs(XQ_ENC_GBK, sample, n, markers, nm, &p_gbk);
+    bool cache = n >= DETECT_CACHE_MIN;
+    long big5 = score_pairs(XQ_ENC_BIG5, sample, n, markers, nm, cache ? &p_big5 : NULL);
+    long gbk = score_pairs(XQ_ENC_GBK, sample, n, markers, nm, cache ? &p_gbk : NULL);
     *pairs = big5 > gbk ? p_big5 : p_gbk;
     free(big5 > gbk ? p_gbk : p_big5);
     return big5 > gbk ? XQ_ENC_BIG5 : XQ_ENC_GBK;
