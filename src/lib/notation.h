@@ -214,6 +214,14 @@ typedef struct {
 xq_played xq_move_read_play_desc(xq_position *pos, uint16_t desc, const char *text, size_t len,
                                  xq_notation notation, xq_checks *s);
 
+/* xq_move_read_play_desc for a full-form desc d (one with a bit of
+ * XQ_DESC_OTHER - 1 set) in a Chinese notation: the move read from d
+ * alone (no text, no dispatch on the notation) and played, with the check
+ * state kept in *s; .move XQ_MOVE_NONE (nothing played) where the general
+ * path must read the text.  For the replay loop, once a ply (CXA1999
+ * §2.2-2.3, §3.1 as xq_move_read_play). */
+xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s);
+
 /* Write legal move m of the side to move in notation (not AUTO) into buf
  * (size bytes; XQ_NOTATION_MAX always suffices) as NUL-terminated UTF-8.
  * Output is unambiguous in pos: Chinese uses 前/後 exactly when another

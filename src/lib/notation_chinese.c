@@ -736,7 +736,7 @@ READ_PLAY_OUT static xq_played read_play_confined(xq_position *pos, unsigned d, 
     return out;
 }
 
-/* xqn_read_play_full for a general or a side in check, the piece on rank r
+/* xq_move_play_desc for a general or a side in check, the piece on rank r
  * (xq_move_read_quick: quick_any), then xq_play_inline.  Out of line:
  * the common path then keeps its move's squares in registers. */
 READ_PLAY_OUT static xq_played read_play_any(xq_position *pos, unsigned d, int r, xq_checks *s)
@@ -758,7 +758,7 @@ READ_PLAY_OUT static xq_played read_play_any(xq_position *pos, unsigned d, int r
  * kind: read_play_confined.  What xq_move_read_quick and xq_play do with
  * the text, from d alone: out of line and jumped to with three
  * arguments, so that the common path keeps few registers to save. */
-READ_PLAY_OUT xq_played xqn_read_play_full(xq_position *pos, unsigned d, xq_checks *s)
+READ_PLAY_OUT xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s)
 {
     xq_color side = pos->side;
     xq_kind kind = (xq_kind)(d >> 10);
@@ -786,7 +786,7 @@ READ_PLAY_OUT static xq_played read_play_miss(xq_position *pos, unsigned desc, c
     (void)desc;   /* 0 */
     unsigned d = tok_read((const unsigned char *)text, len);
     if (d == XQ_DESC_OTHER) return read_play_other(pos, d, text, len, notation, s);
-    return xqn_read_play_full(pos, d, s);
+    return xq_move_play_desc(pos, d, s);
 }
 
 /* xq_move_read_play_desc without a desc: the token's desc from the cache
@@ -799,12 +799,12 @@ READ_PLAY_OUT static xq_played read_play_tok(xq_position *pos, unsigned desc, co
     unsigned d = tok_probe((const unsigned char *)text, len);
     if (!d) return read_play_miss(pos, d, text, len, notation, s);
     if (d == XQ_DESC_OTHER) return read_play_other(pos, d, text, len, notation, s);
-    return xqn_read_play_full(pos, d, s);
+    return xq_move_play_desc(pos, d, s);
 }
 
 /* xq_move_read_play_desc (notation.h).  The common case in one pass: the
  * token's four characters from the reader's desc, else from the cache
- * (read_play_tok), then xqn_read_play_full: what xq_move_read_quick and
+ * (read_play_tok), then xq_move_play_desc: what xq_move_read_quick and
  * xq_play do, without the second call, its set-up and a second decoding.
  * Only jumps on (no register to save; no return of its own, which GCC
  * would make a common exit that the jumps become calls to).  A full-form
@@ -816,7 +816,7 @@ xq_played xq_move_read_play_desc(xq_position *pos, uint16_t desc, const char *te
 {
     assert(!desc || desc == xq_move_desc(text, len));
     bool chinese = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT;
-    if (chinese && (desc & (XQ_DESC_OTHER - 1))) return xqn_read_play_full(pos, desc, s);
+    if (chinese && (desc & (XQ_DESC_OTHER - 1))) return xq_move_play_desc(pos, desc, s);
     if (chinese && !desc && len - 8 <= 4u && text) return read_play_tok(pos, desc, text, len, notation, s);
     /* the rest, whose answer xq_move_read_quick gives: no move for
      * another notation or a text of no full form's length */

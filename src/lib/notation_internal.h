@@ -213,13 +213,6 @@ int xqn_to_ascii(const char *text, size_t len, char *out, int cap);
 /* Shape of an ASCII token: ICCS/UCCI coordinates, WXF, or SAN; AUTO if none. */
 xq_notation xqn_ascii_kind(const char *s, int n);
 
-/* xq_move_read_play_desc (notation.h) for a full-form desc d (one with
- * a bit of XQ_DESC_OTHER - 1 set) in a Chinese notation: the move read
- * from d alone and played, with the check state kept in *s; XQ_MOVE_NONE
- * (nothing played) where the general path must read the text.  For the
- * replay loop (replay.c), which so skips the dispatch on the notation
- * and the text; notation_chinese.c. */
-xq_played xqn_read_play_full(xq_position *pos, unsigned d, xq_checks *s);
 
 /* Per-notation readers and writers. */
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len);

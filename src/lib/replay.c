@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "notation.h"
-#include "notation_internal.h"
 
 const char *xq_termination_str(xq_termination t)
 {
@@ -564,7 +563,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
 
     xq_notation notation = xq_notation_from_format_tag(format);
     /* a Chinese notation: a node's full-form desc is read and played from
-     * the desc alone (xqn_read_play_full) */
+     * the desc alone (xq_move_play_desc) */
     const bool chinese = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT;
     /* repetition tracking: the keys since the last capture (not
      * zero-filled: written before they are read), and the filter of every
@@ -638,7 +637,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
         xq_played played;
         if (chinese && (desc & (XQ_DESC_OTHER - 1))) {   /* the full form, decoded: its text is not needed */
             assert(desc == xq_move_desc(node->text, node->text_len ? node->text_len : strlen(node->text)));
-            played = xqn_read_play_full(&pos, desc, &state);
+            played = xq_move_play_desc(&pos, desc, &state);
         } else {
             played = xq_move_read_play_desc(&pos, (uint16_t)desc, node->text,
                                             node->text_len ? node->text_len : strlen(node->text), notation, &state);
