@@ -8,11 +8,14 @@
 #   BIN     where the optimised tools are (make bench builds build-bench/bin)
 #   RUNS    runs per figure on the 1x input (default 3)
 #   SCALE   copies of masters.pgn for the large input (default 10; 0 skips it)
+#   SMALL   games written one per file for the many-small-files line
+#           (default 2000; 0 skips it)
 set -u
 SHARED=${SHARED:-../shared}
 BIN=${BIN:-bin}
 RUNS=${RUNS:-3}
 SCALE=${SCALE:-10}
+SMALL=${SMALL:-2000}
 GZ=$SHARED/corpus/ccpd/masters.pgn.gz
 CHESS=$SHARED/bench/chess-15842.pgn.gz
 TMP=$(mktemp -d)
@@ -81,6 +84,25 @@ bench_tool "xq-parse (Big5 file)" "$CAT" "$BIN/xq-parse" -q "$TMP/masters.pgn"
 bench_tool "xq-convert --to xml -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to xml "$TMP/masters.pgn"
 bench_tool "xq-convert --to pgn iccs -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to pgn --notation iccs "$TMP/masters.pgn"
 bench_tool "xq-stats -j2" "$CAT" "$BIN/xq-stats" -j2 "$TMP/masters.pgn"
+
+# many small files: the first SMALL games, one file each (what a fuzzer or
+# a directory of downloaded games gives): the cost per file must stay
+# small next to the cost of its game (a per-file set-up cost shows here,
+# not on one big file)
+if [ "$SMALL" -gt 0 ]; then
+  echo
+  mkdir "$TMP/small"
+  awk -v d="$TMP/small" -v n="$SMALL" '/^\[Game /{ if (f) close(f); if (++i > n) exit; f = sprintf("%s/g%05d.pgn", d, i) }
+    f { print > f }' "$TMP/masters.pgn"
+  SMALL_BYTES=$(cat "$TMP/small"/*.pgn | wc -c)
+  SMALL_PLIES=$("$BIN/xq-parse" "$TMP/small"/*.pgn 2>&1 >/dev/null |
+    sed -n 's/^[0-9]* games, \([0-9]*\) plies decoded.*/\1/p')
+  set -- $(median "$RUNS" sh -c "cat '$TMP/small'/*.pgn")
+  SMALL_CAT=$1
+  report "floor: cat $SMALL files" "$1" "$2" "$SMALL" "$SMALL_PLIES" "$SMALL_BYTES" 0
+  set -- $(median "$RUNS" sh -c "'$BIN/xq-validate' -q -j1 '$TMP/small'/*.pgn")
+  report "xq-validate -j1, $SMALL files" "$1" "$2" "$SMALL" "$SMALL_PLIES" "$SMALL_BYTES" "$SMALL_CAT"
+fi
 
 if [ "$SCALE" -gt 0 ]; then
   echo
