@@ -242,7 +242,7 @@ void xq_rep_memo_free(xq_rep_memo *memo)
     memo->entry = NULL;
     memo->head = NULL;
     memo->mates = NULL;
-    memo->n = memo->cap = 0;
+    memo->n = memo->cap = memo->oldest = 0;
 }
 
 /* The hash chain of (key, move, rules), in a memo of cap entries (2 * cap
@@ -266,42 +266,56 @@ static const xq_move_class *memo_find(const xq_rep_memo *memo, const xq_position
     return NULL;
 }
 
-/* Room for one more entry: twice the entries and chains (the chains built
- * again), or, at XQ_REP_MEMO_MAX entries, an empty memo.  False when
- * memory runs out (the memo is then left as it was). */
-static bool memo_room(xq_rep_memo *memo)
+/* Take entry i (the oldest) out of its hash chain and return it, to be
+ * used again: a full memo forgets its oldest classification first. */
+static int memo_drop(xq_rep_memo *memo, int i)
 {
-    if (memo->n < memo->cap) return true;
-    if (memo->cap >= XQ_REP_MEMO_MAX) {
-        memo->n = 0;
-        for (int i = 0; i < 2 * memo->cap; i++) memo->head[i] = -1;
-        return true;
-    }
+    const xq_rep_memo_entry *e = &memo->entry[i];
+    int32_t *link = &memo->head[memo_chain(e->key, e->move, (xq_rules)e->rules, memo->cap)];
+    while (*link != i) link = &memo->entry[*link].next;
+    *link = e->next;
+    return i;
+}
+
+/* The entry where a new classification goes: a free one (the entries and
+ * chains doubled when all are used, the chains built again), or, at
+ * XQ_REP_MEMO_MAX entries, the oldest one, dropped (entries are used in
+ * turn, so memory stays bounded and the recent ones are kept).  -1 when
+ * memory runs out with no entry at all (nothing is kept then; when the
+ * memo cannot grow it drops its oldest entry instead). */
+static int memo_room(xq_rep_memo *memo)
+{
+    if (memo->n < memo->cap) return memo->n++;
     int cap = memo->cap ? 2 * memo->cap : 16;
-    xq_rep_memo_entry *e = realloc(memo->entry, (size_t)cap * sizeof *e);
-    if (!e) return false;
-    memo->entry = e;
-    int32_t *head = malloc(2 * (size_t)cap * sizeof *head);
-    if (!head) return false;   /* (the entries grew; cap still counts the old ones) */
+    xq_rep_memo_entry *e = memo->cap < XQ_REP_MEMO_MAX ? realloc(memo->entry, (size_t)cap * sizeof *e) : NULL;
+    int32_t *head = e ? malloc(2 * (size_t)cap * sizeof *head) : NULL;
+    if (e) memo->entry = e;   /* (grown; cap still counts the old ones until head is there too) */
+    if (!head) {
+        if (!memo->cap) return -1;
+        int i = memo_drop(memo, memo->oldest);
+        memo->oldest = (memo->oldest + 1) % memo->cap;
+        return i;
+    }
     free(memo->head);
     memo->head = head;
     memo->cap = cap;
+    memo->oldest = 0;
     for (int i = 0; i < 2 * cap; i++) head[i] = -1;
     for (int i = 0; i < memo->n; i++) {
         unsigned c = memo_chain(e[i].key, e[i].move, (xq_rules)e[i].rules, cap);
         e[i].next = head[c];
         head[c] = i;
     }
-    return true;
+    return memo->n++;
 }
 
 /* Keep mc as the classification of m from pos under rules (not found in
- * the memo); when the memo cannot grow, nothing is kept (the move is
+ * the memo); when there is no room, nothing is kept (the move is
  * classified again if met). */
 static void memo_add(xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules, const xq_move_class *mc)
 {
-    if (!memo_room(memo)) return;
-    int i = memo->n++;
+    int i = memo_room(memo);
+    if (i < 0) return;
     xq_rep_memo_entry *e = &memo->entry[i];
     e->key = pos->key;
     e->move = m;

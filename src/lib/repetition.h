@@ -231,6 +231,7 @@ typedef struct {
     xq_rep_memo_entry *entry;   /* owned; NULL until the first classification */
     int32_t *head;              /* owned: first entry of each hash chain, -1 for none */
     int n, cap;                 /* entries used / allocated (head has 2 * cap chains) */
+    int oldest;                 /* when full: the entry to be replaced next (the oldest) */
     struct xq_mate_table *mates;/* owned: room for the mate searches' results, NULL until
                                    the first classification (which empties it: kept only
                                    to spare an allocation per classification) */
@@ -243,12 +244,16 @@ void xq_rep_memo_free(xq_rep_memo *memo);
 /* xq_repetition_judge, looking classifications up in *memo first and
  * adding the new ones to it (memo NULL: a memo local to the call, as
  * xq_repetition_judge does).  Same verdicts, same return value.  The memo
- * holds at most XQ_REP_MEMO_MAX entries (about 1 MB) and starts afresh
- * when full, and a table of mate-search results (about 200 KB, allocated
- * with the first classification); when it cannot grow (allocation
- * failure) the moves are classified without it.  One memo may serve many games (a worker's
- * games, e.g. a corpus holding a game twice). */
-enum { XQ_REP_MEMO_MAX = 4096 };
+ * grows to at most XQ_REP_MEMO_MAX entries (about 210 bytes each: 3.4 MB
+ * and 128 KB of chains at most; masters.pgn needs 11,038) and then
+ * replaces its oldest entry with each new classification (so its memory
+ * stays bounded whatever the input's size, and what was classified
+ * recently is kept); it also holds a table of mate-search results (about
+ * 200 KB, allocated with the first classification).  When it cannot grow
+ * (allocation failure) it replaces its oldest entries, or, with none, the
+ * moves are classified without it.  One memo may serve many games (a
+ * worker's games, e.g. a corpus holding a game twice). */
+enum { XQ_REP_MEMO_MAX = 16384 };
 bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_move *moves, int n,
                               int occurrences, xq_rules rules, xq_rep_memo *memo, xq_rep_verdict *out);
 

@@ -36,6 +36,10 @@
 
 #include "board_tables.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum {
     MATE_DEPTH = 7,           /* plies of a mate by checks that make a threat (§28.2) */
     MATE_BUDGET = 6000,       /* moves tried per mate-threat search */
@@ -112,6 +116,46 @@ static inline sqset set_minus(sqset a, sqset b)
     return a;
 }
 
+/* The squares of the pieces of colour c (pieces are kind | colour << 3,
+ * kinds 1..7: Red's bytes are 1..7, Black's 9..15), found 16 squares at
+ * a time with SSE2 where there is SSE2, else square by square: one pass
+ * over the 90 bytes instead of a colour test per piece, and read in
+ * ascending square order (bit sq of the set), the order the searches
+ * try the pieces in. */
+static inline sqset color_set(const xq_position *pos, xq_color c)
+{
+    sqset s = {{0, 0}};
+#ifdef __SSE2__
+    uint8_t b[96] = {0};
+    memcpy(b, pos->board, XQ_SQUARES);
+    const __m128i lo = _mm_set1_epi8(c == XQ_RED ? 0 : 8), hi = _mm_set1_epi8(c == XQ_RED ? 8 : 16);
+    for (int k = 0; k < 6; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * k));
+        __m128i in = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
+        uint64_t bits = (uint64_t)(unsigned)_mm_movemask_epi8(in);
+        int at = 16 * k;
+        if (at < 64) {
+            s.w[0] |= bits << at;
+            if (at + 16 > 64) s.w[1] |= bits >> (64 - at);
+        } else {
+            s.w[1] |= bits << (at - 64);
+        }
+    }
+#endif
+#if !defined(__SSE2__) || !defined(NDEBUG)
+    /* the plain way (debug builds with SSE2: the same set, or assert) */
+    sqset plain = {{0, 0}};
+    for (int sq = 0; sq < XQ_SQUARES; sq++)
+        if (pos->board[sq] && XQ_COLOR(pos->board[sq]) == c) set_add(&plain, sq);
+#ifdef __SSE2__
+    assert(plain.w[0] == s.w[0] && plain.w[1] == s.w[1]);
+#else
+    s = plain;
+#endif
+#endif
+    return s;
+}
+
 /* ---- moves on the board ------------------------------------------------
  * The searches generate their own pseudo-legal moves (the geometry of
  * CXA1999 §2.2, as movegen.c does) and test the mover's general once per
@@ -121,8 +165,10 @@ static inline sqset set_minus(sqset a, sqset b)
  * xq_legal_moves (tests/unit/test_repetition_fast.c compares the
  * classifications with those of the plain implementation this replaced). */
 
+#ifndef NDEBUG   /* (the directions of the lines and diagonals; read only by attackers_to_plain) */
 static const int8_t ORTH_F[4] = {0, 0, 1, -1}, ORTH_R[4] = {1, -1, 0, 0};
 static const int8_t DIAG_F[4] = {1, 1, -1, -1}, DIAG_R[4] = {1, -1, 1, -1};
+#endif
 static const int8_t HORSE_F[8] = {1, -1, 1, -1, 2, 2, -2, -2}, HORSE_R[8] = {2, 2, -2, -2, 1, -1, 1, -1};
 /* For each horse move d: the offset of its leg from the horse. */
 static const int8_t HORSE_LEG[8] = {9, 9, -9, -9, 1, 1, -1, -1};
@@ -185,6 +231,41 @@ static inline int past_edge(int sq, int d)
     }
 }
 
+/* Neighbour tables of piece_moves and attackers_to, one row per square,
+ * NO_SQ where a step leaves the board; directions in the order of
+ * ORTH_F / ORTH_R (north, south, east, west) and DIAG_F / DIAG_R (NE, SE,
+ * NW, SW).  Built by the preprocessor: nothing is computed at run time,
+ * and threads share them as constants. */
+#define NO_SQ 255
+#define T_F(s) ((s) % 9)
+#define T_R(s) ((s) / 9)
+#define T_AT(s, df, dr) \
+    ((unsigned)(T_F(s) + (df)) < 9u && (unsigned)(T_R(s) + (dr)) < 10u ? (s) + (df) + 9 * (dr) : NO_SQ)
+#define T_SQ10(X, b) X(b), X(b + 1), X(b + 2), X(b + 3), X(b + 4), X(b + 5), X(b + 6), X(b + 7), X(b + 8), X(b + 9)
+#define T_EACH_SQ(X) \
+    T_SQ10(X, 0), T_SQ10(X, 10), T_SQ10(X, 20), T_SQ10(X, 30), T_SQ10(X, 40), T_SQ10(X, 50), T_SQ10(X, 60), \
+    T_SQ10(X, 70), T_SQ10(X, 80)
+/* by diagonal d (as DIAG_F / DIAG_R): {eye, horse, horse}, the horses
+ * that reach s over the eye, in the order attackers_to lists them */
+#define T_HORSE_PT(s, df, dr) {T_AT(s, df, dr), T_AT(s, 2 * (df), dr), T_AT(s, df, 2 * (dr))}
+#define T_HORSE_ROW(s) {T_HORSE_PT(s, 1, 1), T_HORSE_PT(s, 1, -1), T_HORSE_PT(s, -1, 1), T_HORSE_PT(s, -1, -1)}
+static const uint8_t HORSE_OVER[XQ_SQUARES][4][3] = {T_EACH_SQ(T_HORSE_ROW)};
+/* by diagonal d: {eye, elephant square} */
+#define T_ELE_PT(s, df, dr) {T_AT(s, df, dr), T_AT(s, 2 * (df), 2 * (dr))}
+#define T_ELE_ROW(s) {T_ELE_PT(s, 1, 1), T_ELE_PT(s, 1, -1), T_ELE_PT(s, -1, 1), T_ELE_PT(s, -1, -1)}
+static const uint8_t ELEPHANT_OVER[XQ_SQUARES][4][2] = {T_EACH_SQ(T_ELE_ROW)};
+/* by d: {orthogonal step (as ORTH_F / ORTH_R), diagonal step (as DIAG_F / DIAG_R)} */
+#define T_STEP_ROW(s) \
+    {{T_AT(s, 0, 1), T_AT(s, 1, 1)}, {T_AT(s, 0, -1), T_AT(s, 1, -1)}, {T_AT(s, 1, 0), T_AT(s, -1, 1)}, \
+     {T_AT(s, -1, 0), T_AT(s, -1, -1)}}
+static const uint8_t STEP_OVER[XQ_SQUARES][4][2] = {T_EACH_SQ(T_STEP_ROW)};
+
+/* by horse move d (as HORSE_F / HORSE_R): its target */
+#define T_HORSE_TO(s) \
+    {T_AT(s, 1, 2), T_AT(s, -1, 2), T_AT(s, 1, -2), T_AT(s, -1, -2), T_AT(s, 2, 1), T_AT(s, 2, -1), T_AT(s, -2, 1), \
+     T_AT(s, -2, -1)}
+static const uint8_t HORSE_TARGET[XQ_SQUARES][8] = {T_EACH_SQ(T_HORSE_TO)};
+
 /* Append to moves[n..] the pseudo-legal moves of the piece on `from`
  * (geometry, blocking and own pieces; not the safety of its own general):
  * only the captures when caps_only.  Returns the new count. */
@@ -213,19 +294,23 @@ static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move
             if (palace_has(c, from + STEP[d])) ADD(from + STEP[d]);
         break;
     }
-    case XQ_ELEPHANT:
+    case XQ_ELEPHANT: {
+        const uint8_t(*el)[2] = ELEPHANT_OVER[from];
         for (int d = 0; d < 4; d++) {
-            int f = ff + 2 * DIAG_F[d], r = fr + 2 * DIAG_R[d];
-            if (on_board(f, r) && xq_own_half(r, c) && !b[XQ_SQ(ff + DIAG_F[d], fr + DIAG_R[d])]) ADD(XQ_SQ(f, r));
+            int t = el[d][1];
+            if (t != NO_SQ && xq_own_half(xq_rank_of[t], c) && !b[el[d][0]]) ADD(t);
         }
         break;
-    case XQ_HORSE:
+    }
+    case XQ_HORSE: {
+        const uint8_t *ht = HORSE_TARGET[from];
         for (int d = 0; d < 8; d++) {
-            int f = ff + HORSE_F[d], r = fr + HORSE_R[d];
+            int t = ht[d];
             /* (captures only: the target first, the likelier refusal) */
-            if (on_board(f, r) && (!caps_only || b[XQ_SQ(f, r)]) && !b[from + HORSE_LEG[d]]) ADD(XQ_SQ(f, r));
+            if (t != NO_SQ && (!caps_only || b[t]) && !b[from + HORSE_LEG[d]]) ADD(t);
         }
         break;
+    }
     case XQ_CHARIOT:
     case XQ_CANNON: {
         bool cannon = XQ_KIND(p) == XQ_CANNON;
@@ -257,12 +342,15 @@ static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move
     return n;
 }
 
-/* The squares of the pieces of colour `by` that could move to sq by their
+#ifndef NDEBUG
+/* attackers_to as it was written before its tables (debug builds check
+ * that both list the same squares in the same order).  The squares of
+ * the pieces of colour `by` that could move to sq by their
  * geometry alone (as piece_moves: lines, screens, legs, eyes, palace,
  * river), sq being empty or holding a piece of the other colour (a
  * capture: a cannon needs a screen), into from[SQUARE_ATTACKERS]; returns
  * the count.  (A piece of `by` on sq: the captures of it.) */
-static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *from)
+static int attackers_to_plain(const xq_position *pos, int sq, xq_color by, uint8_t *from)
 {
     const xq_piece *b = pos->board;
     int n = 0, sf = xq_file_of[sq], sr = xq_rank_of[sq];
@@ -308,6 +396,69 @@ static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *fr
                 from[n++] = (uint8_t)XQ_SQ(f, r);
         }
     }
+    return n;
+}
+
+#endif
+
+#ifndef NDEBUG
+/* attackers_to against attackers_to_plain (debug builds). */
+static bool attackers_agree(const xq_position *pos, int sq, xq_color by, const uint8_t *from, int n)
+{
+    uint8_t plain[SQUARE_ATTACKERS];
+    int k = attackers_to_plain(pos, sq, by, plain);
+    return k == n && !memcmp(plain, from, (size_t)n);
+}
+#endif
+
+/* The squares of the pieces of colour `by` that could move to sq by their
+ * geometry alone (as piece_moves: lines, screens, legs, eyes, palace,
+ * river), sq being empty or holding a piece of the other colour (a
+ * capture: a cannon needs a screen), into from[SQUARE_ATTACKERS]; returns
+ * the count.  (A piece of `by` on sq: the captures of it.)  The order is
+ * fixed (lines, horses, soldiers, general and advisors, elephants: the
+ * order the searches try the captures in); the neighbours come from the
+ * tables above. */
+static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *from)
+{
+    const xq_piece *b = pos->board;
+    int n = 0, sf = xq_file_of[sq], sr = xq_rank_of[sq];
+    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, by), cannon = XQ_PIECE(XQ_CANNON, by);
+    for (int d = 0; d < 4; d++) {
+        line_pair h = line_scan(pos, sq, d);
+        if (h.first < 0) continue;
+        xq_piece first = b[h.first];
+        if (first == chariot || (!b[sq] && first == cannon)) from[n++] = (uint8_t)h.first;
+        /* a cannon moves to an empty square as a chariot */
+        if (b[sq] && h.second >= 0 && b[h.second] == cannon) from[n++] = (uint8_t)h.second;
+    }
+    xq_piece horse = XQ_PIECE(XQ_HORSE, by);
+    const uint8_t(*ho)[3] = HORSE_OVER[sq];
+    for (int d = 0; d < 4; d++) {
+        /* an empty eye (diagonal to sq) lets the two horse squares beyond it attack */
+        if (ho[d][0] == NO_SQ || b[ho[d][0]]) continue;
+        if (ho[d][1] != NO_SQ && b[ho[d][1]] == horse) from[n++] = ho[d][1];
+        if (ho[d][2] != NO_SQ && b[ho[d][2]] == horse) from[n++] = ho[d][2];
+    }
+    int back = sr - xq_forward(by);   /* a soldier steps forward, or sideways once across */
+    if (back >= 0 && back <= 9 && b[XQ_SQ(sf, back)] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)XQ_SQ(sf, back);
+    if (!xq_own_half(sr, by)) {
+        if (sf > 0 && b[sq - 1] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)(sq - 1);
+        if (sf < 8 && b[sq + 1] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)(sq + 1);
+    }
+    if (xq_in_palace(sf, sr, by)) {
+        const uint8_t(*st)[2] = STEP_OVER[sq];
+        for (int d = 0; d < 4; d++) {
+            if (st[d][0] != NO_SQ && b[st[d][0]] == XQ_PIECE(XQ_GENERAL, by)) from[n++] = st[d][0];
+            if (st[d][1] != NO_SQ && b[st[d][1]] == XQ_PIECE(XQ_ADVISOR, by)) from[n++] = st[d][1];
+        }
+    }
+    if (xq_own_half(sr, by)) {
+        const uint8_t(*el)[2] = ELEPHANT_OVER[sq];
+        for (int d = 0; d < 4; d++)
+            if (el[d][1] != NO_SQ && b[el[d][1]] == XQ_PIECE(XQ_ELEPHANT, by) && !b[el[d][0]]) from[n++] = el[d][1];
+    }
+    assert(attackers_agree(pos, sq, by, from, n));
     return n;
 }
 
@@ -414,9 +565,9 @@ static int exchange_gain(xq_position *pos, int sq, int depth, const sqset *relax
 
 /* Where checks can come from, for the side to move against the other
  * general: computed once per node of the mate search, with the list of
- * the mover's pieces (found through the rank occupancy masks, so the node
- * looks at the ~32 pieces instead of the 90 squares, and met again in
- * ascending square order, the order of the moves tried). */
+ * the mover's pieces (found by color_set, so the node looks at its ~16
+ * pieces only, and met in ascending square order, the order of the moves
+ * tried). */
 typedef struct {
     int king, kf, kr;              /* the general to check, its file and rank */
     bool slider_file, slider_rank; /* an own chariot or cannon on its file / rank */
@@ -438,11 +589,11 @@ static bool check_ctx_init(const xq_position *pos, check_ctx *c)
     c->slider_file = c->slider_rank = c->cannon_file = c->cannon_rank = false;
     c->legs.w[0] = c->legs.w[1] = 0;
     c->npieces = 0;
-    for (int r = 0; r < XQ_RANKS; r++)
-        for (unsigned bits = pos->rank_occ[r]; bits; bits &= bits - 1) {
-            int f = __builtin_ctz(bits), sq = XQ_SQ(f, r);
+    sqset own = color_set(pos, me);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = own.w[w]; bits; bits &= bits - 1) {
+            int sq = w * 64 + __builtin_ctzll(bits), f = xq_file_of[sq], r = xq_rank_of[sq];
             xq_piece p = pos->board[sq];
-            if (XQ_COLOR(p) != me) continue;
             c->pieces[c->npieces++] = (uint8_t)sq;
             xq_kind k = XQ_KIND(p);
             if (k == XQ_CHARIOT || k == XQ_CANNON) {
@@ -1202,13 +1353,12 @@ static void scan_captures(const xq_position *in, xq_color s, xq_rules rules, xq_
     out->n = 0;
     capture_ctx x;
     capture_ctx_init(&x, in, s, rules, tt);
-    /* by attacker square, ascending (fresh_attacker names the first); the
-     * pieces found through the rank occupancy masks (every capture tried
-     * below is taken back before the next) */
-    for (int r = 0; r < XQ_RANKS; r++)
-        for (unsigned bits = x.pos.rank_occ[r]; bits; bits &= bits - 1) {
-            int from = XQ_SQ(__builtin_ctz(bits), r);
-            if (XQ_COLOR(x.pos.board[from]) != s) continue;
+    /* by attacker square, ascending (fresh_attacker names the first; every
+     * capture tried below is taken back before the next) */
+    sqset own = color_set(&x.pos, s);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = own.w[w]; bits; bits &= bits - 1) {
+            int from = w * 64 + __builtin_ctzll(bits);
             xq_move caps[PIECE_MOVES];
             int n = piece_moves(&x.pos, from, true, caps, 0);
             for (int i = 0; i < n && out->n < XQ_MAX_MOVES; i++) {
