@@ -62,17 +62,14 @@ typedef struct {
     const char *comment;  /* comment before the first move, or NULL */
 } xq_branch;
 
-/* One ply as written. */
+/* One ply as written.  The fields a reader sets per move come first,
+ * those it leaves empty (zero: NULL, 0, XQ_MOVE_NONE) after them, from
+ * comment to the end: the PGN reader clears those 32 bytes in two
+ * stores (pgn_read.c node_fill). */
 struct xq_node {
     const char *text;        /* the move token, verbatim (suffix !/? moved to nags) */
-    const char *comment;     /* comment(s) after the move, joined by '\n', or NULL */
-    const uint16_t *nags;    /* NAG codes: $n as n; ! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6 */
-    xq_branch *variations;   /* alternatives to this ply, in file order */
     uint32_t line, col;      /* where the token starts */
     uint32_t number;         /* move number written before it, 0 if none */
-    uint32_t variation_count;
-    uint16_t nag_count;
-    xq_move move;            /* decoded move: XQ_MOVE_NONE from readers, set by the replayer */
     uint16_t text_len;       /* strlen(text) when a reader knows it (1..65535), else 0:
                                 0 means "unknown, use strlen"; the PGN reader sets it */
     uint16_t desc;           /* xq_move_desc(text, text_len) (notation.h: the decoded
@@ -83,6 +80,12 @@ struct xq_node {
                                 (xq_move_read_play_desc).  The PGN reader sets it
                                 for the words of its word cache (GBK/Big5 input);
                                 whoever changes text must set it to 0 */
+    const char *comment;     /* comment(s) after the move, joined by '\n', or NULL */
+    const uint16_t *nags;    /* NAG codes: $n as n; ! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6 */
+    xq_branch *variations;   /* alternatives to this ply, in file order */
+    uint32_t variation_count;
+    uint16_t nag_count;
+    xq_move move;            /* decoded move: XQ_MOVE_NONE from readers, set by the replayer */
 };
 
 typedef struct xq_arena xq_arena;

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum { SNIFF_SIZE = 4096, MAX_LINE_BAD = 32, MT_BLOCK = 2048 };
 
@@ -89,8 +92,10 @@ struct xq_reader {
 
     xq_buf scratch;           /* tag value unescaping */
 
-    /* fast_scan: moves of 8 raw bytes decoded before (word_cache) */
+    /* fast_scan: moves of 8 raw bytes decoded before (word_cache), in
+     * words_mask + 1 slots (words_size) */
     struct word_slot *words;
+    size_t words_mask;
 
     /* tag names seen in this record: KNOWN ones as bits (known_seen),
      * others by open addressing (tag index + 1; names_n of them) */
@@ -522,26 +527,27 @@ static inline xq_node *frame_new_node(frame *f)
     return &f->nodes[f->count++];
 }
 
+/* The bytes of an xq_node from its comment to its end: all zero in a
+ * node as read (NULL, 0, XQ_MOVE_NONE), cleared in two 16-byte stores. */
+enum { NODE_EMPTY_AT = offsetof(xq_node, comment), NODE_EMPTY = sizeof(xq_node) - NODE_EMPTY_AT };
+_Static_assert(NODE_EMPTY == 32 && XQ_MOVE_NONE == 0, "node_fill: the empty part of a node");
+
 /* A move node as read: text (len bytes, 0 = unknown) at line:col, after
  * move number `number` (0 = none), with desc (xq_node.desc: the text's
  * xq_move_desc, or 0 = unknown); no comment, NAG or variation yet.
- * Every field set, no compound literal: a tighter store sequence on the
- * tokenizer's hot path. */
+ * Field by field, no compound literal, and the empty fields (comment
+ * to move) as one block: a tighter store sequence on the tokenizer's
+ * hot path (7 stores a node, not 10). */
 static inline void node_fill(xq_node *n, const char *text, size_t len, uint32_t line, uint32_t col,
                              uint32_t number, uint16_t desc)
 {
     n->text = text;
-    n->comment = NULL;
-    n->nags = NULL;
-    n->variations = NULL;
     n->line = line;
     n->col = col;
     n->number = number;
-    n->variation_count = 0;
-    n->nag_count = 0;
-    n->move = XQ_MOVE_NONE;
     n->text_len = (uint16_t)len;
     n->desc = desc;
+    memset((char *)n + NODE_EMPTY_AT, 0, NODE_EMPTY);
 }
 
 /* Copy the nodes of f into the arena as a branch. */
@@ -951,7 +957,7 @@ static const char *last_close_quote(const char *p, const char *end)
  * name (-1): in the set of names, and
  * as the record's FEN if it is the first FEN tag (what xq_game_tag(g,
  * "FEN") finds). */
-static void tag_added_id(xq_reader *r, xq_game *g, size_t name_len, int id)
+static inline void tag_added_id(xq_reader *r, xq_game *g, size_t name_len, int id)
 {
     if (id >= 0) {
         r->known_seen |= (uint64_t)1 << id;
@@ -1286,20 +1292,33 @@ enum { FAST_WORD = 64, FAST_ROOM = 3 * FAST_WORD + 4 };
  * the same 8 bytes followed by a blank decode to the same text (the pair
  * cache only ever gains entries), so a move seen before costs one lookup
  * instead of one table step per character.  Two-way set associative by
- * a hash of the 8 bytes (slots h and h ^ 1, one cache line): the ~1,400
- * distinct moves of a large corpus then rarely evict each other, as
- * they did direct-mapped in 2,048 slots.  A slot with len 0 is empty.
- * The slot also keeps the text's xq_move_desc, made once when the word
- * is stored: every node made from the slot gets it (xq_node.desc), so
- * the replay decodes each distinct move once, not once per ply. */
-enum { WORD_BITS = 12, WORD_SLOTS = 1 << WORD_BITS };
+ * a hash of the 8 bytes (slots h and h ^ 1, one cache line).  A slot with
+ * len 0 is empty.  The slot also keeps the text's xq_move_desc, made once
+ * when the word is stored: every node made from the slot gets it
+ * (xq_node.desc), so the replay decodes each distinct move once, not once
+ * per ply.
+ *
+ * Its size: 4,096 slots (128 KiB) when made (WORDS_AFTER), 32,768 (1 MiB)
+ * once the input has WORDS_GROW moves (words_grow).  In 4,096 slots the
+ * few sets that drew three or more of the ~1,400 distinct moves of a
+ * large corpus (~60 words) kept evicting: 5,600 words decoded again on
+ * the first 7 MB of the masters file, each line of one refused by
+ * fast_pair_lines and decoded by fast_scan, its move decoded again by the
+ * replay (no desc): 1.5% of all the instructions of xq-validate.  1 MiB
+ * from the start cost the small inputs a 1 MiB memset each (calloc from
+ * the heap once glibc raised its mmap threshold): 3% more instructions
+ * over a thousand small files.  The index is the hash's low bits under
+ * the table's mask (words_mask), so both sizes share one hash. */
+enum { WORD_BITS = 15, WORD_SLOTS = 1 << WORD_BITS, WORD_SLOTS_FIRST = 1 << 12 };
 
 /* The word cache is made once the input has this many moves: a small
- * input (a test, a fuzzer's) never pays for its 128 KiB. */
-enum { WORDS_AFTER = 256 };
+ * input (a test, a fuzzer's) never pays for its 128 KiB; it grows to
+ * WORD_SLOTS at WORDS_GROW moves. */
+enum { WORDS_AFTER = 256, WORDS_GROW = 4096 };
 struct word_slot {
     uint64_t key;        /* the 8 raw bytes, as loaded */
-    char text[16];       /* their UTF-8 (len bytes), then anything */
+    char text[16];       /* their UTF-8 (len bytes, at most 15), then zeros: a copy
+                            of the 16 bytes is the text and its NUL */
     uint16_t len;        /* bytes of text (at most 16) */
     uint16_t desc;       /* xq_move_desc(text, len); next to len as in xq_node */
     uint32_t chars;      /* code points of text (at most 8) */
@@ -1311,21 +1330,72 @@ static inline size_t word_hash(uint64_t w)
     return (size_t)((w * 0x9E3779B97F4A7C15u) >> (64 - WORD_BITS));
 }
 
-/* The slot of ws holding word w, or NULL. */
-static inline const struct word_slot *word_find(const struct word_slot *ws, uint64_t w)
+/* The slot of ws (mask + 1 slots) holding word w, or NULL. */
+static inline const struct word_slot *word_find_in(const struct word_slot *ws, size_t mask,
+                                                   uint64_t w)
 {
-    const struct word_slot *s = &ws[word_hash(w)];
+    const struct word_slot *s = &ws[word_hash(w) & mask];
     if (s->key == w && s->len) return s;
-    s = &ws[word_hash(w) ^ 1];
+    s = &ws[(word_hash(w) & mask) ^ 1];
     return s->key == w && s->len ? s : NULL;
 }
 
-/* The slot of ws to store word w in (not there yet): the first slot of
- * its set when empty, else the second (the first keeps its word). */
+/* word_find_in for a table of WORD_SLOTS (the tests' form: the reader
+ * itself passes its mask). */
+__attribute__((unused)) static inline const struct word_slot *word_find(const struct word_slot *ws,
+                                                                        uint64_t w)
+{
+    return word_find_in(ws, WORD_SLOTS - 1, w);
+}
+
+/* The slot of ws (mask + 1 slots) whose key is w, empty or not, or NULL:
+ * word_find_in without the test of len, for a caller that tests it (an
+ * empty slot's key is 0, eight NUL bytes, which no stored word is: the
+ * decoders take no NUL). */
+static inline const struct word_slot *word_probe(const struct word_slot *ws, size_t mask,
+                                                 uint64_t w)
+{
+    const struct word_slot *s = &ws[word_hash(w) & mask];
+    if (s->key == w) return s;
+    s = &ws[(word_hash(w) & mask) ^ 1];
+    return s->key == w ? s : NULL;
+}
+
+/* The slot of ws (mask + 1 slots) to store word w in (not there yet): the
+ * first slot of its set when empty, else the second (the first keeps its
+ * word). */
+static inline struct word_slot *word_victim_in(struct word_slot *ws, size_t mask, uint64_t w)
+{
+    struct word_slot *s = &ws[word_hash(w) & mask];
+    return s->len ? &ws[(word_hash(w) & mask) ^ 1] : s;
+}
+
+/* word_victim_in for a table of WORD_SLOTS. */
 static inline struct word_slot *word_victim(struct word_slot *ws, uint64_t w)
 {
-    struct word_slot *s = &ws[word_hash(w)];
-    return s->len ? &ws[word_hash(w) ^ 1] : s;
+    return word_victim_in(ws, WORD_SLOTS - 1, w);
+}
+
+/* Make the word cache, or grow it to WORD_SLOTS with the words it holds,
+ * as the input's moves pass WORDS_AFTER and WORDS_GROW (no cache, or the
+ * smaller one, when out of memory). */
+static void words_size(xq_reader *r)
+{
+    uint64_t moves = r->file_moves + r->moves;
+    if (!r->words) {
+        if (!r->pairs || moves < WORDS_AFTER) return;
+        if ((r->words = calloc(WORD_SLOTS_FIRST, sizeof *r->words)))
+            r->words_mask = WORD_SLOTS_FIRST - 1;
+        return;
+    }
+    if (r->words_mask == WORD_SLOTS - 1 || moves < WORDS_GROW) return;
+    struct word_slot *t = calloc(WORD_SLOTS, sizeof *t);
+    if (!t) return;
+    for (size_t i = 0; i <= r->words_mask; i++)
+        if (r->words[i].len) *word_victim(t, r->words[i].key) = r->words[i];
+    free(r->words);
+    r->words = t;
+    r->words_mask = WORD_SLOTS - 1;
 }
 
 /* Can the fast path (fast_scan) take lines of the record now?  The state
@@ -1434,7 +1504,7 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
         uint16_t desc = 0;     /* the node's xq_node.desc: known for cached words */
         if (pt && r->words && e - p > 8 && (CLASS[p[8]] == C_BLANK || p[8] == '\n')) {
             memcpy(&w, p, 8);
-            ws = word_find(r->words, w);
+            ws = word_find_in(r->words, r->words_mask, w);
             cached = true;
         }
         if (ws) {   /* a move seen before: decoded, checked */
@@ -1450,9 +1520,10 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
             q = p + k;
             if (k == 0 || (q < e && CLASS[*q] != C_BLANK && *q != '\n') || !fast_move(o, len))
                 return NULL;
-            if (cached && k == 8 && len <= 16) {   /* whole, and a move: remember it */
-                struct word_slot *v = word_victim(r->words, w);
+            if (cached && k == 8 && len < 16) {   /* whole, and a move: remember it */
+                struct word_slot *v = word_victim_in(r->words, r->words_mask, w);
                 v->key = w;
+                memset(v->text, 0, 16);
                 memcpy(v->text, o, len);
                 v->len = (uint16_t)len;
                 v->chars = chars;
@@ -1650,10 +1721,25 @@ static const char *fast_tag_value(xq_reader *r, xq_game *g, const uint32_t *pt, 
 /* Index of the first byte from v that is '"', '\\', NUL, '\n' or not
  * ASCII: the end of a plain value (plain_ascii) and what ends it.  v is
  * in the input's window, whose every line ends with a '\n' before the
- * window's end: 8 bytes at a time, reading up to 7 bytes past that
- * '\n' (the window's pad, XQ_INPUT_PAD). */
+ * window's end: 16 bytes at a time with SSE2, else 8, reading up to 15
+ * (7) bytes past that '\n' (the window's pad, XQ_INPUT_PAD = 16).
+ * tests/unit/test_tag_names.c checks it against its definition. */
+_Static_assert(XQ_INPUT_PAD >= 16, "plain_run reads 15 bytes past a line's end");
 static inline size_t plain_run(const unsigned char *v)
 {
+#if defined(__SSE2__) && defined(__GNUC__)
+    /* 16 bytes a step (the same bytes: a step reads at most 15 past the
+     * '\n'): the special bytes as a bit mask, the first one its lowest */
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+                  nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    for (size_t i = 0;; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(x, nl), _mm_cmpeq_epi8(x, zero)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(_mm_or_si128(m, x));   /* (x: bytes >= 0x80) */
+        if (bits) return i + (unsigned)__builtin_ctz(bits);
+    }
+#else
     const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     const uint64_t quote = ones * '"', bslash = ones * '\\', nl = ones * '\n';
 #define HAS_ZERO(x) (((x) - ones) & ~(x) & highs)
@@ -1673,6 +1759,7 @@ static inline size_t plain_run(const unsigned char *v)
 #endif
     }
 #undef HAS_ZERO
+#endif
 }
 
 /* The line end after a tag value's closing quote c: the '\n' when `"]`
@@ -1683,6 +1770,10 @@ static inline const unsigned char *tag_close(const unsigned char *c)
     if (c[2] == '\n') return c + 2;
     return c[2] == '\r' && c[3] == '\n' ? c + 3 : NULL;
 }
+
+/* The ASCII bytes that end tag_legacy's run of a value: its closing
+ * '"', and what it refuses ('\\', NUL, '\n'). */
+static const unsigned char VALUE_STOP[128] = {[0] = 1, ['\n'] = 1, ['"'] = 1, ['\\'] = 1};
 
 /* Longest value (input bytes) fast_tag decodes with the pair cache
  * before it knows where the value ends: its room in the block of tag
@@ -1704,19 +1795,27 @@ static const char *tag_legacy(xq_reader *r, xq_game *g, const uint32_t *pt,
     const unsigned char *s = v, *stop = v + TAG_LEGACY_MAX;
     while (s < stop) {
         unsigned b = *s;
-        if (b < 0x80) {
-            if (b == '"') break;
-            if (b == '\\' || b == 0 || b == '\n') return NULL;
-            *o++ = (char)b;
-            s++;
+        if (b >= 0x80) {   /* the usual: two characters of two bytes in a row */
+            uint32_t e = pt[xq_pair_key(s)];   /* (s[1]: at most the line's '\n') */
+            /* fast_tag_value's test, (e >> 24 & 3) >= 2 && e >> 28 == 2, in one */
+            if ((e & 0x32000000u) != 0x22000000u) return NULL;
+            xq_pair_store3(o, e);
+            o += e >> 24 & 3;
+            s += 2;   /* (a character whose trail byte is no '\n': s[0] is readable) */
+            if (s[0] < 0x80) continue;
+            e = pt[xq_pair_key(s)];   /* (the room: stop is passed by 2 bytes at most) */
+            if ((e & 0x32000000u) != 0x22000000u) return NULL;
+            xq_pair_store3(o, e);
+            o += e >> 24 & 3;
+            s += 2;
             continue;
         }
-        uint32_t e = pt[xq_pair_key(s)];   /* (s[1]: at most the line's '\n') */
-        /* fast_tag_value's test, (e >> 24 & 3) >= 2 && e >> 28 == 2, in one */
-        if ((e & 0x32000000u) != 0x22000000u) return NULL;
-        xq_pair_store3(o, e);
-        o += e >> 24 & 3;
-        s += 2;
+        if (VALUE_STOP[b]) {   /* (one test for the usual ASCII byte) */
+            if (b == '"') break;
+            return NULL;   /* '\\', NUL, '\n' */
+        }
+        *o++ = (char)b;
+        s++;
     }
     if (s >= stop || !(*nl = tag_close(s))) return NULL;
     *o = '\0';
@@ -1763,7 +1862,7 @@ static const char START_FEN[] = START_FEN_TEXT;
  * then goes the general way.  The name is first tried as the KNOWN name
  * of the same tag in the last record (tag_pred: records repeat their
  * names in order) by one word compare, then scanned and looked up. */
-static __attribute__((noinline)) int fast_tag(xq_reader *r, xq_game *g, const unsigned char *p, const unsigned char *e,
+static inline __attribute__((always_inline)) int fast_tag(xq_reader *r, xq_game *g, const unsigned char *p, const unsigned char *e,
                     uint64_t lineno, const unsigned char **nlp)
 {
     const char *name = (const char *)p + 1;
@@ -1803,6 +1902,9 @@ static __attribute__((noinline)) int fast_tag(xq_reader *r, xq_game *g, const un
         !memcmp(v, START_FEN_TEXT "\"]", sizeof START_FEN + 1) &&
         (nl = tag_close(v + sizeof START_FEN - 1))) {
         val = START_FEN;   /* (static: no copy, no scan) */
+    } else if (v[0] == '"' && (nl = tag_close(v))) {
+        k = 0;
+        val = "";   /* (static, as the names: no copy, no scan) */
     } else if ((k = plain_run(v)) == 0 && (nl = tag_close(v))) {
         val = "";   /* (static, as the names: no copy) */
     } else if ((nl = tag_close(v + k))) {
@@ -1860,8 +1962,7 @@ static inline char *fast_pair_node(xq_node *nd, char *o, const struct word_slot 
 {
     size_t len = ws->len;       /* (read once: the text's bytes may alias the slot) */
     uint16_t desc = ws->desc;
-    memcpy(o, ws->text, 16);
-    o[len] = '\0';
+    memcpy(o, ws->text, 16);    /* (the text and its NUL: zeros follow it in the slot) */
     node_fill(nd, o, len, lineno, col, number, desc);
     return o + len + 1;
 }
@@ -1869,12 +1970,17 @@ static inline char *fast_pair_node(xq_node *nd, char *o, const struct word_slot 
 /* The dominant line of a GBK or Big5 record, "N. WWWWWWWW WWWWWWWW\n": a
  * move number of 1 to 3 digits, one dot, one space, then two moves of 8
  * raw bytes each that the word cache holds (the second followed by the
- * '\n'), taken as fast_scan would take it (same nodes, texts, columns
- * and move-text block use), with every test made before anything is
- * written, so that there is nothing to undo.  A record is mostly a run of
+ * '\n'; or one move, "N. WWWWWWWW\n", the last line of a record that
+ * ends with a move of Red: it ends the run), taken as fast_scan would
+ * take it (same nodes, texts, columns;
+ * a new move-text block when the one in use is short of room for a
+ * line, as fast_scan makes one), with every test made before anything
+ * is written, so that there is nothing to undo (but a new block, which
+ * fast_scan then uses).  A record is mostly a run of
  * such lines, so this takes the run: line after line from p while each
- * is one and starts before stop (fast_lines' byte limit, at most e), the
- * reader's and the frame's counters kept in locals meanwhile.  p (a
+ * is one and starts before stop (fast_lines' byte limit, at most e) and
+ * 23 bytes before e, the reader's and the frame's counters kept in
+ * locals meanwhile.  p (a
  * digit: the caller's test) starts a complete line of the window (e is
  * past the '\n' of its last line), in the middle of the main line's
  * movetext (fast_moves' state; PH_TAGS becomes PH_MOVES as there; no
@@ -1883,27 +1989,43 @@ static inline char *fast_pair_node(xq_node *nd, char *o, const struct word_slot 
  * *taken, or NULL (nothing done) when p's line is not one: it then goes
  * to fast_moves.  tests/unit/test_movetext_fast.c and
  * test_pair_line_fast.c compare it with the general way. */
-static inline const unsigned char *fast_pair_lines(xq_reader *r, frame *f, const unsigned char *p,
+static inline const unsigned char *fast_pair_lines(xq_reader *r, xq_game *g, frame *f,
+                                                   const unsigned char *p,
                                                    const unsigned char *stop, const unsigned char *e,
                                                    uint64_t lineno, uint64_t *taken)
 {
     const struct word_slot *const words = r->words;
+    const size_t mask = r->words_mask;
+    /* the node array and the move limit leave room for `left` lines
+     * (fast_scan's tests before each move): two nodes a line, so line k
+     * (from 0) needs cap - count >= 2 (k + 1) and moves + 2 k <=
+     * XQ_MAX_RECORD_MOVES - 2; none (a node array not made yet, NULL):
+     * fast_scan's turn */
+    size_t left = (f->cap - f->count) / 2;
+    size_t by_moves = r->moves <= XQ_MAX_RECORD_MOVES ? (XQ_MAX_RECORD_MOVES - r->moves) / 2 : 0;
+    if (by_moves < left) left = by_moves;
+    if (!left) return NULL;
+    xq_node *const nd0 = f->nodes + f->count;
+    /* a block for the moves' texts with room for the first line at least,
+     * as fast_scan makes one (a record's first line of moves finds none:
+     * it was sent to fast_scan for that) */
+    if ((size_t)(r->mt_end - r->mt) < FAST_ROOM + 17) {
+        char *b = xq_game_alloc(g, MT_BLOCK);
+        if (!b) return NULL;
+        r->mt = b;
+        r->mt_end = b + MT_BLOCK;
+    }
     char *o = r->mt;
     const char *const o_end = r->mt_end;
-    xq_node *const nodes = f->nodes;
-    const size_t count0 = f->count;
-    /* the node array and the move limit leave room for lines_left lines
-     * (fast_scan's tests before each move): two nodes a line, so line k
-     * (from 0) needs cap - count0 >= 2 (k + 1) and moves + 2 k <=
-     * XQ_MAX_RECORD_MOVES - 2; count_end is the count after the last */
-    size_t lines_left = (f->cap - count0) / 2;
-    size_t by_moves = r->moves <= XQ_MAX_RECORD_MOVES ? (XQ_MAX_RECORD_MOVES - r->moves) / 2 : 0;
-    if (by_moves < lines_left) lines_left = by_moves;
-    const size_t count_end = count0 + 2 * lines_left;
-    size_t count = count0;
+    /* a line starts before lim: then its moves' 18 bytes ("WWWWWWWW
+     * WWWWWWWW\n", at most 5 bytes after its start) end before e, and it
+     * starts before stop; a line in the last 23 bytes of the window goes
+     * to fast_moves (one test a line instead of two) */
+    const unsigned char *const lim = e - p <= 23 ? p : e - stop > 23 ? stop : e - 23;
+    xq_node *nd = nd0;
     uint32_t line = (uint32_t)lineno;
     const unsigned char *last = NULL;
-    for (;;) {
+    while (p < lim && left) {   /* (left: 1 or more the first time) */
         /* p[0] is a digit, so its line's '\n' comes later: each byte read
          * below follows one that is not a '\n' */
         const unsigned char *q = p + 1;
@@ -1916,35 +2038,51 @@ static inline const unsigned char *fast_pair_lines(xq_reader *r, frame *f, const
                 q++;
             }
         }
-        if (q[0] != '.' || q[1] != ' ') break;
+        uint16_t dot, want;   /* ". " in one compare */
+        memcpy(&dot, q, 2);
+        memcpy(&want, ". ", 2);
+        if (dot != want) break;
         const unsigned char *m = q + 2;
-        if (e - m < 18 || m[8] != ' ' || m[17] != '\n') break;
+        if (m[8] == '\n') {   /* "N. WWWWWWWW\n": a last line of one move */
+            uint64_t w;
+            memcpy(&w, m, 8);
+            const struct word_slot *s1 = word_find_in(words, mask, w);
+            if (!s1 || (size_t)(o_end - o) < FAST_ROOM + 17) break;
+            left--;
+            o = fast_pair_node(nd, o, s1, line, (uint32_t)(m - p) + 1, v);
+            nd++;
+            line++;
+            last = m + 8;
+            p = last + 1;
+            break;   /* (the result line, usually, comes next) */
+        }
+        if (m[8] != ' ' || m[17] != '\n') break;
         uint64_t w1, w2;
         memcpy(&w1, m, 8);
         memcpy(&w2, m + 9, 8);
-        const struct word_slot *s1 = word_find(words, w1), *s2 = word_find(words, w2);
+        const struct word_slot *s1 = word_probe(words, mask, w1), *s2 = word_probe(words, mask, w2);
         /* (a cached word holds no blank and no '\n': the line has the shape) */
-        if (!s1 || !s2) break;
-        /* room as fast_scan would find it before each move: no new block,
-         * no node array growth, no move limit */
-        if (o_end - o < FAST_ROOM + 17 || count >= count_end) break;
-        xq_node *nd = &nodes[count];
-        count += 2;
+        if (!s1 || !s2 || !s1->len || !s2->len) break;   /* (word_find, the len tests last) */
+        /* room as fast_scan would find it before each move: no new block */
+        if ((size_t)(o_end - o) < FAST_ROOM + 17) break;
+        left--;
         uint32_t col = (uint32_t)(m - p) + 1;
         o = fast_pair_node(nd, o, s1, line, col, v);
         o = fast_pair_node(nd + 1, o, s2, line, col + s1->chars + 1, 0);
+        nd += 2;
         line++;
         last = m + 17;
         p = last + 1;
-        if (p >= stop || (unsigned)p[0] - '0' >= 10u) break;
+        if ((unsigned)p[0] - '0' >= 10u) break;
     }
-    if (count == count0) return NULL;
-    f->count = count;
-    r->moves += count - count0;
+    if (nd == nd0) return NULL;
+    size_t count = (size_t)(nd - nd0);
+    f->count += count;
+    r->moves += count;
     r->mt = o;
     r->pending_number = 0;
     r->ph = PH_MOVES;
-    *taken = (count - count0) / 2;
+    *taken = line - (uint32_t)lineno;
     return last;
 }
 
@@ -1972,8 +2110,7 @@ static int fast_lines(xq_reader *r, xq_game *g)
         raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES)
         return FT_TAKEN;
     uint64_t room = XQ_MAX_RECORD_BYTES - raw_bytes(r, g);   /* bytes before the limit */
-    if (!r->words && r->pairs && r->file_moves + r->moves >= WORDS_AFTER)
-        r->words = calloc(WORD_SLOTS, sizeof *r->words);   /* (NULL: none) */
+    words_size(r);
     /* complete lines only, from the first FAST_WINDOW bytes: the search
      * for the last '\n' costs at most that per call, whatever follows (a
      * long line being read after many lines refused one by one) */
@@ -1992,6 +2129,16 @@ static int fast_lines(xq_reader *r, xq_game *g)
     while (p < e && (uint64_t)(p - w) < room) {
         uint64_t lineno = number + lines;
         const unsigned char *q = p;
+        if (*p == '[') {   /* (first: a tag line is no blank line) */
+            int t = fast_tag(r, g, p, e, lineno, &q);   /* (q: the line's '\n') */
+            if (t != FT_TAKEN) {
+                rc = t;
+                break;
+            }
+            p = q + 1;
+            lines++;
+            continue;
+        }
         if (r->ph != PH_MOVES) {   /* a blank line (take_line: p == end) */
             while (CLASS[*q] == C_BLANK) q++;
             if (*q == '\n') {
@@ -2001,15 +2148,13 @@ static int fast_lines(xq_reader *r, xq_game *g)
                 continue;
             }
         }
-        if (*p == '[') {
-            int t = fast_tag(r, g, p, e, lineno, &q);   /* (q: the line's '\n') */
-            if (t != FT_TAKEN) {
-                rc = t;
-                break;
-            }
-        } else if ((unsigned)*p - '0' < 10u && pair_ok && (r->ph == PH_MOVES || r->ph == PH_TAGS) &&
-                   r->any_line && (q = fast_pair_lines(r, f, p, stop, e, lineno, &pairs))) {
+        if ((unsigned)*p - '0' < 10u && pair_ok && (r->ph == PH_MOVES || r->ph == PH_TAGS) &&
+            r->any_line && (q = fast_pair_lines(r, g, f, p, stop, e, lineno, &pairs))) {
             lines += pairs - 1;   /* taken: a run of the dominant line (the last one counted below) */
+        } else if ((*p == '1' || *p == '0' || *p == '*') && r->ph == PH_MOVES && !r->skip &&
+                   !f->pend_on && r->any_line && (q = fast_result(r, g, p, e))) {
+            /* the result line after the moves, as fast_moves takes it (fast_scan
+             * at its first token: nothing but fast_result) */
         } else if (!(q = fast_moves(r, g, p, e, lineno))) {   /* (blank lines too) */
             rc = FT_REFUSE;
             break;
