@@ -2,6 +2,8 @@
  * tandem variants (formats.md §1a), abbreviated 炮25 (CXA1999 §7.5) and
  * 一字三碼 馬325 (xiangqi-basics-notes.zh-Hant.txt §9). */
 #include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -749,7 +751,9 @@ READ_PLAY_OUT static xq_played read_play_any(xq_position *pos, unsigned d, int r
     return out;
 }
 
-/* The full form of desc d (desc_pack) read and played: its four fields,
+/* The full form of desc d (desc_pack) read and played, the plain way
+ * (xq_move_play_desc's fast path, desc_plan, does the same in fewer
+ * steps; this one takes every ply that path leaves): its four fields,
  * the file numeral as a board file (xqn_file_x), the one piece on that
  * file, the geometry (fast_target), the own general's safety (two table
  * reads, else xq_quiet_move_safe; a general or a side in check:
@@ -758,7 +762,7 @@ READ_PLAY_OUT static xq_played read_play_any(xq_position *pos, unsigned d, int r
  * kind: read_play_confined.  What xq_move_read_quick and xq_play do with
  * the text, from d alone: out of line and jumped to with three
  * arguments, so that the common path keeps few registers to save. */
-READ_PLAY_OUT xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s)
+READ_PLAY_OUT static xq_played play_desc_full(xq_position *pos, unsigned d, xq_checks *s)
 {
     xq_color side = pos->side;
     xq_kind kind = (xq_kind)(d >> 10);
@@ -775,6 +779,299 @@ READ_PLAY_OUT xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_check
     if (to < 0 || !xq_quiet_move_safe_inline(pos, from, to)) return out;
     out.move = XQ_MOVE(from, to);
     out.captured = xq_play_known(pos, from, to, XQ_PIECE(kind, side), pos->board[to], s);
+    return out;
+}
+
+/* What the fast path of xq_move_play_desc needs of a full-form desc
+ * for one side, worked out once (plan_build) instead of once a ply: the
+ * mover, its file, the to-square as an offset from the from-square (the
+ * same from every rank: 進退平 fix the file and the rank step), the
+ * ranks from which the move passes the geometry that needs no board
+ * (on the board, palace, river, soldier direction: what fast_target
+ * tests without reading the board), and the one board test left.
+ * head == 0: not built yet. */
+enum {
+    PT_FREE = 0,       /* advisor, soldier: the own-piece test only */
+    PT_LEG = 1,        /* horse, elephant: from + aux (leg, eye) empty */
+    PT_LINE = 2,       /* chariot, cannon: no piece between (file) */
+    PT_RANK = 4,       /* the line is from's rank, not its file */
+    PT_CANNON = 8,     /* a capture needs exactly one piece between */
+    PT_GENERAL = 16    /* the general: the own-piece test, then play_plan_any */
+};
+typedef struct {
+    /* p | fx << 8 | ranks << 16: the mover (kind | side << 3), x * 10
+     * (where its file starts in fboard), bit r of ranks: playable from
+     * rank r as far as no board matters.  0: not built.  Written last,
+     * with release order, by the one thread that builds the plan (under
+     * plan_lock), and read with acquire order: the fields below, written
+     * before it and never after, are read only once it is not 0. */
+    _Atomic uint32_t head;
+    uint8_t x;          /* the mover's file */
+    int8_t delta;       /* to - from */
+    uint8_t test;       /* PT_* */
+    int8_t aux;         /* PT_LEG: the leg or eye - from; a file line: shift (below) */
+    uint16_t between;   /* PT_LINE: the squares between, on the line's mask */
+    uint8_t pad[6];
+} desc_plan;
+_Static_assert(sizeof(desc_plan) == 16, "a plan is 16 bytes");
+
+/* Plans by side and desc (bits 0-12), built as descs come (a file
+ * repeats few: about 1,400 in 5,000 games), shared by the threads. */
+enum { PLAN_DESCS = 1 << 13 };
+static desc_plan plans[2][PLAN_DESCS];
+static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The board with no piece, side to move c: the one on which
+ * fast_target tests only what needs no board. */
+static const xq_position empty_board[2] = {{.side = XQ_RED}, {.side = XQ_BLACK}};
+
+/* Work out the plan of full-form desc d for side (see desc_plan) into
+ * *pl, head last: the ranks from which fast_target finds a target on the
+ * empty board, the offset it gives (the same from each), and the test
+ * it makes on a real board: a horse's leg, an elephant's eye, a
+ * chariot's or cannon's path (between: the ranks strictly between from
+ * and to on the file mask shifted right by from's rank + aux, or the
+ * files strictly between on the rank mask; a general: PT_GENERAL, its
+ * own tests in play_plan_any).  The caller holds plan_lock. */
+static void plan_fill(desc_plan *pl, xq_color side, unsigned d)
+{
+    xq_kind kind = (xq_kind)(d >> 10 & 7);
+    int num = (int)(d >> 6 & 15), action = (int)(d >> 4 & 3), arg = (int)(d & 15);
+    unsigned ranks = 0;
+    int x = 0;
+    pl->delta = 0;
+    pl->test = PT_FREE;
+    pl->aux = 0;
+    pl->between = 0;
+    if (kind != XQ_NONE && num >= 1 && num <= 9 && action >= 1 && arg >= 1 && arg <= 9) {
+        x = xqn_file_x(side, num);
+        for (int r = 0; r < XQ_RANKS; r++) {
+            int to = fast_target(&empty_board[side], kind, x, r, action, arg);
+            if (to < 0) continue;
+            ranks |= 1u << r;
+            pl->delta = (int8_t)(to - XQ_SQ(x, r));   /* the same from every rank */
+        }
+        int tx = xqn_file_x(side, arg);
+        int dir = (action == XQN_FWD) == (side == XQ_RED) ? 1 : -1;   /* in ranks, as fast_target */
+        if (kind == XQ_GENERAL) {
+            pl->test = PT_GENERAL;
+        } else if (kind == XQ_HORSE || kind == XQ_ELEPHANT) {
+            pl->test = PT_LEG;
+            /* the eye halfway; a horse's leg one step along its longer leg */
+            pl->aux = (int8_t)(kind == XQ_ELEPHANT ? pl->delta / 2
+                               : (tx - x == 2 || x - tx == 2) ? (tx - x) / 2 : 9 * dir);
+        } else if (kind == XQ_CHARIOT || kind == XQ_CANNON) {
+            pl->test = (uint8_t)(PT_LINE | (kind == XQ_CANNON ? PT_CANNON : 0) | (action == XQN_SIDE ? PT_RANK : 0));
+            if (action == XQN_SIDE) {
+                int lo = tx < x ? tx : x, hi = tx < x ? x : tx;
+                pl->between = (uint16_t)(((1u << hi) - 1) & (~1u << lo));
+            } else {
+                /* ranks r+1 .. r+dr-1 or r+dr+1 .. r-1: arg - 1 of them
+                 * from the lower end's next rank, r + aux */
+                int dr = dir * arg;
+                pl->aux = (int8_t)((dr > 0 ? 0 : dr) + 1);
+                pl->between = (uint16_t)((1u << (arg - 1)) - 1);
+            }
+        }
+    }
+    pl->x = (uint8_t)x;
+    atomic_store_explicit(&pl->head, XQ_PIECE(kind, side) | (unsigned)x * XQ_RANKS << 8 | ranks << 16,
+                          memory_order_release);
+}
+
+/* Build the plan of desc d (bits 0-12) for side if no thread has yet:
+ * once a desc and side in a process, out of line. */
+__attribute__((noinline, cold)) static void plan_build(xq_color side, unsigned d)
+{
+    desc_plan *pl = &plans[side][d];
+    pthread_mutex_lock(&plan_lock);
+    if (!atomic_load_explicit(&pl->head, memory_order_relaxed)) plan_fill(pl, side, d);
+    pthread_mutex_unlock(&plan_lock);
+}
+
+/* What xq_move_play_desc leaves to the full path: a plan not built yet
+ * (built here first), a file with none or several pieces of the kind, a
+ * rank the plan's geometry rules out.  The arguments of
+ * xq_move_play_desc, so the jump here moves none. */
+READ_PLAY_OUT static xq_played play_desc_other(xq_position *pos, unsigned d, xq_checks *s)
+{
+    unsigned i = d & (PLAN_DESCS - 1);
+    if (!atomic_load_explicit(&plans[pos->side][i].head, memory_order_acquire)) plan_build(pos->side, i);
+    return play_desc_full(pos, d, s);
+}
+
+/* The check state of the side now to move after the fast path's move
+ * ft (from | to << 7; played: pos is the position after it), when
+ * plan_check_touched says its first test does not settle it (rel: what
+ * it found, 0 when that side was in check or has no general, else the
+ * REL bits of from that matter | those of to << 8): the full test
+ * (xq_play_check_full), or the one of xq_play_known's tests after its
+ * first that fits.  Returns out (the move played), so the fast path
+ * jumps here. */
+READ_PLAY_OUT static xq_played play_check_rest(xq_position *pos, unsigned ft, xq_checks *s, xq_played out,
+                                               unsigned rel)
+{
+    xq_color side = pos->side;
+    if (!rel) {
+        xq_play_check_full(pos, s, out.captured);
+        return out;
+    }
+    int g = pos->general[side], to = (int)(ft >> 7);
+    unsigned rf = rel & 0xFF, rt = rel >> 8;
+    if ((rt & XQ_REL_LINES) && (!rf || rf == rt)) s->in_check[side] = xq_play_check_entered(pos, g, to, rt);
+    else if (!rt && (rf & XQ_REL_LINES)) s->in_check[side] = xq_play_check_opened(pos, g, rf);
+    else s->in_check[side] = xq_play_check_moved(pos, (xq_move)ft, g, rel);
+    return out;
+}
+
+/* After the fast path's move from -> to of piece p (made or not: a
+ * mover that is not a general changes no general square; the mover was
+ * not in check and is not now), for the other side (opp, the side to
+ * move after it): 0 when its check state stays false, which most
+ * moves settle by two table reads (they touch no line or leg of its
+ * general, nor for a horse a horse square: check_by_move looks at that
+ * square for a horse there and nothing else); else what
+ * play_check_rest needs: 0x10000 when that side was in check (an
+ * impossible start) or has no general, else the REL bits of from that
+ * matter | those of to << 8 (not 0). */
+__attribute__((always_inline)) static inline unsigned plan_check_touched(const xq_position *pos, xq_color opp,
+                                                                         int from, int to, xq_piece p,
+                                                                         const xq_checks *s)
+{
+    int g = pos->general[opp];   /* a mover that is not a general moves neither */
+    if (s->in_check[opp] || g >= XQ_SQUARES) return 0x10000;
+    unsigned horse = XQ_KIND(p) == XQ_HORSE ? XQ_REL_HORSE : 0;
+    return (xq_rel[g][from] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG))
+           | (xq_rel[g][to] & (XQ_REL_LINES | XQ_REL_SELF | horse)) << 8;
+}
+
+/* xq_move_play_desc past its board tests when the move touches a line
+ * or leg of the mover's general g in a way plan_safe_at_once does not
+ * settle (ft: from | to << 7 | g << 14):
+ * xq_quiet_move_safe_inline's tests past its first, then the move made
+ * (xq_make_known_plain: the mover is not a general) and the check state
+ * kept (plan_check_touched, play_check_rest).  Out of line: the fast
+ * path keeps no register across its calls. */
+READ_PLAY_OUT static xq_played play_plan_guarded(xq_position *pos, unsigned ft, xq_checks *s)
+{
+    int from = (int)(ft & 127), to = (int)(ft >> 7 & 127), g = (int)(ft >> 14);
+    unsigned rf = xq_rel[g][from], rt = xq_rel[g][to];
+    unsigned df = rf & XQ_REL_LINES, dt = rt & XQ_REL_LINES;
+    xq_piece p = pos->board[from], t = pos->board[to];
+    bool safe;
+    if ((rf | rt) & XQ_REL_SELF) safe = !xq_safe_exposes_general(pos, from, to);
+    else if (df && df == dt) safe = !xq_safe_opened_by_capture(pos, g, df, from, to);   /* t: not at once */
+    else if (df && !dt) safe = !xq_safe_opened_by(pos, g, df, from);
+    else if (!rf) safe = !xq_safe_screen_made(pos, g, dt, to);   /* t empty: not at once */
+    else safe = !xq_safe_exposed_rest(pos, g, from, to, rf, rt);
+    if (!safe) return (xq_played){XQ_MOVE_NONE, XQ_NONE};
+    ft &= 0x3FFF;
+    xq_played out = {(xq_move)ft, xq_make_known_plain(pos, from, to, p, t)};
+    unsigned rel = plan_check_touched(pos, pos->side, from, to, p, s);
+    if (rel) return play_check_rest(pos, ft, s, out, rel & 0xFFFF);
+    return out;
+}
+
+/* xq_move_play_desc past its board tests for a general's move or a side
+ * in check: the full own-general test (xq_move_safe, as quick_any), then
+ * xq_play_inline (as read_play_any). */
+READ_PLAY_OUT static xq_played play_plan_any(xq_position *pos, unsigned ft, xq_checks *s)
+{
+    xq_played out = {XQ_MOVE_NONE, XQ_NONE};
+    if (!xq_move_safe(pos, (int)(ft & 127), (int)(ft >> 7))) return out;
+    out.move = (xq_move)ft;
+    out.captured = xq_play_inline(pos, out.move, s);
+    return out;
+}
+
+/* Whether a move from -> to (t on to) of a piece other than the
+ * general, by a side not in check, is safe for its general g (< 90) by
+ * two table reads: it touches none of g's lines and legs, or moves along
+ * one line without a capture (the pieces keep their order), or enters a
+ * line with a capture and leaves none (every square keeps its
+ * occupancy).  The cases of xq_quiet_move_safe_inline that need no scan;
+ * false: ask it. */
+__attribute__((always_inline)) static inline bool plan_safe_at_once(int g, int from, int to, xq_piece t)
+{
+    unsigned rf = xq_rel[g][from], rt = xq_rel[g][to];
+    if (!((rf | rt) & (XQ_REL_LINES | XQ_REL_SELF)) && !(rf & XQ_REL_LEG)) return true;
+    unsigned df = rf & XQ_REL_LINES, dt = rt & XQ_REL_LINES;
+    if (df) return df == dt && !t;
+    return !rf && t && !(rt & XQ_REL_SELF);
+}
+
+/* The 16 bytes of piece p (0..15) each, for the file compare. */
+#define SPLAT_(p) {p, p, p, p, p, p, p, p, p, p, p, p, p, p, p, p}
+static const uint8_t splat16[16][16] __attribute__((aligned(16))) = {
+    SPLAT_(0), SPLAT_(1), SPLAT_(2), SPLAT_(3), SPLAT_(4), SPLAT_(5), SPLAT_(6), SPLAT_(7),
+    SPLAT_(8), SPLAT_(9), SPLAT_(10), SPLAT_(11), SPLAT_(12), SPLAT_(13), SPLAT_(14), SPLAT_(15)};
+#undef SPLAT_
+
+/* Whether the plan's board test passes for the piece on from (rank r)
+ * onto t: a leg or eye empty, or the line between from and to clear (a
+ * cannon's capture: one piece there); nothing for the others. */
+__attribute__((always_inline)) static inline bool plan_board_ok(const xq_position *pos, const desc_plan *e, int r,
+                                                                int from, xq_piece t)
+{
+    unsigned test = e->test;
+    if (test & PT_LINE) {
+        unsigned occ = (test & PT_RANK) ? pos->rank_occ[r] : (unsigned)pos->file_occ[e->x] >> (r + e->aux);
+        unsigned between = occ & e->between;
+        if ((test & PT_CANNON) && t) return between && !(between & (between - 1));
+        return !between;
+    }
+    return test != PT_LEG || !pos->board[from + e->aux];
+}
+
+/* The ranks of the file starting at fboard[fx] that hold piece p (0..15):
+ * xqn_ranks_on_file, with p's 16 copies read from a table instead of
+ * spread across a register. */
+static inline unsigned plan_ranks_on_file(const xq_position *pos, unsigned p, unsigned fx)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(pos->fboard + fx));
+    __m128i w = _mm_load_si128((const __m128i *)(const void *)splat16[p]);
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, w)) & 0x3FFu;
+#else
+    return xqn_ranks_on_file(pos, (xq_piece)p, (int)fx);
+#endif
+}
+
+/* xq_move_play_desc (notation.h): the full form of desc d read and
+ * played.  From the plan of (side, d) (desc_plan, built on first use):
+ * the one piece of the kind on its file (one 16-byte compare of fboard,
+ * as xqn_only_rank_on_file), whose rank the plan's geometry allows, the
+ * to-square by the plan's offset, the own-piece and board test; a
+ * general or a side in check: play_plan_any; else the general's safety
+ * when two table reads settle it (plan_safe_at_once; else
+ * play_plan_guarded), the move made and the check state kept
+ * (plan_check_touched, play_check_rest).  The rest (none or several
+ * pieces on the file, a rank the geometry rules out, a plan not built
+ * yet) the full path (play_desc_other, play_desc_full).  Same moves and
+ * results as that path: test_play_plan.c compares the two. */
+xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s)
+{
+    xq_color side = pos->side;
+    const desc_plan *e = &plans[side][d & (PLAN_DESCS - 1)];
+#if defined(__GNUC__)
+    /* keep e in a register: GCC would rather work it out again from
+     * side and d at each use, and keep those in saved registers */
+    __asm__("" : "+r"(e));
+#endif
+    uint32_t head = atomic_load_explicit(&e->head, memory_order_acquire);
+    unsigned m = plan_ranks_on_file(pos, head & 15, head >> 8 & 0xFF);
+    if (!(m & head >> 16) || (m & (m - 1))) return play_desc_other(pos, d, s);
+    int r = __builtin_ctz(m), from = XQ_SQ(e->x, r), to = from + e->delta;
+    xq_piece t = pos->board[to], p = (xq_piece)(head & 15);
+    if ((t && XQ_COLOR(t) == side) || !plan_board_ok(pos, e, r, from, t)) return (xq_played){XQ_MOVE_NONE, XQ_NONE};
+    unsigned ft = (unsigned)XQ_MOVE(from, to);
+    if (e->test == PT_GENERAL || s->in_check[side]) return play_plan_any(pos, ft, s);
+    int g = pos->general[side];
+    if (g < XQ_SQUARES && !plan_safe_at_once(g, from, to, t))
+        return play_plan_guarded(pos, ft | (unsigned)g << 14, s);
+    xq_played out = {(xq_move)ft, xq_make_known_plain(pos, from, to, p, t)};
+    unsigned rel = plan_check_touched(pos, pos->side, from, to, p, s);
+    if (rel) return play_check_rest(pos, ft, s, out, rel & 0xFFFF);
     return out;
 }
 

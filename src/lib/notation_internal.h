@@ -153,18 +153,19 @@ static inline int xqn_target_xr(xq_color side, xq_kind k, int x, int r, int acti
     return XQ_SQ(tx, nr);
 }
 
-/* The rank of the only piece p (not XQ_NONE) on board file x (0..8), or
- * -1 when the file holds none or several.  The file's 10 squares are
- * contiguous in pos->fboard: one compare of 16 bytes (SSE2; else two
- * words, SWAR), bit r of the mask set when rank r holds p (bits 10..15,
- * the next file or the zero tail, masked off); a strided scan of board[]
- * cost 36 instructions a ply.  test_fboard.c compares it with that scan. */
-static inline int xqn_only_rank_on_file(const xq_position *pos, xq_piece p, int x)
+/* The ranks of board file x (0..8) that hold piece p, as a mask (bit r
+ * for rank r), fx being x * 10 (where the file starts in pos->fboard).
+ * The file's 10 squares are contiguous in pos->fboard: one compare of 16
+ * bytes (SSE2; else two words, SWAR), bits 10..15 (the next file or the
+ * zero tail) masked off; a strided scan of board[] cost 36 instructions a
+ * ply.  p may be XQ_NONE (the empty squares).  test_fboard.c compares
+ * xqn_only_rank_on_file with that scan. */
+static inline unsigned xqn_ranks_on_file(const xq_position *pos, xq_piece p, int fx)
 {
-    const xq_piece *f = pos->fboard + x * XQ_RANKS;   /* x <= 8: 16 bytes stay in fboard */
+    const xq_piece *f = pos->fboard + fx;   /* fx <= 80: 16 bytes stay in fboard */
 #ifdef __SSE2__
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)f);
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)p))) & 0x3FFu;
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)p))) & 0x3FFu;
 #else
     /* bytes and p are below 16: b ^ p is 0..15, and + 0x7F sets a byte's
      * top bit (no carry out) exactly when it is not 0 */
@@ -176,8 +177,15 @@ static inline int xqn_only_rank_on_file(const xq_position *pos, xq_piece p, int 
     uint64_t zh = ~(((uint64_t)hi ^ p * 0x0101u) + 0x7F7Fu) & 0x8080u;
     unsigned m = 0;
     for (int r = 0; r < 8; r++) m |= (unsigned)(zl >> (8 * r + 7) & 1) << r;
-    m |= (unsigned)(zh >> 7 & 1) << 8 | (unsigned)(zh >> 15 & 1) << 9;
+    return m | (unsigned)(zh >> 7 & 1) << 8 | (unsigned)(zh >> 15 & 1) << 9;
 #endif
+}
+
+/* The rank of the only piece p (not XQ_NONE) on board file x (0..8), or
+ * -1 when the file holds none or several (xqn_ranks_on_file). */
+static inline int xqn_only_rank_on_file(const xq_position *pos, xq_piece p, int x)
+{
+    unsigned m = xqn_ranks_on_file(pos, p, x * XQ_RANKS);
     if (!m || (m & (m - 1))) return -1;
     return __builtin_ctz(m);
 }
