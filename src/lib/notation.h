@@ -222,6 +222,20 @@ xq_played xq_move_read_play_desc(xq_position *pos, uint16_t desc, const char *te
  * §2.2-2.3, §3.1 as xq_move_read_play). */
 xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s);
 
+/* The full form of desc d (a bit of XQ_DESC_OTHER - 1 set) whose file
+ * holds two or more pieces of its kind, read as xq_move_read does for a
+ * Chinese notation (flags in_check ? 0 : XQ_READ_NOT_IN_CHECK) when it
+ * answers XQ_NOTE_OK or XQ_NOTE_RESOLVED: the one legal move the text
+ * can name; *resolved true for the latter (the plain file where 前/後
+ * was needed: chariots, horses, cannons, soldiers, generals; advisors
+ * and elephants the action tells apart, CXA1999 §7.5).  XQ_MOVE_NONE for
+ * every other answer (none or one piece on the file, no legal
+ * candidate, several), *resolved untouched: xq_move_read then says what
+ * the text is.  For the replay when it wants no message text: a few
+ * hundred instructions, where the full reader's tokens, resolution and
+ * message cost over a thousand. */
+xq_move xq_move_read_plain_file(const xq_position *pos, unsigned d, bool in_check, bool *resolved);
+
 /* Write legal move m of the side to move in notation (not AUTO) into buf
  * (size bytes; XQ_NOTATION_MAX always suffices) as NUL-terminated UTF-8.
  * Output is unambiguous in pos: Chinese uses 前/後 exactly when another

@@ -1120,6 +1120,39 @@ xq_played xq_move_read_play_desc(xq_position *pos, uint16_t desc, const char *te
     return read_play_other(pos, desc, text, len, notation, s);
 }
 
+/* xq_move_read_plain_file (notation.h).  The full reader's steps for a
+ * plain file (notation.c xqn_resolve, choose): each piece's target
+ * (xqn_target_xr), then legality.  The reader first keeps the candidates
+ * the rules needing no other piece allow (CXA1999 §2.2: palace, river, a
+ * soldier's step), when any; a candidate they refuse is illegal too, so
+ * the one legal candidate is the same without that step.
+ * test_replay_plain.c compares the replay's use of it with xq_move_read
+ * on every such text of many positions. */
+xq_move xq_move_read_plain_file(const xq_position *pos, unsigned d, bool in_check, bool *resolved)
+{
+    xq_color side = pos->side;
+    xq_kind kind = (xq_kind)(d >> 10 & 7);
+    int x = xqn_file_x(side, (int)(d >> 6 & 15)), action = (int)(d >> 4 & 3), arg = (int)(d & 15);
+    if (x < 0 || x > 8) return XQ_MOVE_NONE;
+    xq_piece p = XQ_PIECE(kind, side);
+    xq_move found = XQ_MOVE_NONE;
+    int pieces = 0;
+    for (unsigned ranks = xqn_ranks_on_file(pos, p, x * XQ_RANKS); ranks; ranks &= ranks - 1) {
+        int r = __builtin_ctz(ranks);
+        pieces++;
+        int to = xqn_target_xr(side, kind, x, r, action, arg);
+        if (to < 0) continue;
+        xq_move m = XQ_MOVE(XQ_SQ(x, r), to);
+        /* as xqn_legality: told the check state when not in check */
+        if ((in_check ? xq_move_legality(pos, m) : xq_move_legality_known(pos, m, false)) != XQ_LEGAL) continue;
+        if (found != XQ_MOVE_NONE) return XQ_MOVE_NONE;   /* several legal: ambiguous */
+        found = m;
+    }
+    if (pieces < 2) return XQ_MOVE_NONE;
+    *resolved = kind != XQ_ADVISOR && kind != XQ_ELEPHANT;
+    return found;
+}
+
 /* xq_move_read_play (notation.h): no desc at hand. */
 xq_move xq_move_read_play(xq_position *pos, const char *text, size_t len, xq_notation notation, xq_checks *s,
                           xq_piece *captured)

@@ -26,6 +26,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef __GLIBC__
+#include <stdio_ext.h>   /* __fpending: bytes in a stream's buffer */
+#define XQ_HAVE_FPENDING 1
+#endif
+
 /* Games read at once under the reader lock: one lock hand-over (a futex
  * round trip when contended) per game cost more than a short game's
  * replay, and each hand-over moves the reader's state and input buffer to
@@ -77,11 +82,40 @@ static bool slot_open_streams(xq_slot *s)
     return s->out && s->err;
 }
 
+/* Whether stream f may hold bytes that a fflush would pass on: with
+ * glibc, exactly when __fpending says so; elsewhere always.
+ * For a memory stream nothing was written to since its last rewind (most
+ * games write nothing to one of them, a valid game under -q to either),
+ * this spares the fflush, its lock and its sync, about 60 instructions. */
+static bool stream_pending(FILE *f)
+{
+#ifdef XQ_HAVE_FPENDING
+    return __fpending(f) != 0;
+#else
+    (void)f;
+    return true;
+#endif
+}
+
+/* ferror(f), without the stream's lock where the C library has the
+ * unlocked form (glibc: an inline read of the flags): a slot's streams
+ * are used by one thread at a time, the worker's writes ordered before
+ * the emitter's reads by the output lock. */
+static bool stream_error(FILE *f)
+{
+#ifdef XQ_HAVE_FPENDING
+    return ferror_unlocked(f) != 0;
+#else
+    return ferror(f) != 0;
+#endif
+}
+
 /* Write the slot's buffered output and account for it; ready it for reuse. */
 static void emit(const xq_pipeline_options *opt, xq_slot *s)
 {
-    fflush(s->out);
-    fflush(s->err);
+    /* out_len and err_len are up to date once the streams are flushed */
+    if (stream_pending(s->out)) fflush(s->out);
+    if (stream_pending(s->err)) fflush(s->err);
     if (s->out_len) fwrite(s->out_buf, 1, s->out_len, opt->out ? opt->out : stdout);
     if (s->err_len) fwrite(s->err_buf, 1, s->err_len, stderr);
     if (opt->account) opt->account(opt->ctx, s);
@@ -89,8 +123,8 @@ static void emit(const xq_pipeline_options *opt, xq_slot *s)
      * A stream nothing was written to since (most games write nothing to
      * one of them, a valid game under -q to either) is at 0 already: only
      * a write error, which rewind clears, would make it worth the call */
-    if (s->out_len || ferror(s->out)) rewind(s->out);
-    if (s->err_len || ferror(s->err)) rewind(s->err);
+    if (s->out_len || stream_error(s->out)) rewind(s->out);
+    if (s->err_len || stream_error(s->err)) rewind(s->err);
     s->out_len = s->err_len = 0;
 }
 

@@ -54,7 +54,38 @@ void xq_replay_options_default(xq_replay_options *opt)
     opt->no_warning_text = false;
 }
 
-bool xq_result_parse(const char *text, xq_result *out)
+/* The results nearly every Result tag holds, "1-0", "0-1", "1/2-1/2" and
+ * "*" exactly (no blanks), into *out: true when text is one of them (the
+ * table below gives the same), false for any other text.  A few byte
+ * compares, each only after the bytes before it matched (none is read
+ * past the NUL), where the table walk costs a strlen and a memcmp per
+ * word. */
+static bool result_common(const char *t, xq_result *out)
+{
+    if (t[0] == '*') {
+        if (t[1]) return false;
+        *out = XQ_RESULT_UNKNOWN;
+        return true;
+    }
+    if (t[0] == '0') {
+        if (t[1] != '-' || t[2] != '1' || t[3]) return false;
+        *out = XQ_RESULT_BLACK;
+        return true;
+    }
+    if (t[0] != '1') return false;
+    if (t[1] == '-') {
+        if (t[2] != '0' || t[3]) return false;
+        *out = XQ_RESULT_RED;
+        return true;
+    }
+    if (t[1] != '/' || t[2] != '2' || t[3] != '-' || t[4] != '1' || t[5] != '/' || t[6] != '2' || t[7]) return false;
+    *out = XQ_RESULT_DRAW;
+    return true;
+}
+
+/* xq_result_parse past the common results: blanks trimmed, then each
+ * spelling compared.  Out of line: the common path keeps no registers. */
+__attribute__((noinline)) static bool result_parse_table(const char *text, xq_result *out)
 {
     /* each word with its length (known at compile time: no strlen per word) */
 #define W(s, r) {s, sizeof s - 1, r}
@@ -69,8 +100,6 @@ bool xq_result_parse(const char *text, xq_result *out)
         W("未知", XQ_RESULT_UNKNOWN), W("?", XQ_RESULT_UNKNOWN),
     };
 #undef W
-    *out = XQ_RESULT_NONE;
-    if (!text) return false;
     while (*text == ' ') text++;
     size_t n = strlen(text);
     while (n && text[n - 1] == ' ') n--;
@@ -81,6 +110,13 @@ bool xq_result_parse(const char *text, xq_result *out)
         }
     }
     return false;
+}
+
+bool xq_result_parse(const char *text, xq_result *out)
+{
+    *out = XQ_RESULT_NONE;
+    if (!text) return false;
+    return result_common(text, out) || result_parse_table(text, out);
 }
 
 /* ---- findings ---------------------------------------------------------- */
@@ -345,6 +381,19 @@ __attribute__((noinline)) static xq_move read_move_slow(xq_replay *out, const xq
     xq_note_result r;
     xq_severity tandem_sev = opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING;
     bool with_msg = text_wanted(opt, tandem_sev);
+    if (!with_msg && (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT) {
+        /* the full form on a file with several pieces of the kind, when
+         * no message is wanted: read from the desc (xq_move_read_plain_file) */
+        unsigned desc = node->desc ? node->desc : xq_move_desc(node->text, len);
+        bool resolved = false;
+        xq_move m = desc & (XQ_DESC_OTHER - 1)
+                        ? xq_move_read_plain_file(pos, desc, !(flags & XQ_READ_NOT_IN_CHECK), &resolved)
+                        : XQ_MOVE_NONE;
+        if (m != XQ_MOVE_NONE) {
+            if (resolved) add_finding_text(out, opt, XQ_FIND_TANDEM_PLAIN_FILE, tandem_sev, ply, node, "");
+            return m;
+        }
+    }
     xq_move_read(pos, node->text, len, notation, flags, &r, with_msg ? msg : NULL, with_msg ? sizeof msg : 0);
     if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
         if (!with_msg) xq_move_read(pos, node->text, len, notation, flags, &r, msg, sizeof msg);
@@ -427,17 +476,30 @@ static bool tag_name_is(const char *name, const char *lower)
 
 /* The values of the Result and Format tags (NULL when absent): what
  * xq_game_tag(g, "Result") and xq_game_tag(g, "Format") give (the first
- * of each name, ASCII case ignored), in one walk of the tags with a test
- * of the first letter before the whole name. */
+ * of each name, ASCII case ignored), in one walk of the tags.  A name is
+ * compared in full only when its first three letters fit (Red, RedTeam,
+ * Round ... share the first): each letter is read only after the one
+ * before it matched, so never past the NUL. */
 static void replay_tags(const xq_game *g, const char **result, const char **format)
 {
-    *result = *format = NULL;
-    for (size_t i = 0; i < g->tag_count && !(*result && *format); i++) {
+    const char *r = NULL, *f = NULL;
+    for (size_t i = 0; i < g->tag_count; i++) {
         const char *name = g->tags[i].name;
-        unsigned char c = (unsigned char)(name[0] | 0x20);
-        if (c == 'r' && !*result && tag_name_is(name, "result")) *result = g->tags[i].value;
-        else if (c == 'f' && !*format && tag_name_is(name, "format")) *format = g->tags[i].value;
+        unsigned c = (unsigned char)(name[0] | 0x20);
+        if (c == 'r') {
+            if (!r && (name[1] | 0x20) == 'e' && (name[2] | 0x20) == 's' && tag_name_is(name + 3, "ult")) {
+                r = g->tags[i].value;
+                if (f) break;
+            }
+        } else if (c == 'f') {
+            if (!f && (name[1] | 0x20) == 'o' && (name[2] | 0x20) == 'r' && tag_name_is(name + 3, "mat")) {
+                f = g->tags[i].value;
+                if (r) break;
+            }
+        }
     }
+    *result = r;
+    *format = f;
 }
 
 /* The Result tag against the movetext's result: out->result_tag, and a
@@ -522,6 +584,24 @@ static bool start_position(const xq_game *g, const xq_replay_options *opt, xq_re
     return true;
 }
 
+/* The fields of *out before the findings as a new replay has them: every
+ * number zero (result_board UNKNOWN), every text empty.  The texts'
+ * bytes past their NUL are left as they were: each text is written whole
+ * (NUL-terminated) before anyone reads it, so a store a field spares
+ * zeroing 300 bytes of text a game. */
+static void replay_head_clear(xq_replay *out)
+{
+    out->status = XQ_STATUS_VALID;
+    out->termination = XQ_TERM_NONE;
+    out->result_tag = XQ_RESULT_NONE;
+    out->result_board = XQ_RESULT_UNKNOWN;
+    out->plies = out->bad_ply = out->bad_number = 0;
+    out->bad_move[0] = out->reason[0] = out->fen_before[0] = '\0';
+    out->bad_side = XQ_RED;
+    out->bad_line = out->bad_col = 0;
+    out->error_count = out->warning_count = out->nfindings = 0;
+}
+
 /* The limit of pos.halfmove at which the natural move limit is reached
  * (CXA1999 §4.2.4): 2 * move_limit plies, plus two for each check beyond
  * check_cap of either side (when checks are capped); INT_MAX when the
@@ -538,12 +618,19 @@ static int limit_at(bool watch, int limit_plies, int check_cap, const int checks
 
 void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *memo, xq_replay *out)
 {
-    /* all zero but the findings (4.4K of the 5K, written by add_finding
-     * before anyone reads them: readers stop at nfindings) */
-    size_t past = offsetof(xq_replay, findings) + sizeof out->findings;
-    memset(out, 0, offsetof(xq_replay, findings));
-    memset((char *)out + past, 0, sizeof *out - past);
-    out->result_board = XQ_RESULT_UNKNOWN;
+    /* all zero but the findings (4.4K of the 6.8K, written by add_finding
+     * before anyone reads them: readers stop at nfindings) and the start
+     * and final positions (written at the end, or zeroed by a start that
+     * does not read): the fields before the findings (replay_head_clear),
+     * and from repeated to the end (the verdict is all zero unless a
+     * position repeated) */
+    _Static_assert(offsetof(xq_replay, repetition) > offsetof(xq_replay, repeated) &&
+                       offsetof(xq_replay, repeated) > offsetof(xq_replay, final) &&
+                       offsetof(xq_replay, final) > offsetof(xq_replay, start) &&
+                       offsetof(xq_replay, start) > offsetof(xq_replay, findings),
+                   "xq_replay: head, findings, start, final, then repeated and repetition last");
+    replay_head_clear(out);
+    memset(&out->repeated, 0, sizeof *out - offsetof(xq_replay, repeated));
 
     for (size_t i = 0; i < g->diag_count; i++) {
         const xq_diag *d = &g->diags[i];
@@ -559,12 +646,19 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     xq_position pos;
     xq_checks state;                      /* who is in check (xq_checks_after) */
     int attackers;                        /* attacking pieces on the board (attackers_on) */
-    if (!start_position(g, opt, out, &pos, &state, &attackers)) return;
+    if (!start_position(g, opt, out, &pos, &state, &attackers)) {
+        memset(&out->start, 0, sizeof out->start);   /* no position: both zero */
+        memset(&out->final, 0, sizeof out->final);
+        return;
+    }
 
     xq_notation notation = xq_notation_from_format_tag(format);
     /* a Chinese notation: a node's full-form desc is read and played from
      * the desc alone (xq_move_play_desc) */
     const bool chinese = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT;
+    /* the bits of a full-form desc in a Chinese notation, none in
+     * another: one test a ply tells the decoded full form */
+    const unsigned desc_full = chinese ? XQ_DESC_OTHER - 1 : 0;
     /* repetition tracking: the keys since the last capture (not
      * zero-filled: written before they are read), and the filter of every
      * key of the game (key_filter_game): most positions are new, and a
@@ -575,7 +669,8 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     /* the main line by pointers (no pointer arithmetic on a record
      * without moves, whose nodes may be NULL: an empty array instead) */
     static xq_node no_nodes[1];
-    xq_node *const nodes = g->main.count ? g->main.nodes : no_nodes, *const end = nodes + g->main.count;
+    xq_node *const nodes = g->main.count ? g->main.nodes : no_nodes;
+    const size_t count = g->main.count;
     /* room for every key of the game (a stretch is at most all of it), so
      * the loop never tests for room; one slot more, a spare (below) */
     uint64_t klocal[XQ_KEYS_LOCAL + 1], *keys = klocal;
@@ -593,7 +688,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
             keys_short = true;
         }
     }
-    xq_node *base = nodes;           /* keys[0] stood after the ply of base - 1 (nodes: the start) */
+    size_t base = 0;                 /* keys[0] stood after ply base (0: the start) */
     uint16_t *stamps = key_stamps, gen = key_filter_game();
     keys[0] = pos.key;
     stamps[pos.key & (XQ_KEY_FILTER - 1)] = gen;
@@ -625,8 +720,10 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     int trigger = tell_due || always ? INT_MIN : limit;
     uint32_t variations = 0;         /* nonzero: a main-line node has variations (check_branch) */
 
-    xq_node *node;
-    for (node = nodes; node < end; node++) {
+    /* by index: the ply is i + 1, a capture's stretch starts there */
+    size_t i;
+    for (i = 0; i < count; i++) {
+        xq_node *node = &nodes[i];
         variations |= node->variation_count;
         /* the check state kept along the game spares legality its own
          * general's test for most moves (xq_move_legality_known); the
@@ -635,7 +732,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
          * reader kept it, node->desc), the full reader reads the rest */
         unsigned desc = node->desc;
         xq_played played;
-        if (chinese && (desc & (XQ_DESC_OTHER - 1))) {   /* the full form, decoded: its text is not needed */
+        if (__builtin_expect((desc & desc_full) != 0, 1)) {   /* the full form, decoded: its text is not needed */
             assert(desc == xq_move_desc(node->text, node->text_len ? node->text_len : strlen(node->text)));
             played = xq_move_play_desc(&pos, desc, &state);
         } else {
@@ -645,7 +742,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
         xq_move m = played.move;
         xq_piece captured = played.captured;
         if (m == XQ_MOVE_NONE) {
-            m = read_move_slow(out, &pos, &state, node, (int)(node - nodes) + 1, notation, opt);
+            m = read_move_slow(out, &pos, &state, node, (int)i + 1, notation, opt);
             if (m == XQ_MOVE_NONE) break;
             captured = xq_play(&pos, m, &state);   /* xq_make and xq_checks_after */
         }
@@ -653,16 +750,15 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
 
         if (captured) {
             nkeys = 0;   /* a new stretch */
-            base = node + 1;
+            base = i + 1;
             if (capped) {   /* the limit moves with the checks (else it stays) */
                 checks[0] = checks[1] = 0;
                 captured_now = true;
                 limit = limit_at(limit_watch, limit_plies, check_cap, checks);
             }
-            if (is_attacker(captured) && --attackers == 0) {
-                dead = ended = true;
-                trigger = INT_MIN;
-            }
+            /* the last attacker gone: dead (CXA1999 §4.2.1), noted at
+             * the end of the ply (below), where the trigger leads */
+            if (is_attacker(captured) && --attackers == 0) trigger = INT_MIN;
         }
         /* the key of the new position, and whether the filter saw it */
         uint64_t key = pos.key;
@@ -673,14 +769,15 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
         /* a key the filter saw may repeat (one in the spare slot is not
          * kept: short of room) */
         if (!fresh && nkeys <= kcap && !repetition_ply && nkeys >= 5 && keys_count(keys, nkeys) >= repetitions &&
-            stretch_judge(&out->start, &pos, nodes, (int)(base - nodes), (int)(node - nodes) + 1, keys, nkeys, opt,
+            stretch_judge(&out->start, &pos, nodes, (int)base, (int)i + 1, keys, nkeys, opt,
                           memo, &out->repetition)) {
-            repetition_ply = (int)(node - nodes) + 1;
+            repetition_ply = (int)i + 1;
             ended = true;
             trigger = INT_MIN;
         }
         if (pos.halfmove >= trigger) {
-            int ply = (int)(node - nodes) + 1;
+            int ply = (int)i + 1;
+            if (attackers == 0 && !dead) dead = ended = true;   /* by this ply's capture */
             if (capped && !captured_now && state.in_check[pos.side]) {
                 checks[pos.side ^ 1]++;   /* the mover's: a check, counted when the move limit caps them */
                 limit = limit_at(limit_watch, limit_plies, check_cap, checks);
@@ -705,22 +802,22 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
             trigger = tell_due || always ? INT_MIN : limit;
         }
     }
-    out->plies = (int)(node - nodes);   /* the moves played: all, or those before the one refused */
+    out->plies = (int)i;   /* the moves played: all, or those before the one refused */
     /* a node past an illegal move may still have variations */
-    for (; node < end && !variations; node++) variations = node->variation_count;
+    for (; i < count && !variations; i++) variations = nodes[i].variation_count;
     /* the record went on after a repetition and ends on another one: that
      * last one is how the game ended */
     if (repetition_ply && repetition_ply < out->plies && out->status == XQ_STATUS_VALID && nkeys >= 5 &&
         keys_count(keys, nkeys) >= opt->repetitions) {
         xq_rep_verdict last;
-        if (stretch_judge(&out->start, &pos, nodes, (int)(base - nodes), out->plies, keys, nkeys, opt, memo, &last)) {
+        if (stretch_judge(&out->start, &pos, nodes, (int)base, out->plies, keys, nkeys, opt, memo, &last)) {
             out->repetition = last;
             repetition_ply = out->plies;
         }
     }
     out->repeated = repetition_ply > 0;
     if (keys != klocal) free(keys);
-    xq_rep_memo_free(&own_memo);
+    if (memo == &own_memo) xq_rep_memo_free(&own_memo);   /* the caller's memo is the caller's to free */
 
     if (out->status == XQ_STATUS_VALID) {
         if (!xq_has_legal_move_known(&pos, state.in_check[pos.side])) {
