@@ -342,6 +342,26 @@ static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move
     return n;
 }
 
+/* attackers_to's first part, shared with its debug reference: the
+ * chariots and cannons of colour `by` on sq's four lines (the first piece
+ * each way; a cannon beyond one screen when sq holds a piece), into
+ * from[0..]; returns the count. */
+static inline int line_attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *from)
+{
+    const xq_piece *b = pos->board;
+    int n = 0;
+    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, by), cannon = XQ_PIECE(XQ_CANNON, by);
+    for (int d = 0; d < 4; d++) {
+        line_pair h = line_scan(pos, sq, d);
+        if (h.first < 0) continue;
+        xq_piece first = b[h.first];
+        if (first == chariot || (!b[sq] && first == cannon)) from[n++] = (uint8_t)h.first;
+        /* a cannon moves to an empty square as a chariot */
+        if (b[sq] && h.second >= 0 && b[h.second] == cannon) from[n++] = (uint8_t)h.second;
+    }
+    return n;
+}
+
 #ifndef NDEBUG
 /* attackers_to as it was written before its tables (debug builds check
  * that both list the same squares in the same order).  The squares of
@@ -353,16 +373,7 @@ static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move
 static int attackers_to_plain(const xq_position *pos, int sq, xq_color by, uint8_t *from)
 {
     const xq_piece *b = pos->board;
-    int n = 0, sf = xq_file_of[sq], sr = xq_rank_of[sq];
-    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, by), cannon = XQ_PIECE(XQ_CANNON, by);
-    for (int d = 0; d < 4; d++) {
-        line_pair h = line_scan(pos, sq, d);
-        if (h.first < 0) continue;
-        xq_piece first = b[h.first];
-        if (first == chariot || (!b[sq] && first == cannon)) from[n++] = (uint8_t)h.first;
-        /* a cannon moves to an empty square as a chariot */
-        if (b[sq] && h.second >= 0 && b[h.second] == cannon) from[n++] = (uint8_t)h.second;
-    }
+    int n = line_attackers_to(pos, sq, by, from), sf = xq_file_of[sq], sr = xq_rank_of[sq];
     xq_piece horse = XQ_PIECE(XQ_HORSE, by);
     for (int d = 0; d < 4; d++) {
         /* a horse a horse's move away has its leg next to it, on one of the
@@ -422,16 +433,7 @@ static bool attackers_agree(const xq_position *pos, int sq, xq_color by, const u
 static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *from)
 {
     const xq_piece *b = pos->board;
-    int n = 0, sf = xq_file_of[sq], sr = xq_rank_of[sq];
-    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, by), cannon = XQ_PIECE(XQ_CANNON, by);
-    for (int d = 0; d < 4; d++) {
-        line_pair h = line_scan(pos, sq, d);
-        if (h.first < 0) continue;
-        xq_piece first = b[h.first];
-        if (first == chariot || (!b[sq] && first == cannon)) from[n++] = (uint8_t)h.first;
-        /* a cannon moves to an empty square as a chariot */
-        if (b[sq] && h.second >= 0 && b[h.second] == cannon) from[n++] = (uint8_t)h.second;
-    }
+    int n = line_attackers_to(pos, sq, by, from), sf = xq_file_of[sq], sr = xq_rank_of[sq];
     xq_piece horse = XQ_PIECE(XQ_HORSE, by);
     const uint8_t(*ho)[3] = HORSE_OVER[sq];
     for (int d = 0; d < 4; d++) {
