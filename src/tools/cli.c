@@ -34,6 +34,28 @@ int xq_cli_int(const char *prog, const char *name, const char *text, int max, in
     return 1;
 }
 
+int xq_cli_common_option(const char *prog, int c, const char *arg, const xq_cli_common *co)
+{
+    if (c == co->encoding_opt) {
+        if (xq_encoding_parse(arg, &co->read->encoding)) return XQ_CLI_NEXT;
+        xq_cli_error(prog, "unknown encoding '%s' (auto, utf8, gbk or big5)", arg);
+        return XQ_EXIT_USAGE;
+    }
+    switch (c) {
+    case 'q': *co->quiet = true; return XQ_CLI_NEXT;
+    case 'j': return xq_cli_int(prog, "jobs", arg, 256, co->threads) ? XQ_CLI_NEXT : XQ_EXIT_USAGE;
+    case 'h': co->usage(stdout); return XQ_EXIT_OK;
+    case 'V': xq_cli_version(prog); return XQ_EXIT_OK;
+    default: return XQ_CLI_OTHER;
+    }
+}
+
+int xq_cli_bad_option(const char *prog)
+{
+    fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+    return XQ_EXIT_USAGE;
+}
+
 int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_options *rules, bool *cap_given)
 {
     switch (c) {

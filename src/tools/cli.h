@@ -13,6 +13,7 @@ enum xq_exit {
 #define XQ_VERSION "0.1.0"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "pgn_read.h"
 #include "pipeline.h"
@@ -41,6 +42,31 @@ enum { XQ_OPT_MOVE_LIMIT = 0x1000, XQ_OPT_CHECK_CAP, XQ_OPT_REPETITIONS, XQ_OPT_
  * Returns 1 when applied, 0 when c is not a rule option, -1 after printing
  * "PROG: ..." for a bad value.  *cap_given records an explicit --check-cap. */
 int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_options *rules, bool *cap_given);
+
+/* The options every tool reads the same way: the input encoding (-e, or
+ * the letter in encoding_opt: xq-convert's -e is the output's, its input's
+ * is -i), -q, -j N, -h and -V.  Filled by the tool, read by
+ * xq_cli_common_option. */
+typedef struct {
+    int encoding_opt;            /* the option letter of the input encoding */
+    xq_read_options *read;       /* its .encoding is set */
+    int *threads;                /* -j N: 1..256 */
+    bool *quiet;                 /* -q */
+    void (*usage)(FILE *to);     /* -h: the tool's help text, to stdout */
+} xq_cli_common;
+
+enum { XQ_CLI_NEXT = -1, XQ_CLI_OTHER = -2 };
+
+/* Apply option c with argument arg if it is one of *co's.  Returns
+ * XQ_CLI_NEXT when applied (parsing goes on), XQ_CLI_OTHER when c is not
+ * one of them, else the exit status to return at once: XQ_EXIT_OK after
+ * --help or --version, XQ_EXIT_USAGE after printing "PROG: ..." for a bad
+ * value. */
+int xq_cli_common_option(const char *prog, int c, const char *arg, const xq_cli_common *co);
+
+/* For an option getopt_long refused (it printed why): print "Try 'PROG
+ * --help' for more information." to stderr; returns XQ_EXIT_USAGE. */
+int xq_cli_bad_option(const char *prog);
 
 /* Read every game of path ("-" = stdin) through the pipeline po
  * (pipeline.h).  Returns XQ_EXIT_OK, or XQ_EXIT_USAGE after printing

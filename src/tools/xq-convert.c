@@ -246,6 +246,8 @@ static int parse_options(int argc, char **argv, options *opt)
     };
     bool notation_set = false;
     int script = 0;   /* 1 traditional, -1 simplified, 0 default */
+    /* -e is the output's encoding here: the input's is -i */
+    const xq_cli_common common = {'i', &opt->read, &opt->threads, &opt->quiet, usage};
     int c;
     while ((c = getopt_long(argc, argv, "t:n:e:i:f:o:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
@@ -273,12 +275,6 @@ static int parse_options(int argc, char **argv, options *opt)
                 return XQ_EXIT_USAGE;
             }
             break;
-        case 'i':
-            if (!xq_encoding_parse(optarg, &opt->read.encoding)) {
-                xq_cli_error(PROG, "unknown encoding '%s' (auto, utf8, gbk or big5)", optarg);
-                return XQ_EXIT_USAGE;
-            }
-            break;
         case 'f':
             if (!strcmp(optarg, "auto")) opt->read.format = XQ_FMT_AUTO;
             else if (!strcmp(optarg, "pgn")) opt->read.format = XQ_FMT_PGN;
@@ -289,15 +285,11 @@ static int parse_options(int argc, char **argv, options *opt)
             }
             break;
         case 'o': opt->output = optarg; break;
-        case 'q': opt->quiet = true; break;
-        case 'j':
-            if (!xq_cli_int(PROG, "jobs", optarg, 256, &opt->threads)) return XQ_EXIT_USAGE;
-            break;
-        case 'h': usage(stdout); return XQ_EXIT_OK;
-        case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
-        default:
-            fputs("Try 'xq-convert --help' for more information.\n", stderr);
-            return XQ_EXIT_USAGE;
+        default: {
+            int st = xq_cli_common_option(PROG, c, optarg, &common);
+            if (st == XQ_CLI_NEXT) break;
+            return st == XQ_CLI_OTHER ? xq_cli_bad_option(PROG) : st;
+        }
         }
     }
     xq_out_format f = opt->write.format;

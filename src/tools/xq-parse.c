@@ -166,27 +166,18 @@ int main(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     xq_replay_options_default(&opt.rules);
     opt.threads = xq_cpu_count();
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage};
     int c;
     while ((c = getopt_long(argc, argv, "t:JWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 't': opt.output = OUT_TAGS; opt.tag_list = optarg; break;
         case 'J': opt.output = OUT_JSON; break;
         case 'W': opt.warnings = true; break;
-        case 'e':
-            if (!xq_encoding_parse(optarg, &opt.read.encoding)) {
-                xq_cli_error(PROG, "unknown encoding '%s' (auto, utf8, gbk or big5)", optarg);
-                return XQ_EXIT_USAGE;
-            }
-            break;
-        case 'q': opt.quiet = true; break;
-        case 'j':
-            if (!xq_cli_int(PROG, "jobs", optarg, 256, &opt.threads)) return XQ_EXIT_USAGE;
-            break;
-        case 'h': usage(stdout); return XQ_EXIT_OK;
-        case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
-        default:
-            fputs("Try 'xq-parse --help' for more information.\n", stderr);
-            return XQ_EXIT_USAGE;
+        default: {
+            int st = xq_cli_common_option(PROG, c, optarg, &common);
+            if (st == XQ_CLI_NEXT) break;
+            return st == XQ_CLI_OTHER ? xq_cli_bad_option(PROG) : st;
+        }
         }
     }
     totals t = {0};

@@ -429,6 +429,7 @@ int main(int argc, char **argv)
     opt.ecco_plies = 20;
     opt.ecco_min = 1;
     bool rules_set = false, cap_given = false;
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage};
     int c;
     while ((c = getopt_long(argc, argv, "n:mse:j:qhV", longopts, NULL)) != -1) {
         switch (c) {
@@ -452,16 +453,6 @@ int main(int argc, char **argv)
             opt.stats.rules.strict = true;
             rules_set = true;
             break;
-        case 'e':
-            if (!xq_encoding_parse(optarg, &opt.read.encoding)) {
-                xq_cli_error(PROG, "unknown encoding '%s' (auto, utf8, gbk or big5)", optarg);
-                return XQ_EXIT_USAGE;
-            }
-            break;
-        case 'j':
-            if (!xq_cli_int(PROG, "jobs", optarg, 256, &opt.threads)) return XQ_EXIT_USAGE;
-            break;
-        case 'q': opt.quiet = true; break;
         case OPT_DERIVE: opt.derive = true; break;
         case OPT_ECCO_PLIES:
             if (!xq_cli_int(PROG, "ecco-plies", optarg, XQ_ECCO_MAX_PLIES, &opt.ecco_plies)) return XQ_EXIT_USAGE;
@@ -469,16 +460,16 @@ int main(int argc, char **argv)
         case OPT_ECCO_MIN:
             if (!xq_cli_int(PROG, "ecco-min", optarg, 1000000, &opt.ecco_min)) return XQ_EXIT_USAGE;
             break;
-        case 'h': usage(stdout); return XQ_EXIT_OK;
-        case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
         default: {
+            int st = xq_cli_common_option(PROG, c, optarg, &common);
+            if (st == XQ_CLI_NEXT) break;
+            if (st != XQ_CLI_OTHER) return st;
             int r = xq_cli_rule_option(PROG, c, optarg, &opt.stats.rules, &cap_given);
             if (r > 0) {
                 rules_set = true;
                 break;
             }
-            if (r == 0) fputs("Try 'xq-stats --help' for more information.\n", stderr);
-            return XQ_EXIT_USAGE;
+            return r == 0 ? xq_cli_bad_option(PROG) : XQ_EXIT_USAGE;
         }
         }
     }

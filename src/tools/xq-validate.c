@@ -335,6 +335,7 @@ int main(int argc, char **argv)
     opt.threads = xq_cpu_count();
     const char *perft = NULL, *fen = NULL;
     bool check_cap_given = false;
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage};
     int c;
     while ((c = getopt_long(argc, argv, "r:k:sWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
@@ -351,25 +352,15 @@ int main(int argc, char **argv)
         case OPT_FIX: opt.fix_results = true; break;
         case 's': opt.rules.strict = true; break;
         case 'W': opt.warnings = true; break;
-        case 'e':
-            if (!xq_encoding_parse(optarg, &opt.read.encoding)) {
-                xq_cli_error(PROG, "unknown encoding '%s' (auto, utf8, gbk or big5)", optarg);
-                return XQ_EXIT_USAGE;
-            }
-            break;
-        case 'q': opt.quiet = true; break;
-        case 'j':
-            if (!xq_cli_int(PROG, "jobs", optarg, 256, &opt.threads)) return XQ_EXIT_USAGE;
-            break;
         case OPT_PERFT: perft = optarg; break;
         case OPT_FEN: fen = optarg; break;
-        case 'h': usage(stdout); return XQ_EXIT_OK;
-        case 'V': xq_cli_version(PROG); return XQ_EXIT_OK;
         default: {
+            int st = xq_cli_common_option(PROG, c, optarg, &common);
+            if (st == XQ_CLI_NEXT) break;
+            if (st != XQ_CLI_OTHER) return st;
             int r = xq_cli_rule_option(PROG, c, optarg, &opt.rules, &check_cap_given);
             if (r > 0) break;
-            if (r == 0) fputs("Try 'xq-validate --help' for more information.\n", stderr);
-            return XQ_EXIT_USAGE;
+            return r == 0 ? xq_cli_bad_option(PROG) : XQ_EXIT_USAGE;
         }
         }
     }
