@@ -381,10 +381,13 @@ static inline void store3(char *o, uint32_t e) { xq_pair_store3(o, e); }
  * legacy encoding maps 0x01..0x7F to itself), GB18030 4-byte forms, the
  * last byte of the line, bad sequences and NUL (reported, counted in
  * *nbad).  Writes at *o (16 bytes of room) and advances it; returns the
- * input bytes used (>= 1). */
-static long decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const unsigned char *s,
-                        size_t n, size_t i, uint64_t off, xq_buf *out, char **o,
-                        xq_bad_bytes_fn *bad, void *ctx, int *nbad)
+ * input bytes used (>= 1).  Always inlined (table_decode, score_decode):
+ * first sights of pairs are most of a small input's decoding, and a call
+ * each cost 2 M instructions over 1,120 small files. */
+static inline __attribute__((always_inline)) long
+decode_slow(iconv_t cd, uint32_t *pairs, const char *what, const unsigned char *s, size_t n,
+            size_t i, uint64_t off, xq_buf *out, char **o, xq_bad_bytes_fn *bad, void *ctx,
+            int *nbad)
 {
     unsigned char b = s[i];
     uint32_t e = PAIR_BAD;
@@ -507,42 +510,38 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Score = marker characters - bad sequences, of the decoding with enc.
- * With pairs, the decoding is table_decode's with the pair cache *pairs
- * (made here when NULL, left to the caller): the same text and count of
- * bad sequences as iconv_decode's over the whole sample but iconv only
- * once per distinct byte pair.  pairs NULL: iconv_decode's, for a small
- * sample, where making a 256 KiB cache per encoding would cost more than
- * it saves (tests/unit/test_detect_fast.c compares the detection with the
- * former one, iconv_decode's alone, on the corpora and on crafted
- * samples, both sizes). */
-static long score_pairs(xq_encoding enc, const unsigned char *s, size_t n,
-                        const uint32_t *markers, size_t nm, uint32_t **pairs)
+/* The markers (all 3-byte characters of the BMP) as a bit set over the
+ * BMP: set[cp >> 6] >> (cp & 63) & 1. */
+typedef struct {
+    uint64_t w[1024];
+} marker_set;
+
+static void marker_set_make(marker_set *set, const uint32_t *markers, size_t nm)
 {
-    iconv_t cd = open_legacy(enc);
-    if (cd == (iconv_t)-1) return -(long)n;
-    xq_buf out = {0};
-    int nbad = pairs ? table_decode(cd, pairs, "", s, n, 0, &out, NULL, NULL)
-                     : iconv_decode(cd, "", s, n, 0, &out, NULL, NULL);
-    iconv_close(cd);
-    long score = -(long)(nbad < 0 ? 0 : nbad);
-    const unsigned char *u = (const unsigned char *)out.p;
-    /* the markers, all 3-byte characters of the BMP, as a bit set */
-    uint64_t set[1024] = {0};
+    memset(set, 0, sizeof *set);
     for (size_t m = 0; m < nm; m++)
-        if (markers[m] < 0x10000) set[markers[m] >> 6] |= (uint64_t)1 << (markers[m] & 63);
+        if (markers[m] < 0x10000) set->w[markers[m] >> 6] |= (uint64_t)1 << (markers[m] & 63);
+}
+
+/* Marker characters in the UTF-8 text u[0..n) (the decoder's output: well
+ * formed but for what utf8_seq refuses, skipped a byte at a time). */
+static inline __attribute__((always_inline)) long
+marker_count(const unsigned char *u, size_t n, const marker_set *set, const uint32_t *markers,
+             size_t nm)
+{
+    long score = 0;
     size_t i = 0, blen;
-    while (i < out.len) {
+    while (i < n) {
         unsigned c = u[i];
         if (c < 0x80) { i++; continue; }
-        if (c >= 0xE1 && c <= 0xEF && c != 0xED && out.len - i >= 3 && (u[i + 1] & 0xC0) == 0x80 &&
+        if (c >= 0xE1 && c <= 0xEF && c != 0xED && n - i >= 3 && (u[i + 1] & 0xC0) == 0x80 &&
             (u[i + 2] & 0xC0) == 0x80) {   /* what utf8_seq takes as 3 bytes, inline */
             uint32_t cp = utf8_cp(u + i, 3);
-            score += (long)(set[cp >> 6] >> (cp & 63) & 1);
+            score += (long)(set->w[cp >> 6] >> (cp & 63) & 1);
             i += 3;
             continue;
         }
-        int k = utf8_seq(u + i, out.len - i, &blen);
+        int k = utf8_seq(u + i, n - i, &blen);
         if (k <= 0) { i++; continue; }
         if (k == 3) {
             uint32_t cp = utf8_cp(u + i, k);
@@ -550,6 +549,79 @@ static long score_pairs(xq_encoding enc, const unsigned char *s, size_t n,
         }
         i += (size_t)k;
     }
+    return score;
+}
+
+/* Is the character of pair entry e (e > PAIR_SLOW: a cached one) a
+ * marker?  Its UTF-8 is e's low bytes, first in the low byte (a cached
+ * character is always well formed: iconv's output), so a 3-byte one is
+ * E? 8?..B? 8?..B? and its code point is read from e directly. */
+static inline long entry_marker(uint32_t e, const marker_set *set)
+{
+    if ((e >> 24 & 3) != 3) return 0;
+    uint32_t cp = (e & 0x0F) << 12 | (e >> 8 & 0x3F) << 6 | (e >> 16 & 0x3F);
+    return (long)(set->w[cp >> 6] >> (cp & 63) & 1);
+}
+
+/* table_decode's walk over s[0..n) with the pair cache *pairs (made when
+ * NULL), counting the markers of the text as it goes instead of writing
+ * it: the cached characters' from their entries, decode_slow's output
+ * (misses, iconv's forms, U+FFFD per bad byte) by marker_count over the
+ * few bytes it wrote.  Returns markers - bad sequences, the score
+ * table_decode's text and count would give; the pair cache ends as
+ * table_decode leaves it (the same decode_slow calls).  0 on
+ * out-of-memory (as before: no text, no count). */
+static long score_decode(iconv_t cd, uint32_t **pairs, const unsigned char *s, size_t n,
+                         const marker_set *set, const uint32_t *markers, size_t nm)
+{
+    if (!*pairs && !(*pairs = pairs_new())) return 0;
+    const uint32_t *pt = *pairs;
+    char slow[64];   /* decode_slow's output: 16 bytes of room needed */
+    xq_buf out = {slow, 0, sizeof slow};
+    long score = 0;
+    int nbad = 0;
+    const unsigned char *p = s, *end = s + n;
+    while (p < end) {
+        while (end - p >= 2) {   /* the hot loop, as table_decode's */
+            uint32_t e = pt[pair_key(p)];
+            if (e <= PAIR_SLOW) break;
+            score += entry_marker(e, set);
+            p += e >> 28;
+        }
+        if (p == end) break;
+        char *o = slow;
+        p += decode_slow(cd, *pairs, "", s, n, (size_t)(p - s), 0, &out, &o, NULL, NULL, &nbad);
+        score += marker_count((const unsigned char *)slow, (size_t)(o - slow), set, markers, nm);
+    }
+    return score - nbad;
+}
+
+/* Score = marker characters - bad sequences, of the decoding with enc.
+ * With pairs, the decoding is table_decode's with the pair cache *pairs
+ * (made here when NULL, left to the caller), scored as it goes
+ * (score_decode): the same text and count of bad sequences as
+ * iconv_decode's over the whole sample but iconv only once per distinct
+ * byte pair, and no text written.  pairs NULL: iconv_decode's, for a
+ * small sample, where making a 256 KiB cache per encoding would cost more
+ * than it saves (tests/unit/test_detect_fast.c compares the detection with
+ * the former one, iconv_decode's alone, on the corpora and on crafted
+ * samples, both sizes). */
+static long score_pairs(xq_encoding enc, const unsigned char *s, size_t n,
+                        const uint32_t *markers, size_t nm, uint32_t **pairs)
+{
+    iconv_t cd = open_legacy(enc);
+    if (cd == (iconv_t)-1) return -(long)n;
+    marker_set set;
+    marker_set_make(&set, markers, nm);
+    if (pairs) {
+        long score = score_decode(cd, pairs, s, n, &set, markers, nm);
+        iconv_close(cd);
+        return score;
+    }
+    xq_buf out = {0};
+    int nbad = iconv_decode(cd, "", s, n, 0, &out, NULL, NULL);
+    iconv_close(cd);
+    long score = -(long)(nbad < 0 ? 0 : nbad) + marker_count((const unsigned char *)out.p, out.len, &set, markers, nm);
     xq_buf_free(&out);
     return score;
 }

@@ -1430,6 +1430,21 @@ static inline xq_result ascii_result(const unsigned char *p, size_t n)
 static const unsigned char *fast_result(xq_reader *r, xq_game *g, const unsigned char *p,
                                         const unsigned char *e)
 {
+    /* the usual line, "1-0\n" or "0-1\n", by one compare (what the scans
+     * below find for it: the token of 3 bytes, q at its '\n') */
+    if (e - p >= 4 && !r->depth) {
+        uint32_t x, red, black;
+        memcpy(&x, p, 4);
+        memcpy(&red, "1-0\n", 4);
+        memcpy(&black, "0-1\n", 4);
+        if (x == red || x == black) {
+            xq_result res = x == red ? XQ_RESULT_RED : XQ_RESULT_BLACK;
+            g->result = xq_result_str(res);
+            g->result_code = res;
+            r->ph = PH_AFTER_RESULT;
+            return p + 3;
+        }
+    }
     const unsigned char *t = p;
     while (t < e && *t - 0x21u < 0x5Eu) t++;   /* ASCII, not a blank */
     const unsigned char *q = t;
@@ -1763,8 +1778,10 @@ static inline size_t plain_run(const unsigned char *v)
 }
 
 /* The line end after a tag value's closing quote c: the '\n' when `"]`
- * and the line's end ('\n', or "\r\n") follow, else NULL. */
-static inline const unsigned char *tag_close(const unsigned char *c)
+ * and the line's end ('\n', or "\r\n") follow, else NULL.  Always
+ * inlined: fast_tag calls it at 4 places per tag line, and the compiler
+ * left it a function (a call per tag line on the hot path). */
+static inline __attribute__((always_inline)) const unsigned char *tag_close(const unsigned char *c)
 {
     if (c[0] != '"' || c[1] != ']') return NULL;
     if (c[2] == '\n') return c + 2;
@@ -1851,6 +1868,22 @@ static inline bool known_at(const unsigned char *s, unsigned k)
 #define START_FEN_TEXT "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 static const char START_FEN[] = START_FEN_TEXT;
 
+/* fast_tag's last step, the tag taken: tag idx of g, name n (NULL: out
+ * of memory, the tag is dropped as xq_game_add_tag_ref drops it) of
+ * name_len bytes, KNOWN index id (or -1), value val, on line lineno. */
+static inline __attribute__((always_inline)) void tag_take(xq_reader *r, xq_game *g, size_t idx,
+                                                           const char *n, size_t name_len, int id,
+                                                           const char *val, uint64_t lineno)
+{
+    if (!r->any_line) {
+        r->any_line = true;
+        g->first_line = lineno;
+    }
+    if (r->ph == PH_START || r->ph == PH_MOVES) r->ph = PH_TAGS;
+    if (n && xq_game_add_tag_ref(g, n, val)) tag_added_id(r, g, name_len, id);
+    if (idx < sizeof r->tag_pred) r->tag_pred[idx] = (uint8_t)(id + 1);
+}
+
 /* The window walker's tag line at p (raw bytes, '[' first, line number
  * lineno; in the input's window, whose lines end with a '\n' before e,
  * readable XQ_INPUT_PAD bytes past its end): FT_RECORD when it starts the
@@ -1916,15 +1949,9 @@ static inline __attribute__((always_inline)) int fast_tag(xq_reader *r, xq_game 
         val = fast_tag_value(r, g, pt, !pt && xq_input_encoding(r->in) == XQ_ENC_UTF8, v, ce);
         if (!val) return FT_REFUSE;
     }
-    if (!r->any_line) {
-        r->any_line = true;
-        g->first_line = lineno;
-    }
-    if (r->ph == PH_START || r->ph == PH_MOVES) r->ph = PH_TAGS;
     /* a usual name as written: the static string, not a copy */
     const char *n = exact ? KNOWN[id].name : xq_game_strndup(g, name, name_len);
-    if (n && xq_game_add_tag_ref(g, n, val)) tag_added_id(r, g, name_len, id);
-    if (idx < sizeof r->tag_pred) r->tag_pred[idx] = (uint8_t)(id + 1);
+    tag_take(r, g, idx, n, name_len, id, val, lineno);
     *nlp = nl;
     return FT_TAKEN;
 }
@@ -2016,7 +2043,15 @@ static inline const unsigned char *fast_pair_lines(xq_reader *r, xq_game *g, fra
         r->mt_end = b + MT_BLOCK;
     }
     char *o = r->mt;
-    const char *const o_end = r->mt_end;
+    /* fast_scan's room test before each line, (o_end - o) >= FAST_ROOM +
+     * 17, made once: a line takes at most 2 x 16 bytes of the block (two
+     * texts of at most 15 bytes and their NULs), so the first `fit` lines
+     * pass it; the run stops after them (the caller's next call makes a
+     * new block when the room is short, as after the failed test: the
+     * same texts in the same places) */
+    size_t fit = ((size_t)(r->mt_end - o) - (FAST_ROOM + 17)) / 32 + 1;
+    if (fit < left) left = fit;
+    xq_node *const nd_lim = nd0 + 2 * left;   /* (line k is taken while k < left) */
     /* a line starts before lim: then its moves' 18 bytes ("WWWWWWWW
      * WWWWWWWW\n", at most 5 bytes after its start) end before e, and it
      * starts before stop; a line in the last 23 bytes of the window goes
@@ -2025,7 +2060,7 @@ static inline const unsigned char *fast_pair_lines(xq_reader *r, xq_game *g, fra
     xq_node *nd = nd0;
     uint32_t line = (uint32_t)lineno;
     const unsigned char *last = NULL;
-    while (p < lim && left) {   /* (left: 1 or more the first time) */
+    while (p < lim && nd < nd_lim) {   /* (left: 1 or more the first time) */
         /* p[0] is a digit, so its line's '\n' comes later: each byte read
          * below follows one that is not a '\n' */
         const unsigned char *q = p + 1;
@@ -2047,8 +2082,7 @@ static inline const unsigned char *fast_pair_lines(xq_reader *r, xq_game *g, fra
             uint64_t w;
             memcpy(&w, m, 8);
             const struct word_slot *s1 = word_find_in(words, mask, w);
-            if (!s1 || (size_t)(o_end - o) < FAST_ROOM + 17) break;
-            left--;
+            if (!s1) break;
             o = fast_pair_node(nd, o, s1, line, (uint32_t)(m - p) + 1, v);
             nd++;
             line++;
@@ -2063,9 +2097,7 @@ static inline const unsigned char *fast_pair_lines(xq_reader *r, xq_game *g, fra
         const struct word_slot *s1 = word_probe(words, mask, w1), *s2 = word_probe(words, mask, w2);
         /* (a cached word holds no blank and no '\n': the line has the shape) */
         if (!s1 || !s2 || !s1->len || !s2->len) break;   /* (word_find, the len tests last) */
-        /* room as fast_scan would find it before each move: no new block */
-        if ((size_t)(o_end - o) < FAST_ROOM + 17) break;
-        left--;
+        /* (room as fast_scan would find it before each move: `fit`) */
         uint32_t col = (uint32_t)(m - p) + 1;
         o = fast_pair_node(nd, o, s1, line, col, v);
         o = fast_pair_node(nd + 1, o, s2, line, col + s1->chars + 1, 0);
