@@ -170,6 +170,11 @@ const char *xq_position_check(const xq_position *pos)
 {
     static const int max_of[8] = {0, 1, 2, 2, 2, 2, 2, 5};
     int count[2][8] = {{0}};
+    /* the first piece off its squares, told only when nothing worse is
+     * wrong: a missing general or a general that can be taken (the side
+     * not to move in check, the generals facing) make the rules mean
+     * nothing, and the replay must see them whatever else is odd */
+    const char *placement = NULL;
     for (int sq = 0; sq < XQ_SQUARES; sq++) {
         xq_piece p = pos->board[sq];
         if (!p) continue;
@@ -180,27 +185,24 @@ const char *xq_position_check(const xq_position *pos)
         count[c][k]++;
         switch (k) {
         case XQ_GENERAL:
-            if (!xq_in_palace(f, r, c)) return "a general stands outside its palace";
+            if (!xq_in_palace(f, r, c) && !placement) placement = "a general stands outside its palace";
             break;
         case XQ_ADVISOR:
-            if (!advisor_point(f, own)) return "an advisor stands off its points";
+            if (!advisor_point(f, own) && !placement) placement = "an advisor stands off its points";
             break;
         case XQ_ELEPHANT:
-            if (!elephant_point(f, own)) return "an elephant stands off its points";
+            if (!elephant_point(f, own) && !placement) placement = "an elephant stands off its points";
             break;
         case XQ_SOLDIER:
-            if (own < 3) return "a soldier stands behind its start rank";
-            if (own < 5 && f % 2) return "an uncrossed soldier stands off its start files";
+            if (own < 3 && !placement) placement = "a soldier stands behind its start rank";
+            if (own < 5 && f % 2 && !placement) placement = "an uncrossed soldier stands off its start files";
             break;
         default:
             break;
         }
     }
-    for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < 2; c++)
         if (count[c][XQ_GENERAL] == 0) return c == XQ_RED ? "no red general" : "no black general";
-        for (int k = 1; k < 8; k++)
-            if (count[c][k] > max_of[k]) return "more pieces of a kind than a set has";
-    }
     int r = pos->general[XQ_RED], b = pos->general[XQ_BLACK];
     if (xq_file_of[r] == xq_file_of[b]) {
         bool open = true;
@@ -208,5 +210,8 @@ const char *xq_position_check(const xq_position *pos)
         if (open) return "the generals face each other";
     }
     if (xq_in_check(pos, (xq_color)(pos->side ^ 1))) return "the side not to move is in check";
-    return NULL;
+    for (int c = 0; c < 2; c++)
+        for (int k = 1; k < 8; k++)
+            if (count[c][k] > max_of[k]) return "more pieces of a kind than a set has";
+    return placement;
 }

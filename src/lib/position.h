@@ -150,7 +150,10 @@ size_t xq_fen_write(const xq_position *pos, char *buf, size_t size);
 /* Check that a position could arise under the rules: one general per side in
  * its palace, advisors/elephants on their points, soldiers not behind their
  * start rank, piece counts within a set, generals not facing, the side not
- * to move not in check.  Returns NULL or a static reason string. */
+ * to move not in check.  Returns NULL or a static reason string, the
+ * worst problem first: a missing general, then a general the side to move
+ * could take (generals facing, the side not to move in check), then the
+ * counts, then the first piece off its squares. */
 const char *xq_position_check(const xq_position *pos);
 
 /* --- Move generation and legality (movegen.c) ------------------------- */

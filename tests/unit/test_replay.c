@@ -186,6 +186,18 @@ static void impossible_fen_i03(void **state)
     strict.strict = true;
     replay_text("[FEN \"3a2b1r/4ak3/8p/7P1/9/9/9/B2NN3B/3K5/4p4 w - - 0 1\"]\n", &strict, &r);
     assert_true(has_finding(&r, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_ERROR));
+    /* a general the side to move could take, behind an advisor off its
+     * points: an error, and no move is played (the first one here would
+     * take the black general) */
+    replay_text("[FEN \"7B1/3Pk4/9/9/9/9/8n/3K5/9/1A7 w - - 0 1\"]\n"
+                "1. 兵六平五 馬９退７ 2. 帥六退一 馬７退５ *\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_UNREADABLE);
+    assert_true(has_finding(&r, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_ERROR));
+    assert_string_equal(r.reason, "FEN position cannot arise: the side not to move is in check");
+    assert_int_equal(r.plies, 0);
+    replay_text("[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n1. 帥五進一 *\n", NULL, &r);
+    assert_int_equal(r.status, XQ_STATUS_UNREADABLE);
+    assert_string_equal(r.reason, "FEN position cannot arise: the generals face each other");
 }
 
 static void results_parse(void **state)

@@ -367,6 +367,13 @@ static void ref_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_re
         /* without both generals check and mate mean nothing: an error;
          * other impossible positions can still be replayed: a warning */
         bool no_general = pos.general[XQ_RED] >= XQ_SQUARES || pos.general[XQ_BLACK] >= XQ_SQUARES;
+        if (!no_general && xq_in_check(&pos, (xq_color)(pos.side ^ 1))) {
+            /* a general the side to move could take: not replayed */
+            out->status = XQ_STATUS_UNREADABLE;
+            snprintf(out->reason, sizeof out->reason, "FEN position cannot arise: %s", why);
+            add_finding(out, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_ERROR, 0, NULL, "%s", out->reason);
+            return;
+        }
         if (why)
             add_finding(out, XQ_FIND_IMPOSSIBLE_POSITION,
                         opt->strict || no_general ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, NULL,

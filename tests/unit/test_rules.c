@@ -206,11 +206,18 @@ static void impossible_positions(void **state)
         {"4k4/9/9/9/9/9/9/9/9/3K1R3 b", NULL},
         {"4k4/4R4/9/9/9/9/9/9/9/3K5 w", "the side not to move is in check"},
         {"3k5/9/9/9/9/9/9/9/9/K8 w", "a general stands outside its palace"},
-        {"3k5/9/9/9/9/9/9/9/9/A2K5 w", "an advisor stands off its points"},
-        {"3k5/9/9/9/9/9/9/9/B8/3K5 w", "an elephant stands off its points"},
-        {"3k5/9/9/9/9/9/9/9/P8/3K5 w", "a soldier stands behind its start rank"},
+        {"4k4/9/9/9/9/9/9/9/9/A2K5 w", "an advisor stands off its points"},
+        {"4k4/9/9/9/9/9/9/9/B8/3K5 w", "an elephant stands off its points"},
+        {"4k4/9/9/9/9/9/9/9/P8/3K5 w", "a soldier stands behind its start rank"},
         {"3k5/p8/9/9/9/9/9/9/9/4K4 w", "a soldier stands behind its start rank"},
-        {"3k5/9/9/9/9/9/9/RRR6/9/3K5 w", "more pieces of a kind than a set has"},
+        {"4k4/9/9/9/9/9/9/RRR6/9/3K5 w", "more pieces of a kind than a set has"},
+        /* the worst problem first, whatever else is odd: a missing
+         * general, then a general the side to move could take */
+        {"9/3P5/9/9/9/9/8n/3K5/9/1A7 w", "no black general"},
+        {"7B1/3Pk4/9/9/9/9/8n/3K5/9/1A7 w", "the side not to move is in check"},
+        {"4k4/9/9/9/9/9/9/9/9/A3K4 w", "the generals face each other"},
+        {"3k5/9/9/9/9/9/9/9/B8/3K5 w", "the generals face each other"},
+        {"4k4/9/9/9/9/9/9/RRR6/9/A2K5 w", "more pieces of a kind than a set has"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         xq_position p;

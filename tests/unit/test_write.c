@@ -143,9 +143,9 @@ static void pgn_notations_and_format_tag(void **state)
 {
     (void)state;
     loaded l;
-    load(&l, "[FEN \"4k4/9/9/9/9/9/9/9/9/3AK4 w - - 0 1\"]\n1. 仕六进五 將5平4 *\n");
+    load(&l, "[FEN \"4k4/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1\"]\n1. 仕六进五 將5平4 *\n");
     char *s = render(&l, XQ_OUT_PGN, XQ_NOTATION_WXF, NULL, NULL);
-    assert_non_null(strstr(s, "[FEN \"4k4/9/9/9/9/9/9/9/9/3AK4 w - - 0 1\"]\n[Format \"WXF\"]\n\n1. A6+5 K5.4 *\n"));
+    assert_non_null(strstr(s, "[FEN \"4k4/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1\"]\n[Format \"WXF\"]\n\n1. A6+5 K5.4 *\n"));
     free(s);
     s = render(&l, XQ_OUT_PGN, XQ_NOTATION_ICCS, NULL, NULL);
     assert_non_null(strstr(s, "[Format \"ICCS\"]\n\n1. D0-E1 E9-D9 *\n"));
@@ -325,11 +325,11 @@ static void xml_reader_details(void **state)
     (void)state;
     loaded l;
     load(&l, "<?xml version=\"1.0\"?>\n<!-- c -->\n<games xmlns=\"urn:xq-tools:game:1\">\n<game result=\"0-1\">\n"
-             "<tag name=\"Red\">R</tag><fen>4k4/9/9/9/9/9/9/9/9/3AK4 w - - 0 1</fen><odd/>\n"
+             "<tag name=\"Red\">R</tag><fen>4k4/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1</fen><odd/>\n"
              "<move iccs=\"d0e1\" text=\"whatever\" nags=\"1 14\"><comment>a</comment><comment>b</comment></move>\n"
              "<move text=\"將5平4\"/>\n<move/>\n</game></games>\n");
     assert_string_equal(xq_game_tag(&l.g, "Red"), "R");
-    assert_string_equal(l.g.fen, "4k4/9/9/9/9/9/9/9/9/3AK4 w - - 0 1");
+    assert_string_equal(l.g.fen, "4k4/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1");
     assert_int_equal(l.g.result_code, XQ_RESULT_BLACK);
     assert_int_equal(l.g.first_line, 4);
     assert_int_equal(l.g.main.count, 3);
