@@ -362,6 +362,21 @@ static inline int line_attackers_to(const xq_position *pos, int sq, xq_color by,
     return n;
 }
 
+/* attackers_to's soldier part, shared with its debug reference: the
+ * soldiers of colour `by` that step to sq (forward, or sideways once
+ * across the river), appended to from[n..]; returns the new count. */
+static inline int soldier_attackers_to(const xq_piece *b, int sq, xq_color by, uint8_t *from, int n)
+{
+    int sf = xq_file_of[sq], sr = xq_rank_of[sq];
+    int back = sr - xq_forward(by);   /* a soldier steps forward, or sideways once across */
+    if (back >= 0 && back <= 9 && b[XQ_SQ(sf, back)] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)XQ_SQ(sf, back);
+    if (!xq_own_half(sr, by)) {
+        if (sf > 0 && b[sq - 1] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)(sq - 1);
+        if (sf < 8 && b[sq + 1] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)(sq + 1);
+    }
+    return n;
+}
+
 #ifndef NDEBUG
 /* attackers_to as it was written before its tables (debug builds check
  * that both list the same squares in the same order).  The squares of
@@ -386,12 +401,7 @@ static int attackers_to_plain(const xq_position *pos, int sq, xq_color by, uint8
         f = ef, r = sr + 2 * DIAG_R[d];
         if (on_board(f, r) && b[XQ_SQ(f, r)] == horse) from[n++] = (uint8_t)XQ_SQ(f, r);
     }
-    int back = sr - xq_forward(by);   /* a soldier steps forward, or sideways once across */
-    if (back >= 0 && back <= 9 && b[XQ_SQ(sf, back)] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)XQ_SQ(sf, back);
-    if (!xq_own_half(sr, by)) {
-        if (sf > 0 && b[sq - 1] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)(sq - 1);
-        if (sf < 8 && b[sq + 1] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)(sq + 1);
-    }
+    n = soldier_attackers_to(b, sq, by, from, n);
     if (xq_in_palace(sf, sr, by)) {
         for (int d = 0; d < 4; d++) {
             int f = sf + ORTH_F[d], r = sr + ORTH_R[d];
@@ -442,12 +452,7 @@ static int attackers_to(const xq_position *pos, int sq, xq_color by, uint8_t *fr
         if (ho[d][1] != NO_SQ && b[ho[d][1]] == horse) from[n++] = ho[d][1];
         if (ho[d][2] != NO_SQ && b[ho[d][2]] == horse) from[n++] = ho[d][2];
     }
-    int back = sr - xq_forward(by);   /* a soldier steps forward, or sideways once across */
-    if (back >= 0 && back <= 9 && b[XQ_SQ(sf, back)] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)XQ_SQ(sf, back);
-    if (!xq_own_half(sr, by)) {
-        if (sf > 0 && b[sq - 1] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)(sq - 1);
-        if (sf < 8 && b[sq + 1] == XQ_PIECE(XQ_SOLDIER, by)) from[n++] = (uint8_t)(sq + 1);
-    }
+    n = soldier_attackers_to(b, sq, by, from, n);
     if (xq_in_palace(sf, sr, by)) {
         const uint8_t(*st)[2] = STEP_OVER[sq];
         for (int d = 0; d < 4; d++) {

@@ -59,27 +59,8 @@ static void compare_desc(const xq_position *pos, const xq_checks *checks, int ki
     char text[32];
     size_t len = (size_t)snprintf(text, sizeof text, "%s%s%s%s", PIECE[kind], NUM[num], ACT[action], NUM[arg]);
     unsigned d = (unsigned)(arg | action << 4 | num << 6 | kind << 10);
-    assert_int_equal(xq_move_desc(text, len), d);
-    xq_position a = *pos, b = *pos;
-    xq_checks ca = *checks, cb = *checks;
-    xq_played pa = xq_move_play_desc(&a, d, &ca);
-    unsigned flags = cb.in_check[b.side] ? 0u : XQ_READ_NOT_IN_CHECK;
-    xq_move mb = xq_move_read_quick(&b, text, len, XQ_NOTATION_CHINESE, flags);
-    xq_piece capb = XQ_NONE;
-    if (mb != XQ_MOVE_NONE) capb = xq_play(&b, mb, &cb);
-    if (pa.move != mb || pa.captured != capb) {
-        char fen[XQ_FEN_MAX];
-        xq_fen_write(pos, fen, sizeof fen);
-        fail_msg("%s on %s (in check %d/%d): plan %04x cap %d, read+play %04x cap %d", text, fen,
-                 checks->in_check[0], checks->in_check[1], pa.move, pa.captured, mb, capb);
-    }
-    const char *diff = xqt_position_diff(&a, &b);
-    if (diff) fail_msg("%s: positions differ in %s", text, diff);
-    assert_true(xq_position_masks_ok(&a));
-    assert_int_equal(ca.in_check[0], cb.in_check[0]);
-    assert_int_equal(ca.in_check[1], cb.in_check[1]);
     compared++;
-    played += pa.move != XQ_MOVE_NONE;
+    played += xqt_play_desc_agrees(pos, checks, d, text, len);
 }
 
 /* Tally the moves of pos that touch the lines of the mover's general

@@ -42,32 +42,12 @@ static unsigned desc_of(int kind, int num, int action, int arg, char buf[32], si
 
 static long compared, played;
 
-/* xq_move_play_desc(d) on a copy of the walk's position against the
- * text read (xq_move_read_quick) and played (xq_play) on another. */
+/* xq_move_play_desc(d) at the walk's position against reading then
+ * playing the text (xqt_play_desc_agrees), counted. */
 static void compare_desc(const xqt_walk *w, unsigned d, const char *text, size_t len)
 {
-    xq_position a = w->pos, b = w->pos;
-    xq_checks ca = w->checks, cb = w->checks;
-    assert_int_equal(xq_move_desc(text, len), d);
-    xq_played pa = xq_move_play_desc(&a, d, &ca);
-    unsigned flags = cb.in_check[b.side] ? 0u : XQ_READ_NOT_IN_CHECK;
-    xq_move mb = xq_move_read_quick(&b, text, len, XQ_NOTATION_CHINESE, flags);
-    xq_piece capb = XQ_NONE;
-    if (mb != XQ_MOVE_NONE) capb = xq_play(&b, mb, &cb);
-    if (pa.move != mb || pa.captured != capb) {
-        char fen[XQ_FEN_MAX];
-        xq_fen_write(&w->pos, fen, sizeof fen);
-        fail_msg("%s on %s (in check %d/%d): plan %04x cap %d, read+play %04x cap %d", text, fen,
-                 w->checks.in_check[0], w->checks.in_check[1], pa.move, pa.captured, mb, capb);
-    }
-    const char *diff = xqt_position_diff(&a, &b);
-    if (diff) fail_msg("%s: positions differ in %s", text, diff);
-    assert_memory_equal(a.fboard, b.fboard, sizeof a.fboard);
-    assert_true(xq_position_masks_ok(&a));
-    assert_int_equal(ca.in_check[0], cb.in_check[0]);
-    assert_int_equal(ca.in_check[1], cb.in_check[1]);
     compared++;
-    played += pa.move != XQ_MOVE_NONE;
+    played += xqt_play_desc_agrees(&w->pos, &w->checks, d, text, len);
 }
 
 /* Every full form at the walk's position. */

@@ -335,6 +335,38 @@ static inline const char *xqt_position_diff(const xq_position *a, const xq_posit
     return NULL;
 }
 
+/* xq_move_play_desc(d) on a copy of pos against the text read
+ * (xq_move_read_quick) and played (xq_play) on another, in the check
+ * state *checks: the same move, capture, position (masks and fboard
+ * included) and check state, else the test fails naming the text and
+ * the FEN.  d must be xq_move_desc(text, len).  Returns whether a move
+ * was played. */
+static inline bool xqt_play_desc_agrees(const xq_position *pos, const xq_checks *checks, unsigned d,
+                                        const char *text, size_t len)
+{
+    xq_position a = *pos, b = *pos;
+    xq_checks ca = *checks, cb = *checks;
+    assert_int_equal(xq_move_desc(text, len), d);
+    xq_played pa = xq_move_play_desc(&a, d, &ca);
+    unsigned flags = cb.in_check[b.side] ? 0u : XQ_READ_NOT_IN_CHECK;
+    xq_move mb = xq_move_read_quick(&b, text, len, XQ_NOTATION_CHINESE, flags);
+    xq_piece capb = XQ_NONE;
+    if (mb != XQ_MOVE_NONE) capb = xq_play(&b, mb, &cb);
+    if (pa.move != mb || pa.captured != capb) {
+        char fen[XQ_FEN_MAX];
+        xq_fen_write(pos, fen, sizeof fen);
+        fail_msg("%s on %s (in check %d/%d): plan %04x cap %d, read+play %04x cap %d", text, fen,
+                 checks->in_check[0], checks->in_check[1], pa.move, pa.captured, mb, capb);
+    }
+    const char *diff = xqt_position_diff(&a, &b);
+    if (diff) fail_msg("%s: positions differ in %s", text, diff);
+    assert_memory_equal(a.fboard, b.fboard, sizeof a.fboard);
+    assert_true(xq_position_masks_ok(&a));
+    assert_int_equal(ca.in_check[0], cb.in_check[0]);
+    assert_int_equal(ca.in_check[1], cb.in_check[1]);
+    return pa.move != XQ_MOVE_NONE;
+}
+
 /* How a random walk picks among the legal moves. */
 typedef enum {
     XQT_UNIFORM,    /* every legal move alike */
