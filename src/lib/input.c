@@ -653,6 +653,22 @@ static bool mostly_utf8(const unsigned char *s, size_t n)
  * thousand small files 7 times slower. */
 enum { DETECT_CACHE_MIN = 32 * 1024 };
 
+/* The code points of MARKERS, sorted (the scoring searches them), into
+ * markers[64]; returns how many. */
+static size_t marker_list(uint32_t markers[64])
+{
+    size_t nm = 0, i = 0, blen;
+    const unsigned char *m = (const unsigned char *)MARKERS;
+    size_t mlen = sizeof MARKERS - 1;
+    while (i < mlen && nm < 64) {
+        int k = utf8_seq(m + i, mlen - i, &blen);
+        markers[nm++] = utf8_cp(m + i, k);
+        i += (size_t)k;
+    }
+    qsort(markers, nm, sizeof *markers, cmp_u32);
+    return nm;
+}
+
 /* xq_detect_encoding; for GBK or Big5 and a sample of DETECT_CACHE_MIN
  * bytes or more, *pairs is then the pair cache of that encoding filled by
  * the scoring (the input's table_decode can go on with it), else NULL.
@@ -664,15 +680,7 @@ static xq_encoding detect_pairs(const unsigned char *sample, size_t n, uint32_t 
     if (utf8_valid(sample, n, true, true)) return XQ_ENC_UTF8;
     if (mostly_utf8(sample, n)) return XQ_ENC_UTF8;
     uint32_t markers[64];
-    size_t nm = 0, i = 0, blen;
-    const unsigned char *m = (const unsigned char *)MARKERS;
-    size_t mlen = sizeof MARKERS - 1;
-    while (i < mlen && nm < 64) {
-        int k = utf8_seq(m + i, mlen - i, &blen);
-        markers[nm++] = utf8_cp(m + i, k);
-        i += (size_t)k;
-    }
-    qsort(markers, nm, sizeof *markers, cmp_u32);
+    size_t nm = marker_list(markers);
     uint32_t *p_big5 = NULL, *p_gbk = NULL;
     bool cache = n >= DETECT_CACHE_MIN;
     long big5 = score_pairs(XQ_ENC_BIG5, sample, n, markers, nm, cache ? &p_big5 : NULL);

@@ -62,20 +62,6 @@ static long ref_score_as(xq_encoding enc, const unsigned char *s, size_t n,
     return score;
 }
 
-static size_t marker_list(uint32_t *markers)
-{
-    size_t nm = 0, i = 0, blen;
-    const unsigned char *m = (const unsigned char *)MARKERS;
-    size_t mlen = sizeof MARKERS - 1;
-    while (i < mlen && nm < 64) {
-        int k = utf8_seq(m + i, mlen - i, &blen);
-        markers[nm++] = utf8_cp(m + i, k);
-        i += (size_t)k;
-    }
-    qsort(markers, nm, sizeof *markers, cmp_u32);
-    return nm;
-}
-
 /* xq_detect_encoding before the pair cache. */
 static xq_encoding ref_detect(const unsigned char *sample, size_t n)
 {

@@ -126,21 +126,6 @@ static void test_gbk(void **state)
 
 /* ---- the detection's scoring ------------------------------------------- */
 
-/* The markers as detect_pairs makes them (sorted code points). */
-static size_t make_markers(uint32_t *markers)
-{
-    size_t nm = 0, i = 0, blen;
-    const unsigned char *m = (const unsigned char *)MARKERS;
-    size_t mlen = sizeof MARKERS - 1;
-    while (i < mlen && nm < 64) {
-        int k = utf8_seq(m + i, mlen - i, &blen);
-        markers[nm++] = utf8_cp(m + i, k);
-        i += (size_t)k;
-    }
-    qsort(markers, nm, sizeof *markers, cmp_u32);
-    return nm;
-}
-
 /* A random sample of about n bytes: text of iconv_name (markers, other
  * characters, ASCII), raw bytes (leads, trails, NUL, 0x80, 0xFF). */
 static unsigned char *sample(const char *iconv_name, size_t n, size_t *len)
@@ -173,7 +158,7 @@ static void test_score_decode(void **state)
 {
     (void)state;
     uint32_t markers[64];
-    size_t nm = make_markers(markers);
+    size_t nm = marker_list(markers);
     static const char *const ENC[] = {"CP950", "GB18030"};
     for (int iter = 0; iter < 40; iter++) {
         size_t n;
