@@ -51,7 +51,8 @@ typedef struct {
     xq_slot *slots;           /* THREAD_SLOTS, cache-line aligned */
     size_t end[SETS];         /* 1 + sequence number of the set's last game; 0 = never used */
     unsigned next_set;
-    xq_rep_memo memo;         /* the thread's memo, shared by its slots (slot->memo) */
+    xq_replay_memo *memo;     /* the thread's memo, shared by its slots (slot->memo) */
+    xq_replay_memo own_memo;  /* memo when the caller keeps none (opt->memos NULL) */
 } crew;
 
 struct ring {
@@ -151,6 +152,29 @@ static void free_slots(xq_slot *slots, size_t n)
     }
 }
 
+void xq_pipeline_memos_free(xq_pipeline_memos *m)
+{
+    if (!m) return;
+    for (int t = 0; t < m->count; t++) xq_replay_memo_free(&m->memo[t]);
+    free(m->memo);
+    m->memo = NULL;
+    m->count = 0;
+}
+
+/* The caller's memos for n threads (memos NULL: none), made as needed;
+ * NULL when memory ran out. */
+static xq_replay_memo *memos_for(xq_pipeline_memos *memos, int n)
+{
+    if (memos->count < n) {
+        xq_replay_memo *m = realloc(memos->memo, (size_t)n * sizeof *m);
+        if (!m) return NULL;
+        memset(m + memos->count, 0, (size_t)(n - memos->count) * sizeof *m);
+        memos->memo = m;
+        memos->count = n;
+    }
+    return memos->memo;
+}
+
 /* -j 1: the same steps without threads. */
 static int run_serial(xq_reader *rd, const xq_pipeline_options *opt, const char **err_msg)
 {
@@ -162,14 +186,20 @@ static int run_serial(xq_reader *rd, const xq_pipeline_options *opt, const char 
         return -1;
     }
     xq_game_init(&s->game);
-    xq_rep_memo memo = {0};
-    s->memo = &memo;
+    xq_replay_memo own = {0};
+    s->memo = opt->memos ? memos_for(opt->memos, 1) : &own;
+    if (!s->memo) {
+        free_slots(s, 1);
+        free(s);
+        *err_msg = "out of memory";
+        return -1;
+    }
     int st;
     while ((st = xq_reader_next(rd, &s->game)) == 1) {
         opt->process(opt->ctx, s);
         emit(opt, s);
     }
-    xq_rep_memo_free(&memo);
+    xq_replay_memo_free(&own);
     free_slots(s, 1);
     free(s);
     return st < 0 ? -1 : 0;
@@ -268,7 +298,7 @@ static void crews_free(crew *crews, int n)
             free_slots(crews[t].slots, THREAD_SLOTS);
             free(crews[t].slots);
         }
-        xq_rep_memo_free(&crews[t].memo);
+        xq_replay_memo_free(&crews[t].own_memo);
     }
     free(crews);
 }
@@ -282,10 +312,13 @@ static bool ring_alloc(ring *r, int threads, crew **crews_out)
     if (crews) memset(crews, 0, (size_t)threads * sizeof *crews);
     *crews_out = crews;
     if (!r->order || !crews) return false;
+    xq_replay_memo *kept = r->opt->memos ? memos_for(r->opt->memos, threads) : NULL;
+    if (r->opt->memos && !kept) return false;
     for (int t = 0; t < threads; t++) {
         crews[t].r = r;
+        crews[t].memo = kept ? &kept[t] : &crews[t].own_memo;
         if (!(crews[t].slots = crew_slots_alloc(r->opt->user_size))) return false;
-        for (size_t k = 0; k < THREAD_SLOTS; k++) crews[t].slots[k].memo = &crews[t].memo;
+        for (size_t k = 0; k < THREAD_SLOTS; k++) crews[t].slots[k].memo = crews[t].memo;
     }
     return true;
 }

@@ -28,15 +28,29 @@ typedef struct {
     xq_replay replay;
     FILE *out, *err;         /* memory streams the worker writes into */
     void *user;              /* per-slot scratch of the tool (see user_size) */
-    xq_rep_memo *memo;       /* the processing thread's memo of repetition classifications,
+    xq_replay_memo *memo;    /* the processing thread's memo of repetition classifications and main lines,
                                 for xq_replay_game_memo (replay.h); only that thread uses it */
     /* private */
     char *out_buf, *err_buf;
     size_t out_len, err_len;
 } xq_slot;
 
+/* The memos of the pipeline's threads (replay.h), one per thread, kept
+ * by the caller from one run to the next: the games of all the files of
+ * a tool's run then share them (a game two files hold is replayed once)
+ * and a file sets up nothing.  Zero-initialise; a run makes the memos it
+ * lacks; release with xq_pipeline_memos_free. */
+typedef struct {
+    xq_replay_memo *memo;    /* owned: count memos, thread t of a run uses memo[t] */
+    int count;
+} xq_pipeline_memos;
+
+/* Free every memo and the array, and zero *m.  NULL: nothing. */
+void xq_pipeline_memos_free(xq_pipeline_memos *m);
+
 typedef struct {
     int threads;             /* threads, the calling one included; 1 = no other thread */
+    xq_pipeline_memos *memos;/* the threads' memos, kept between runs; NULL: a run's own */
     FILE *out;               /* where slot->out goes, in order; NULL = stdout */
     size_t user_size;        /* bytes of zeroed per-slot scratch (slot->user), may be 0 */
     void *ctx;               /* passed to the callbacks */

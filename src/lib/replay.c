@@ -464,6 +464,8 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
     xq_replay_game_memo(g, opt, NULL, out);
 }
 
+
+
 /* Is name the word lower (ASCII lowercase letters only), case ignored
  * (xq_game_tag's rule)?  For a letter y, x | 0x20 == y exactly when x is
  * y or its capital. */
@@ -626,7 +628,178 @@ static int limit_at(bool watch, int limit_plies, int check_cap, const int checks
     return limit_plies + 2 * excess;
 }
 
-void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *memo, xq_replay *out)
+/* ---- main lines replayed before (line_memo.h) --------------------------
+ *
+ * A main line's replay (the loop below and the ending after it) reads
+ * the start position, the options, the notation and, of each node, its
+ * desc when that is a decoded full form, else its text; a message or an
+ * illegal move may quote a text, and a finding's place is its node's.  So
+ * from the standard start, (options, notation, each node's desc or text)
+ * is the key of all the replay finds but places, and a line whose every
+ * move was played and whose findings have no text (warnings whose text
+ * nobody wants) is kept in the memo with its findings' plies: a game that
+ * repeats it takes it back, the places from its own nodes. */
+
+/* The key's head: the options and the notation, 8 uint16_t. */
+enum { LINE_KEY_HEAD = 8 };
+
+/* What a kept line holds: this head, nfind line_finding, a uint16_t move
+ * per ply, then (repeated) the xq_rep_verdict.  Read and written with
+ * memcpy: the ring keeps no alignment after the key. */
+typedef struct {
+    uint8_t termination, result_board, repeated, side;   /* side: the final position's */
+    uint32_t nfind;
+    int32_t halfmove, fullmove;                           /* the final position's */
+    xq_piece board[XQ_SQUARES];                           /* the final position's */
+} line_head;
+
+typedef struct {
+    uint32_t ply;
+    uint8_t kind, severity;
+} line_finding;
+
+/* Is pos the standard start position, Red to move, counters 0 and 1
+ * (whatever FEN spelled it)?  The rest of a position follows from these
+ * (xq_position_put keeps it). */
+static bool is_start(const xq_position *pos)
+{
+    xq_position start;
+    xq_position_start(&start);
+    return !memcmp(pos->board, start.board, sizeof pos->board) && pos->side == start.side &&
+           pos->halfmove == start.halfmove && pos->fullmove == start.fullmove;
+}
+
+/* The key of g's main line (nodes[0..count)) in memo->key, its length in
+ * bytes in *key_len: the options' head, then per node its desc when it is
+ * a full form (desc_full: the bits of one, none outside a Chinese
+ * notation), else what the replay reads then, the desc (no bit of
+ * desc_full), the text's length in bytes and its bytes (zero-padded to a
+ * uint16_t).  NULL when the line cannot be kept: no moves, a text of over
+ * 65,535 bytes, no memory. */
+static const uint16_t *line_key(xq_line_memo *lm, const xq_replay_options *opt, xq_notation notation,
+                                unsigned desc_full, const xq_node *nodes, size_t count, size_t *key_len)
+{
+    if (!count) return NULL;
+    /* room for a uint16_t per node left at every step: a desc needs no test */
+    size_t cap = LINE_KEY_HEAD + count + 256, n = LINE_KEY_HEAD;
+    uint16_t *k = xq_line_memo_key_room(lm, cap);
+    if (!k) return NULL;
+    cap = lm->key_cap;
+    uint32_t head[LINE_KEY_HEAD / 2] = {
+        (uint32_t)opt->move_limit, (uint32_t)opt->check_cap, (uint32_t)opt->repetitions,
+        (uint32_t)opt->rules | (uint32_t)opt->strict << 8 | (uint32_t)opt->no_warning_text << 9 |
+            (uint32_t)notation << 16};
+    memcpy(k, head, sizeof head);
+    for (size_t i = 0; i < count; i++) {
+        unsigned d = nodes[i].desc;
+        if (d & desc_full) {
+            k[n++] = (uint16_t)d;
+            continue;
+        }
+        size_t len = nodes[i].text_len ? nodes[i].text_len : strlen(nodes[i].text);
+        size_t words = (len + 1) / 2, need = n + 2 + words + (count - i - 1);
+        if (len > UINT16_MAX) return NULL;
+        if (need > cap) {
+            if (!(k = xq_line_memo_key_room(lm, 2 * need))) return NULL;
+            cap = lm->key_cap;
+        }
+        k[n++] = (uint16_t)d;
+        k[n++] = (uint16_t)len;
+        if (words) k[n + words - 1] = 0;   /* an odd length's pad byte */
+        memcpy(k + n, nodes[i].text, len);
+        n += words;
+    }
+    *key_len = n * sizeof *k;
+    return k;
+}
+
+/* A kept line's replay into *out and the nodes (which are the key's: one
+ * per kept move): the findings, each at its ply's node, the moves, how
+ * the game ended, the final position.  Returns the nodes' variation
+ * counts or'ed (nonzero: check_branch is due). */
+static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, xq_replay *out)
+{
+    line_head h;
+    memcpy(&h, v, sizeof h);
+    v += sizeof h;
+    for (uint32_t i = 0; i < h.nfind; i++, v += sizeof(line_finding)) {
+        line_finding f;
+        memcpy(&f, v, sizeof f);
+        finding_slot(out, (xq_finding_kind)f.kind, (xq_severity)f.severity, (int)f.ply, &nodes[f.ply - 1]);
+    }
+    uint32_t variations = 0;
+    for (size_t i = 0; i < count; i++, v += sizeof(xq_move)) {
+        memcpy(&nodes[i].move, v, sizeof(xq_move));
+        variations |= nodes[i].variation_count;
+    }
+    if (h.repeated) memcpy(&out->repetition, v, sizeof out->repetition);
+    out->repeated = h.repeated;
+    out->plies = (int)count;
+    out->termination = (xq_termination)h.termination;
+    out->result_board = (xq_result)h.result_board;
+    xq_position_clear(&out->final);
+    for (int sq = 0; sq < XQ_SQUARES; sq++)
+        if (h.board[sq]) xq_position_put(&out->final, sq, h.board[sq]);
+    xq_position_set_side(&out->final, (xq_color)h.side);
+    out->final.halfmove = h.halfmove;
+    out->final.fullmove = h.fullmove;
+    return variations;
+}
+
+/* Keep the replay of a main line just made (*out, the nodes' moves)
+ * under key, when it can be taken back whole: every move played, and
+ * every finding since the first new_from (out->findings[new_from..]) kept
+ * and without text (counted_before: the errors and warnings counted
+ * before them). */
+static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size_t key_len, const xq_replay *out,
+                      int new_from, int counted_before, const xq_node *nodes, size_t count)
+{
+    if (out->status != XQ_STATUS_VALID || (size_t)out->plies != count) return;
+    int nfind = out->nfindings - new_from;
+    if (out->error_count + out->warning_count - counted_before != nfind) return;   /* some only counted */
+    for (int i = new_from; i < out->nfindings; i++)
+        if (out->findings[i].message[0]) return;
+    size_t vlen = sizeof(line_head) + (size_t)nfind * sizeof(line_finding) + count * sizeof(xq_move) +
+                  (out->repeated ? sizeof out->repetition : 0);
+    unsigned char *v = xq_line_memo_add(lm, hash, key, key_len, vlen);
+    if (!v) return;
+    line_head h = {
+        .termination = (uint8_t)out->termination, .result_board = (uint8_t)out->result_board,
+        .repeated = out->repeated, .side = (uint8_t)out->final.side, .nfind = (uint32_t)nfind,
+        .halfmove = out->final.halfmove, .fullmove = out->final.fullmove};
+    memcpy(h.board, out->final.board, sizeof h.board);
+    memcpy(v, &h, sizeof h);
+    v += sizeof h;
+    for (int i = new_from; i < out->nfindings; i++, v += sizeof(line_finding)) {
+        const xq_finding *f = &out->findings[i];
+        line_finding lf = {(uint32_t)f->ply, (uint8_t)f->kind, (uint8_t)f->severity};
+        memcpy(v, &lf, sizeof lf);
+    }
+    for (size_t i = 0; i < count; i++, v += sizeof(xq_move)) memcpy(v, &nodes[i].move, sizeof(xq_move));
+    if (out->repeated) memcpy(v, &out->repetition, sizeof out->repetition);
+}
+
+/* The end of every replay that got past its start: the variations
+ * (variations: the main line's nodes' counts or'ed), then the recorded
+ * result against the board. */
+static void replay_end(xq_game *g, const xq_replay_options *opt, xq_notation notation, uint32_t variations,
+                       xq_replay *out)
+{
+    /* a second walk of the main line only for records that have variations */
+    if (variations) check_branch(&g->main, out->start, 1, true, out->plies, notation, opt, out);
+
+    /* the recorded result against the board */
+    if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) check_result(opt, out);
+}
+
+void xq_replay_memo_free(xq_replay_memo *memo)
+{
+    if (!memo) return;
+    xq_rep_memo_free(&memo->judge);
+    xq_line_memo_free(&memo->lines);
+}
+
+void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_memo *memo, xq_replay *out)
 {
     /* all zero but the findings (4.4K of the 6.8K, written by add_finding
      * before anyone reads them: readers stop at nfindings) and the start
@@ -681,6 +854,21 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     static xq_node no_nodes[1];
     xq_node *const nodes = g->main.count ? g->main.nodes : no_nodes;
     const size_t count = g->main.count;
+    /* a line replayed before (from the standard start): taken from the memo */
+    const uint16_t *line = NULL;
+    size_t line_len = 0;
+    uint64_t line_hash = 0;
+    if (memo && is_start(&pos) &&
+        (line = line_key(&memo->lines, opt, notation, desc_full, nodes, count, &line_len))) {
+        line_hash = xq_line_memo_hash(line, line_len);
+        size_t vlen;
+        const unsigned char *v = xq_line_memo_find(&memo->lines, line_hash, line, line_len, &vlen);
+        if (v) {
+            replay_end(g, opt, notation, line_take(v, nodes, count, out), out);
+            return;
+        }
+    }
+    const int new_from = out->nfindings, counted_before = out->error_count + out->warning_count;
     /* room for every key of the game (a stretch is at most all of it), so
      * the loop never tests for room; one slot more, a spare (below) */
     uint64_t klocal[XQ_KEYS_LOCAL + 1], *keys = klocal;
@@ -703,7 +891,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     keys[0] = pos.key;
     stamps[pos.key & (XQ_KEY_FILTER - 1)] = gen;
     xq_rep_memo own_memo = {0};   /* no memo given: one for this game, freed at its end */
-    if (!memo) memo = &own_memo;
+    xq_rep_memo *judge = memo ? &memo->judge : &own_memo;
     int checks[2] = {0, 0};          /* checks per side since the last capture */
     /* the options the loop reads every ply, in locals (a call in the loop
      * would make the compiler read them again from *opt) */
@@ -780,7 +968,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
          * kept: short of room) */
         if (!fresh && nkeys <= kcap && !repetition_ply && nkeys >= 5 && keys_count(keys, nkeys) >= repetitions &&
             stretch_judge(&out->start, &pos, nodes, (int)base, (int)i + 1, keys, nkeys, opt,
-                          memo, &out->repetition)) {
+                          judge, &out->repetition)) {
             repetition_ply = (int)i + 1;
             ended = true;
             trigger = INT_MIN;
@@ -820,14 +1008,14 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
     if (repetition_ply && repetition_ply < out->plies && out->status == XQ_STATUS_VALID && nkeys >= 5 &&
         keys_count(keys, nkeys) >= opt->repetitions) {
         xq_rep_verdict last;
-        if (stretch_judge(&out->start, &pos, nodes, (int)base, out->plies, keys, nkeys, opt, memo, &last)) {
+        if (stretch_judge(&out->start, &pos, nodes, (int)base, out->plies, keys, nkeys, opt, judge, &last)) {
             out->repetition = last;
             repetition_ply = out->plies;
         }
     }
     out->repeated = repetition_ply > 0;
     if (keys != klocal) free(keys);
-    if (memo == &own_memo) xq_rep_memo_free(&own_memo);   /* the caller's memo is the caller's to free */
+    if (judge == &own_memo) xq_rep_memo_free(&own_memo);   /* the caller's memo is the caller's to free */
 
     if (out->status == XQ_STATUS_VALID) {
         if (!xq_has_legal_move_known(&pos, state.in_check[pos.side])) {
@@ -846,9 +1034,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *
         }
     }
     out->final = pos;
-    /* a second walk of the main line only for records that have variations */
-    if (variations) check_branch(&g->main, out->start, 1, true, out->plies, notation, opt, out);
-
-    /* the recorded result against the board */
-    if (out->result_board != XQ_RESULT_UNKNOWN && out->status == XQ_STATUS_VALID) check_result(opt, out);
+    if (line && !keys_short)
+        line_keep(&memo->lines, line_hash, line, line_len, out, new_from, counted_before, nodes, count);
+    replay_end(g, opt, notation, variations, out);
 }

@@ -8,6 +8,7 @@
 #define XQ_REPLAY_H
 
 #include "game.h"
+#include "line_memo.h"
 #include "position.h"
 #include "repetition.h"
 
@@ -120,13 +121,28 @@ typedef struct {
  * node of g (node->move).  Never fails: problems become findings. */
 void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out);
 
-/* xq_replay_game, judging repetitions with memo (repetition.h): the
- * classifications of (position, move) pairs met in earlier games are
- * taken from it, the new ones added.  The verdicts are the same as with
- * memo NULL (a memo for this game alone, which is what xq_replay_game
- * uses); a memo kept over many games spares the work on the cycles of
- * games a database holds twice.  memo is the caller's, used by one thread
- * at a time. */
-void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_rep_memo *memo, xq_replay *out);
+/* What a thread keeps between the games it replays, to spare work on
+ * games a database holds twice: the judge's classifications of
+ * (position, move) pairs (repetition.h) and whole main lines already
+ * replayed (line_memo.h).  Caller-owned; zero-initialise, release with
+ * xq_replay_memo_free; used by one thread at a time. */
+typedef struct {
+    xq_rep_memo judge;
+    xq_line_memo lines;
+} xq_replay_memo;
+
+/* Free what *memo owns and zero it (it may be used again).  NULL: nothing. */
+void xq_replay_memo_free(xq_replay_memo *memo);
+
+/* xq_replay_game, with memo (NULL: as xq_replay_game): the repetition
+ * judge takes the classifications made in earlier games from memo->judge
+ * and adds the new ones; and a main line from the standard start whose
+ * moves are all decoded full forms in a Chinese notation (node->desc),
+ * replayed before under the same options and notation with no finding
+ * that has a text and no repetition... is taken from memo->lines: its
+ * moves (node->move), findings (their places from this game's nodes),
+ * ending and final position, instead of being played again.  The result
+ * is the same as with memo NULL, byte for byte (test_line_memo.c). */
+void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_memo *memo, xq_replay *out);
 
 #endif

@@ -31,6 +31,7 @@ typedef struct {
 typedef struct {
     unsigned long long games, partial;
     unsigned long long lost[4];   /* games whose tags/comments/NAGs/variations the format drops */
+    xq_pipeline_memos memos;      /* what the replays of every file share (pipeline.h) */
 } totals;
 
 static void usage(FILE *to)
@@ -215,7 +216,7 @@ static int convert_file(const char *path, FILE *out, const options *opt, totals 
     if (opt->write.no_comments) st.holds |= XQ_HOLDS_COMMENTS;
     if (opt->write.no_variations) st.holds |= XQ_HOLDS_VARIATIONS;
     xq_pipeline_options po = {
-        .threads = opt->threads, .out = out, .user_size = sizeof(game_outcome), .ctx = &st,
+        .threads = opt->threads, .memos = &t->memos, .out = out, .user_size = sizeof(game_outcome), .ctx = &st,
         .process = convert_game, .account = account_game,
     };
     int status = xq_cli_run_file(PROG, path, &opt->read, &po);
@@ -327,6 +328,7 @@ int main(int argc, char **argv)
         if (st > status) status = st;
         if (opt.write.format == XQ_OUT_XQF) break;   /* one game, from the first file */
     }
+    xq_pipeline_memos_free(&t.memos);
     xq_write_end(out, &opt.write);
     if (opt.output) {
         if (ferror(out)) xq_cli_error(PROG, "%s: write error", opt.output);

@@ -27,6 +27,7 @@ typedef struct {
 
 typedef struct {
     unsigned long long games, plies, errors, warnings, bad_games;
+    xq_pipeline_memos memos;   /* what the replays of every file share (pipeline.h) */
 } totals;
 
 static void usage(FILE *to)
@@ -143,7 +144,7 @@ static int parse_file(const char *path, const options *opt, totals *t)
 {
     run_state st = {opt, t};
     xq_pipeline_options po = {
-        .threads = opt->threads, .user_size = sizeof(game_counts), .ctx = &st,
+        .threads = opt->threads, .memos = &t->memos, .user_size = sizeof(game_counts), .ctx = &st,
         .process = parse_game, .account = account_game,
     };
     return xq_cli_run_file(PROG, path, &opt->read, &po);
@@ -186,6 +187,7 @@ int main(int argc, char **argv)
         int st = parse_file(nfiles ? argv[optind + i] : "-", &opt, &t);
         if (st > status) status = st;
     }
+    xq_pipeline_memos_free(&t.memos);
     if (fflush(stdout) != 0) {
         xq_cli_error(PROG, "write error on standard output");
         status = XQ_EXIT_USAGE;

@@ -135,6 +135,7 @@ typedef struct {
     derive_state *derive;
     progress *prog;
     bool oom;
+    xq_pipeline_memos memos;   /* what the replays of every file share (pipeline.h) */
 } run_state;
 
 typedef struct {
@@ -190,7 +191,7 @@ static void account_game(void *ctx, xq_slot *slot)
 static int read_file(const char *path, run_state *st)
 {
     xq_pipeline_options po = {
-        .threads = st->opt->threads, .user_size = sizeof(slot_data), .ctx = st,
+        .threads = st->opt->threads, .memos = &st->memos, .user_size = sizeof(slot_data), .ctx = st,
         .process = process_game, .account = account_game,
     };
     st->prog->bytes_file = 0;
@@ -352,12 +353,13 @@ static int derive(char **paths, int npaths, const options *opt, progress *prog)
         xq_cli_error(PROG, "out of memory");
         return XQ_EXIT_USAGE;
     }
-    run_state st = {opt, counts, &d, prog, false};
+    run_state st = {.opt = opt, .stats = counts, .derive = &d, .prog = prog};
     int status = XQ_EXIT_OK;
     for (int i = 0; i < (npaths ? npaths : 1); i++) {
         int s = read_file(npaths ? paths[i] : "-", &st);
         if (s > status) status = s;
     }
+    xq_pipeline_memos_free(&st.memos);
     progress_end(prog);
     const xq_ecco_table *t = d.oom || st.oom ? NULL : xq_ecco_learner_table(d.learner);
     if (!t) {
@@ -502,11 +504,12 @@ int main(int argc, char **argv)
             xq_cli_error(PROG, "out of memory");
             return XQ_EXIT_USAGE;
         }
-        run_state st = {&opt, stats, NULL, &prog, false};
+        run_state st = {.opt = &opt, .stats = stats, .prog = &prog};
         for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
             int s = read_file(nfiles ? files[i] : "-", &st);
             if (s > status) status = s;
         }
+        xq_pipeline_memos_free(&st.memos);
         progress_end(&prog);
         if (st.oom) {
             xq_cli_error(PROG, "out of memory");

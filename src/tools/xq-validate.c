@@ -32,6 +32,7 @@ typedef struct {
 
 typedef struct {
     unsigned long long games, valid, with_errors, unreadable, warnings, plies;
+    xq_pipeline_memos memos;   /* what the replays of every file share (pipeline.h) */
 } totals;
 
 static void usage(FILE *to)
@@ -291,7 +292,8 @@ static int validate_file(const char *path, const options *opt, totals *t)
 {
     run_state state = {opt, t};
     xq_pipeline_options po = {
-        .threads = opt->threads, .ctx = &state, .process = process_game, .account = account_game,
+        .threads = opt->threads, .memos = &t->memos, .ctx = &state, .process = process_game,
+        .account = account_game,
     };
     return xq_cli_run_file(PROG, path, &opt->read, &po);
 }
@@ -385,6 +387,7 @@ int main(int argc, char **argv)
         int st = validate_file(nfiles ? argv[optind + i] : "-", &opt, &t);
         if (st > status) status = st;
     }
+    xq_pipeline_memos_free(&t.memos);
     if (fflush(stdout) != 0) {
         xq_cli_error(PROG, "write error on standard output");
         status = XQ_EXIT_USAGE;

@@ -30,14 +30,14 @@ typedef struct {
     /* each memo seen and the thread that used it first: a memo must stay
      * with one thread (pipeline.h, slot->memo) */
     pthread_mutex_t memo_lock;
-    const xq_rep_memo *memos[64];
+    const xq_replay_memo *memos[64];
     pthread_t memo_thread[64];
     int nmemos;
     unsigned long long memo_errors;
 } run_check;
 
 /* Note that this thread uses memo m; count an error if another did. */
-static void check_memo_owner(run_check *c, const xq_rep_memo *m)
+static void check_memo_owner(run_check *c, const xq_replay_memo *m)
 {
     pthread_mutex_lock(&c->memo_lock);
     int k = 0;

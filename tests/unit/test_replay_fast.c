@@ -630,7 +630,8 @@ static int option_sets(xq_replay_options *o)
 }
 
 typedef struct {
-    xq_rep_memo ref_memo, memo;
+    xq_rep_memo ref_memo;
+    xq_replay_memo memo;
     xq_replay *a, *b;
     xq_move *ma, *mb;
     size_t games;
@@ -674,7 +675,7 @@ static void ctx_init(cmp_ctx *c)
 static void ctx_free(cmp_ctx *c)
 {
     xq_rep_memo_free(&c->ref_memo);
-    xq_rep_memo_free(&c->memo);
+    xq_replay_memo_free(&c->memo);
     free(c->a);
     free(c->b);
     free(c->ma);

@@ -1,0 +1,151 @@
+/* line_memo.c - a bounded memo of replayed main lines (see line_memo.h). */
+#include "line_memo.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+_Static_assert((XQ_LINE_MEMO_BYTES & (XQ_LINE_MEMO_BYTES - 1)) == 0, "the ring's size is a power of two");
+_Static_assert((XQ_LINE_MEMO_SLOTS & (XQ_LINE_MEMO_SLOTS - 1)) == 0, "the table's size is a power of two");
+
+/* An entry in the ring: this head, the key, the value, then padding to 8
+ * bytes (so the next head is aligned). */
+typedef struct {
+    uint64_t hash;
+    uint32_t key_len, value_len;
+} entry_head;
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return h ^ (h >> 33);
+}
+
+uint64_t xq_line_memo_hash(const void *bytes, size_t len)
+{
+    const unsigned char *p = bytes;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
+    size_t i = 0;
+    /* two lanes, 16 bytes a step: the multiplies of one lane do not wait
+     * for the other's */
+    uint64_t h2 = 0x6A09E667F3BCC909ull;
+    for (; i + 16 <= len; i += 16) {
+        uint64_t a, b;
+        memcpy(&a, p + i, 8);
+        memcpy(&b, p + i + 8, 8);
+        h = (h ^ a) * 0x9E3779B97F4A7C15ull;
+        h2 = (h2 ^ b) * 0xC2B2AE3D27D4EB4Full;
+        h ^= h >> 29;
+        h2 ^= h2 >> 31;
+    }
+    uint64_t tail[2] = {0, 0};
+    memcpy(tail, p + i, len - i);
+    h = (h ^ tail[0]) * 0x9E3779B97F4A7C15ull;
+    h2 = (h2 ^ tail[1]) * 0xC2B2AE3D27D4EB4Full;
+    return mix(h ^ (h2 >> 1) ^ (h2 << 63));
+}
+
+/* The ring, in huge pages where the system has them for the asking
+ * (Linux: transparent huge pages in "madvise" mode): the ring is written
+ * once through, and in 4 KiB pages its 2,048 first-touch faults cost this
+ * machine (a VM) 8% of a masters.pgn run, more than the lookups. */
+static uint8_t *ring_alloc(void)
+{
+#ifdef MADV_HUGEPAGE
+    void *p;
+    if (posix_memalign(&p, 2u << 20, XQ_LINE_MEMO_BYTES)) return NULL;
+    madvise(p, XQ_LINE_MEMO_BYTES, MADV_HUGEPAGE);   /* a hint: refused, the pages are small */
+    return p;
+#else
+    return malloc(XQ_LINE_MEMO_BYTES);
+#endif
+}
+
+/* The entry at ring position at, if its bytes are still there. */
+static const unsigned char *entry_at(const xq_line_memo *m, uint64_t at)
+{
+    if (m->head - at > XQ_LINE_MEMO_BYTES) return NULL;   /* overwritten since */
+    return m->ring + (at & (XQ_LINE_MEMO_BYTES - 1));
+}
+
+const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *key, size_t key_len,
+                              size_t *value_len)
+{
+    if (!m->ring) return NULL;
+    size_t b = (size_t)hash & (XQ_LINE_MEMO_SLOTS - 2);   /* the bucket's first slot */
+    for (size_t s = b; s < b + 2; s++) {
+        if (!m->slot[s]) continue;
+        const unsigned char *e = entry_at(m, m->slot[s] - 1);
+        if (!e) continue;
+        entry_head h;
+        memcpy(&h, e, sizeof h);
+        if (h.hash != hash || h.key_len != key_len || memcmp(e + sizeof h, key, key_len)) continue;
+        *value_len = h.value_len;
+        return e + sizeof h + key_len;
+    }
+    return NULL;
+}
+
+void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t key_len, size_t value_len)
+{
+    size_t need = (sizeof(entry_head) + key_len + value_len + 7) & ~(size_t)7;
+    if (key_len > XQ_LINE_MEMO_BYTES / 8 || value_len > XQ_LINE_MEMO_BYTES / 8 || need > XQ_LINE_MEMO_BYTES / 8)
+        return NULL;
+    if (!m->ring) {
+        m->ring = ring_alloc();
+        m->slot = calloc(XQ_LINE_MEMO_SLOTS, sizeof *m->slot);
+        if (!m->ring || !m->slot) {
+            free(m->ring);
+            free(m->slot);
+            m->ring = NULL;
+            m->slot = NULL;
+            return NULL;
+        }
+    }
+    /* an entry does not wrap: one that would is put at the ring's start */
+    size_t off = (size_t)(m->head & (XQ_LINE_MEMO_BYTES - 1));
+    if (off + need > XQ_LINE_MEMO_BYTES) m->head += XQ_LINE_MEMO_BYTES - off;
+    uint64_t at = m->head;
+    m->head += need;
+    unsigned char *e = m->ring + (at & (XQ_LINE_MEMO_BYTES - 1));
+    entry_head h = {hash, (uint32_t)key_len, (uint32_t)value_len};
+    memcpy(e, &h, sizeof h);
+    memcpy(e + sizeof h, key, key_len);
+    /* the bucket's empty or overwritten slot, else its older entry */
+    size_t b = (size_t)hash & (XQ_LINE_MEMO_SLOTS - 2), s = b;
+    for (size_t k = b; k < b + 2; k++) {
+        if (!m->slot[k] || !entry_at(m, m->slot[k] - 1)) {
+            s = k;
+            break;
+        }
+        if (m->slot[k] < m->slot[s]) s = k;
+    }
+    m->slot[s] = at + 1;
+    return e + sizeof h + key_len;
+}
+
+uint16_t *xq_line_memo_key_room(xq_line_memo *m, size_t n)
+{
+    if (n > m->key_cap) {
+        if (n > SIZE_MAX / 4) return NULL;
+        size_t cap = m->key_cap ? m->key_cap : 512;
+        while (cap < n) cap *= 2;
+        uint16_t *k = realloc(m->key, cap * sizeof *k);
+        if (!k) return NULL;
+        m->key = k;
+        m->key_cap = cap;
+    }
+    return m->key;
+}
+
+void xq_line_memo_free(xq_line_memo *m)
+{
+    if (!m) return;
+    free(m->ring);
+    free(m->slot);
+    free(m->key);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,67 @@
+/* line_memo.h - a bounded memo of replayed main lines.
+ *
+ * About half the records of a real database repeat another game move for
+ * move (the same game from two sources, or entered twice).  Replaying a
+ * main line is a pure function of its start, its moves as decoded and the
+ * rule options, so the replay (replay.c) keeps what a replay found under
+ * a key made of exactly those, and a later game with the same key takes it
+ * from here instead of playing its moves again.
+ *
+ * The memo itself knows nothing of games: it maps a key (bytes) to a
+ * value (bytes), both copied in.  Entries are written one after another
+ * into a ring of XQ_LINE_MEMO_BYTES; a new entry overwrites the oldest
+ * ones, so the memory stays bounded whatever the input (the ring is
+ * allocated by the first xq_line_memo_add; its pages are touched only as
+ * they are written).  A table of 2-way buckets finds an entry by the
+ * key's hash; a key is compared in full before its value is handed out,
+ * so a hash collision costs a lookup, never a wrong value.
+ *
+ * Caller-owned; zero-initialise (`xq_line_memo m = {0};`), free with
+ * xq_line_memo_free.  Not shared between threads: a pipeline thread keeps
+ * one (pipeline.h, slot->memo).
+ */
+#ifndef XQ_LINE_MEMO_H
+#define XQ_LINE_MEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The ring's size in bytes (a power of two), and the table's buckets of
+ * two entries.  On masters.pgn an entry takes about 470 bytes (2 bytes of
+ * key and 2 of value per ply, 87 plies a game): 8 MiB keep the last
+ * 17,000 or so different games. */
+enum { XQ_LINE_MEMO_BYTES = 8 << 20, XQ_LINE_MEMO_SLOTS = 1 << 16 };
+
+typedef struct {
+    uint8_t *ring;        /* owned: XQ_LINE_MEMO_BYTES, NULL until the first entry */
+    uint64_t *slot;       /* owned: XQ_LINE_MEMO_SLOTS, 1 + an entry's ring position, 0 for none */
+    uint64_t head;        /* ring position of the next entry (counts every byte ever written:
+                             an entry at position p is intact while head - p <= the ring's size) */
+    uint16_t *key;        /* owned: the caller's scratch for building a key (see key_cap) */
+    size_t key_cap;       /* uint16_t units of key */
+} xq_line_memo;
+
+/* A 64-bit hash of len bytes (any alignment), as the memo files keys by. */
+uint64_t xq_line_memo_hash(const void *bytes, size_t len);
+
+/* The value kept for the key (key_len bytes, hash = xq_line_memo_hash of
+ * them), or NULL; *value_len its length.  The value stays valid until the
+ * next xq_line_memo_add or xq_line_memo_free. */
+const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *key, size_t key_len,
+                              size_t *value_len);
+
+/* A new entry for key (key_len bytes, copied; hash as for find) with
+ * room for a value of value_len bytes, which the caller writes at the
+ * pointer returned before the memo is used again; NULL when the entry
+ * would take more than an eighth of the ring, or memory could not be had
+ * (then nothing is kept: the memo only spares work). */
+void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t key_len, size_t value_len);
+
+/* Room for n uint16_t in m->key (kept between calls); NULL when memory ran out. */
+uint16_t *xq_line_memo_key_room(xq_line_memo *m, size_t n);
+
+/* Free what *m owns and zero it (it may be used again).  NULL: nothing. */
+void xq_line_memo_free(xq_line_memo *m);
+
+#endif
