@@ -80,6 +80,17 @@ awk -v f1="$FILE_J1" -v f2="$FILE_J2" -v g1="$GZ_J1" -v g2="$GZ_J2" -v z="$ZCAT"
   if (f2 > 0 && g2 > 0)
     printf "speed-up of -j2 over -j1: %.2fx (Big5 file), %.2fx (gz); zcat alone takes %.0f%% of the -j2 gz run\n",
       f1 / f2, g1 / g2, 100 * z / g2 }'
+# the same file with each game once (a record whose moves an earlier one
+# has, tags aside, left out): the replay takes a repeated main line from
+# its memo, and about half of masters.pgn repeats another game, so this
+# is the speed on games that are all new
+awk '/^\[Game /{ if (r != "" && !seen[m]++) printf "%s", r; r = ""; m = "" }
+  { r = r $0 "\n"; if ($0 !~ /^\[/) m = m $0 "\n" }
+  END { if (r != "" && !seen[m]++) printf "%s", r }' "$TMP/masters.pgn" > "$TMP/once.pgn"
+set -- $("$BIN/xq-parse" "$TMP/once.pgn" 2>&1 >/dev/null | sed -n 's/^\([0-9]*\) games, \([0-9]*\) plies decoded.*/\1 \2/p')
+ONCE_GAMES=${1:-0} ONCE_PLIES=${2:-0}
+set -- $(median "$RUNS" "$BIN/xq-validate" -q -j1 "$TMP/once.pgn")
+report "xq-validate -j1, each game once" "$1" "$2" "$ONCE_GAMES" "$ONCE_PLIES" "$(wc -c < "$TMP/once.pgn")" 0
 bench_tool "xq-parse (Big5 file)" "$CAT" "$BIN/xq-parse" -q "$TMP/masters.pgn"
 bench_tool "xq-convert --to xml -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to xml "$TMP/masters.pgn"
 bench_tool "xq-convert --to pgn iccs -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to pgn --notation iccs "$TMP/masters.pgn"

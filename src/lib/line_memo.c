@@ -64,11 +64,22 @@ static uint8_t *ring_alloc(void)
 #endif
 }
 
-/* The entry at ring position at, if its bytes are still there. */
-static const unsigned char *entry_at(const xq_line_memo *m, uint64_t at)
+/* A slot holds 1 + an entry's ring position in its low 40 bits (0: no
+ * entry) and the top 24 bits of the entry's hash above them: a lookup of
+ * a key that is not there (most games are new) reads no entry, which
+ * would be a cache miss in the ring. */
+enum { POS_BITS = 40 };
+#define POS_MASK ((UINT64_C(1) << POS_BITS) - 1)
+
+static uint64_t slot_tag(uint64_t hash) { return hash >> POS_BITS << POS_BITS; }
+
+/* The entry a slot names, if its bytes are still there (not overwritten
+ * since); NULL for an empty slot. */
+static const unsigned char *entry_of(const xq_line_memo *m, uint64_t slot)
 {
-    if (m->head - at > XQ_LINE_MEMO_BYTES) return NULL;   /* overwritten since */
-    return m->ring + (at & (XQ_LINE_MEMO_BYTES - 1));
+    uint64_t at1 = slot & POS_MASK;
+    if (!at1 || m->head - (at1 - 1) > XQ_LINE_MEMO_BYTES) return NULL;
+    return m->ring + ((at1 - 1) & (XQ_LINE_MEMO_BYTES - 1));
 }
 
 const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *key, size_t key_len,
@@ -77,8 +88,8 @@ const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *
     if (!m->ring) return NULL;
     size_t b = (size_t)hash & (XQ_LINE_MEMO_SLOTS - 2);   /* the bucket's first slot */
     for (size_t s = b; s < b + 2; s++) {
-        if (!m->slot[s]) continue;
-        const unsigned char *e = entry_at(m, m->slot[s] - 1);
+        if ((m->slot[s] & ~POS_MASK) != slot_tag(hash)) continue;
+        const unsigned char *e = entry_of(m, m->slot[s]);
         if (!e) continue;
         entry_head h;
         memcpy(&h, e, sizeof h);
@@ -105,6 +116,12 @@ void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t k
             return NULL;
         }
     }
+    /* positions fit a slot's 40 bits (a terabyte of entries): past that,
+     * start afresh */
+    if (m->head + 2 * XQ_LINE_MEMO_BYTES >= POS_MASK) {
+        memset(m->slot, 0, XQ_LINE_MEMO_SLOTS * sizeof *m->slot);
+        m->head = 0;
+    }
     /* an entry does not wrap: one that would is put at the ring's start */
     size_t off = (size_t)(m->head & (XQ_LINE_MEMO_BYTES - 1));
     if (off + need > XQ_LINE_MEMO_BYTES) m->head += XQ_LINE_MEMO_BYTES - off;
@@ -117,13 +134,13 @@ void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t k
     /* the bucket's empty or overwritten slot, else its older entry */
     size_t b = (size_t)hash & (XQ_LINE_MEMO_SLOTS - 2), s = b;
     for (size_t k = b; k < b + 2; k++) {
-        if (!m->slot[k] || !entry_at(m, m->slot[k] - 1)) {
+        if (!entry_of(m, m->slot[k])) {
             s = k;
             break;
         }
-        if (m->slot[k] < m->slot[s]) s = k;
+        if ((m->slot[k] & POS_MASK) < (m->slot[s] & POS_MASK)) s = k;
     }
-    m->slot[s] = at + 1;
+    m->slot[s] = slot_tag(hash) | (at + 1);
     return e + sizeof h + key_len;
 }
 

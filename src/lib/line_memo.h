@@ -35,7 +35,8 @@ enum { XQ_LINE_MEMO_BYTES = 8 << 20, XQ_LINE_MEMO_SLOTS = 1 << 16 };
 
 typedef struct {
     uint8_t *ring;        /* owned: XQ_LINE_MEMO_BYTES, NULL until the first entry */
-    uint64_t *slot;       /* owned: XQ_LINE_MEMO_SLOTS, 1 + an entry's ring position, 0 for none */
+    uint64_t *slot;       /* owned: XQ_LINE_MEMO_SLOTS, 1 + an entry's ring position (low 40 bits; 0 for
+                             none) and the top 24 bits of its hash (line_memo.c) */
     uint64_t head;        /* ring position of the next entry (counts every byte ever written:
                              an entry at position p is intact while head - p <= the ring's size) */
     uint16_t *key;        /* owned: the caller's scratch for building a key (see key_cap) */
