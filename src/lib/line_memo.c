@@ -144,18 +144,20 @@ void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t k
     return e + sizeof h + key_len;
 }
 
-uint16_t *xq_line_memo_key_room(xq_line_memo *m, size_t n)
+bool xq_line_memo_share(xq_line_memo *m)
 {
-    if (n > m->key_cap) {
-        if (n > SIZE_MAX / 4) return NULL;
-        size_t cap = m->key_cap ? m->key_cap : 512;
-        while (cap < n) cap *= 2;
-        uint16_t *k = realloc(m->key, cap * sizeof *k);
-        if (!k) return NULL;
-        m->key = k;
-        m->key_cap = cap;
-    }
-    return m->key;
+    if (!m->shared && pthread_mutex_init(&m->lock, NULL) == 0) m->shared = true;
+    return m->shared;
+}
+
+void xq_line_memo_lock(xq_line_memo *m)
+{
+    if (m->shared) pthread_mutex_lock(&m->lock);
+}
+
+void xq_line_memo_unlock(xq_line_memo *m)
+{
+    if (m->shared) pthread_mutex_unlock(&m->lock);
 }
 
 void xq_line_memo_free(xq_line_memo *m)
@@ -163,6 +165,6 @@ void xq_line_memo_free(xq_line_memo *m)
     if (!m) return;
     free(m->ring);
     free(m->slot);
-    free(m->key);
+    if (m->shared) pthread_mutex_destroy(&m->lock);
     memset(m, 0, sizeof *m);
 }

@@ -68,6 +68,7 @@ struct ring {
     size_t emitted;           /* games emitted so far = the sequence number of the head */
     xq_slot **order;          /* [seq % cap]: the slot of game seq once done, else NULL */
     size_t cap;               /* threads * THREAD_SLOTS >= games in flight */
+    xq_line_memo lines;       /* the main lines the crews' own memos share (opt->memos NULL) */
 };
 
 int xq_cpu_count(void)
@@ -157,12 +158,14 @@ void xq_pipeline_memos_free(xq_pipeline_memos *m)
     if (!m) return;
     for (int t = 0; t < m->count; t++) xq_replay_memo_free(&m->memo[t]);
     free(m->memo);
+    xq_line_memo_free(&m->lines);
     m->memo = NULL;
     m->count = 0;
 }
 
-/* The caller's memos for n threads (memos NULL: none), made as needed;
- * NULL when memory ran out. */
+/* The caller's memos for n threads, made as needed, sharing its memo of
+ * main lines when n > 1 (one thread needs no lock); NULL when memory ran
+ * out or the lock could not be made. */
 static xq_replay_memo *memos_for(xq_pipeline_memos *memos, int n)
 {
     if (memos->count < n) {
@@ -172,6 +175,8 @@ static xq_replay_memo *memos_for(xq_pipeline_memos *memos, int n)
         memos->memo = m;
         memos->count = n;
     }
+    if (n > 1 && !xq_line_memo_share(&memos->lines)) return NULL;
+    for (int t = 0; t < memos->count; t++) memos->memo[t].shared_lines = &memos->lines;
     return memos->memo;
 }
 
@@ -313,10 +318,11 @@ static bool ring_alloc(ring *r, int threads, crew **crews_out)
     *crews_out = crews;
     if (!r->order || !crews) return false;
     xq_replay_memo *kept = r->opt->memos ? memos_for(r->opt->memos, threads) : NULL;
-    if (r->opt->memos && !kept) return false;
+    if (r->opt->memos ? !kept : !xq_line_memo_share(&r->lines)) return false;
     for (int t = 0; t < threads; t++) {
         crews[t].r = r;
         crews[t].memo = kept ? &kept[t] : &crews[t].own_memo;
+        crews[t].own_memo.shared_lines = &r->lines;
         if (!(crews[t].slots = crew_slots_alloc(r->opt->user_size))) return false;
         for (size_t k = 0; k < THREAD_SLOTS; k++) crews[t].slots[k].memo = crews[t].memo;
     }
@@ -338,6 +344,7 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
     pthread_t *tids = calloc((size_t)threads, sizeof *tids);
     if (!tids || !ring_alloc(&r, threads, &crews)) {
         if (crews) crews_free(crews, threads);
+        xq_line_memo_free(&r.lines);
         free(r.order);
         free(tids);
         *err_msg = "out of memory";
@@ -355,6 +362,7 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
     pthread_mutex_destroy(&r.olock);
     pthread_mutex_destroy(&r.rlock);
     crews_free(crews, threads);
+    xq_line_memo_free(&r.lines);
     free(r.order);
     free(tids);
     return r.status < 0 ? -1 : 0;

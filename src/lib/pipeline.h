@@ -35,17 +35,22 @@ typedef struct {
     size_t out_len, err_len;
 } xq_slot;
 
-/* The memos of the pipeline's threads (replay.h), one per thread, kept
- * by the caller from one run to the next: the games of all the files of
- * a tool's run then share them (a game two files hold is replayed once)
- * and a file sets up nothing.  Zero-initialise; a run makes the memos it
- * lacks; release with xq_pipeline_memos_free. */
+/* The memos of the pipeline's threads (replay.h), kept by the caller
+ * from one run to the next: the games of all the files of a tool's run
+ * then share them (a game two files hold is replayed once) and a file
+ * sets up nothing.  Each thread has its judge's memo; all share one memo
+ * of main lines (under its lock), so a game repeated on another thread
+ * is found too, and its memory does not grow with the threads.
+ * Zero-initialise; a run makes what it lacks; release with
+ * xq_pipeline_memos_free. */
 typedef struct {
     xq_replay_memo *memo;    /* owned: count memos, thread t of a run uses memo[t] */
     int count;
+    xq_line_memo lines;      /* the main lines every memo[t] shares (memo[t].shared_lines) */
 } xq_pipeline_memos;
 
-/* Free every memo and the array, and zero *m.  NULL: nothing. */
+/* Free every memo, the array and the shared main lines, and zero *m.
+ * NULL: nothing. */
 void xq_pipeline_memos_free(xq_pipeline_memos *m);
 
 typedef struct {

@@ -669,22 +669,38 @@ static bool is_start(const xq_position *pos)
            pos->halfmove == start.halfmove && pos->fullmove == start.fullmove;
 }
 
+/* Room for n uint16_t in memo->key (kept from game to game); NULL when
+ * memory ran out. */
+static uint16_t *key_room(xq_replay_memo *memo, size_t n)
+{
+    if (n > memo->key_cap) {
+        if (n > SIZE_MAX / 4) return NULL;
+        size_t cap = memo->key_cap ? memo->key_cap : 512;
+        while (cap < n) cap *= 2;
+        uint16_t *k = realloc(memo->key, cap * sizeof *k);
+        if (!k) return NULL;
+        memo->key = k;
+        memo->key_cap = cap;
+    }
+    return memo->key;
+}
+
 /* The key of g's main line (nodes[0..count)) in memo->key, its length in
  * bytes in *key_len: the options' head, then per node its desc when it is
  * a full form (desc_full: the bits of one, none outside a Chinese
- * notation), else what the replay reads then, the desc (no bit of
- * desc_full), the text's length in bytes and its bytes (zero-padded to a
+ * notation; an unknown desc, 0, is decoded here), else what the replay
+ * reads then, the desc (no bit of desc_full), the text's length in bytes and its bytes (zero-padded to a
  * uint16_t).  NULL when the line cannot be kept: no moves, a text of over
  * 65,535 bytes, no memory. */
-static const uint16_t *line_key(xq_line_memo *lm, const xq_replay_options *opt, xq_notation notation,
+static const uint16_t *line_key(xq_replay_memo *memo, const xq_replay_options *opt, xq_notation notation,
                                 unsigned desc_full, const xq_node *nodes, size_t count, size_t *key_len)
 {
     if (!count) return NULL;
     /* room for a uint16_t per node left at every step: a desc needs no test */
     size_t cap = LINE_KEY_HEAD + count + 256, n = LINE_KEY_HEAD;
-    uint16_t *k = xq_line_memo_key_room(lm, cap);
+    uint16_t *k = key_room(memo, cap);
     if (!k) return NULL;
-    cap = lm->key_cap;
+    cap = memo->key_cap;
     uint32_t head[LINE_KEY_HEAD / 2] = {
         (uint32_t)opt->move_limit, (uint32_t)opt->check_cap, (uint32_t)opt->repetitions,
         (uint32_t)opt->rules | (uint32_t)opt->strict << 8 | (uint32_t)opt->no_warning_text << 9 |
@@ -697,11 +713,19 @@ static const uint16_t *line_key(xq_line_memo *lm, const xq_replay_options *opt, 
             continue;
         }
         size_t len = nodes[i].text_len ? nodes[i].text_len : strlen(nodes[i].text);
+        /* a desc the reader left unknown (0: it decodes only the words of
+         * its word cache, not a file's first ones): the one it would have
+         * kept, so that the same line has one key wherever it stands (the
+         * replay reads the same from either: game.h) */
+        if (!d && desc_full && ((d = xq_move_desc(nodes[i].text, len)) & desc_full)) {
+            k[n++] = (uint16_t)d;
+            continue;
+        }
         size_t words = (len + 1) / 2, need = n + 2 + words + (count - i - 1);
         if (len > UINT16_MAX) return NULL;
         if (need > cap) {
-            if (!(k = xq_line_memo_key_room(lm, 2 * need))) return NULL;
-            cap = lm->key_cap;
+            if (!(k = key_room(memo, 2 * need))) return NULL;
+            cap = memo->key_cap;
         }
         k[n++] = (uint16_t)d;
         k[n++] = (uint16_t)len;
@@ -746,23 +770,10 @@ static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, 
     return variations;
 }
 
-/* Keep the replay of a main line just made (*out, the nodes' moves)
- * under key, when it can be taken back whole: every move played, and
- * every finding since the first new_from (out->findings[new_from..]) kept
- * and without text (counted_before: the errors and warnings counted
- * before them). */
-static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size_t key_len, const xq_replay *out,
-                      int new_from, int counted_before, const xq_node *nodes, size_t count)
+/* The value of a line to keep (line_keep) at v. */
+static void line_write(unsigned char *v, const xq_replay *out, int new_from, const xq_node *nodes, size_t count)
 {
-    if (out->status != XQ_STATUS_VALID || (size_t)out->plies != count) return;
     int nfind = out->nfindings - new_from;
-    if (out->error_count + out->warning_count - counted_before != nfind) return;   /* some only counted */
-    for (int i = new_from; i < out->nfindings; i++)
-        if (out->findings[i].message[0]) return;
-    size_t vlen = sizeof(line_head) + (size_t)nfind * sizeof(line_finding) + count * sizeof(xq_move) +
-                  (out->repeated ? sizeof out->repetition : 0);
-    unsigned char *v = xq_line_memo_add(lm, hash, key, key_len, vlen);
-    if (!v) return;
     line_head h = {
         .termination = (uint8_t)out->termination, .result_board = (uint8_t)out->result_board,
         .repeated = out->repeated, .side = (uint8_t)out->final.side, .nfind = (uint32_t)nfind,
@@ -777,6 +788,27 @@ static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size
     }
     for (size_t i = 0; i < count; i++, v += sizeof(xq_move)) memcpy(v, &nodes[i].move, sizeof(xq_move));
     if (out->repeated) memcpy(v, &out->repetition, sizeof out->repetition);
+}
+
+/* Keep the replay of a main line just made (*out, the nodes' moves)
+ * under key, when it can be taken back whole: every move played, and
+ * every finding since the first new_from (out->findings[new_from..]) kept
+ * and without text (counted_before: the errors and warnings counted
+ * before them).  Takes the memo's lock when it is shared. */
+static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size_t key_len, const xq_replay *out,
+                      int new_from, int counted_before, const xq_node *nodes, size_t count)
+{
+    if (out->status != XQ_STATUS_VALID || (size_t)out->plies != count) return;
+    int nfind = out->nfindings - new_from;
+    if (out->error_count + out->warning_count - counted_before != nfind) return;   /* some only counted */
+    for (int i = new_from; i < out->nfindings; i++)
+        if (out->findings[i].message[0]) return;
+    size_t vlen = sizeof(line_head) + (size_t)nfind * sizeof(line_finding) + count * sizeof(xq_move) +
+                  (out->repeated ? sizeof out->repetition : 0);
+    xq_line_memo_lock(lm);
+    unsigned char *v = xq_line_memo_add(lm, hash, key, key_len, vlen);
+    if (v) line_write(v, out, new_from, nodes, count);
+    xq_line_memo_unlock(lm);
 }
 
 /* The end of every replay that got past its start: the variations
@@ -797,6 +829,8 @@ void xq_replay_memo_free(xq_replay_memo *memo)
     if (!memo) return;
     xq_rep_memo_free(&memo->judge);
     xq_line_memo_free(&memo->lines);
+    free(memo->key);
+    memset(memo, 0, sizeof *memo);
 }
 
 void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_memo *memo, xq_replay *out)
@@ -858,13 +892,16 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     const uint16_t *line = NULL;
     size_t line_len = 0;
     uint64_t line_hash = 0;
-    if (memo && is_start(&pos) &&
-        (line = line_key(&memo->lines, opt, notation, desc_full, nodes, count, &line_len))) {
+    xq_line_memo *lines = memo ? (memo->shared_lines ? memo->shared_lines : &memo->lines) : NULL;
+    if (memo && is_start(&pos) && (line = line_key(memo, opt, notation, desc_full, nodes, count, &line_len))) {
         line_hash = xq_line_memo_hash(line, line_len);
         size_t vlen;
-        const unsigned char *v = xq_line_memo_find(&memo->lines, line_hash, line, line_len, &vlen);
+        xq_line_memo_lock(lines);
+        const unsigned char *v = xq_line_memo_find(lines, line_hash, line, line_len, &vlen);
+        uint32_t variations = v ? line_take(v, nodes, count, out) : 0;
+        xq_line_memo_unlock(lines);
         if (v) {
-            replay_end(g, opt, notation, line_take(v, nodes, count, out), out);
+            replay_end(g, opt, notation, variations, out);
             return;
         }
     }
@@ -1035,6 +1072,6 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     }
     out->final = pos;
     if (line && !keys_short)
-        line_keep(&memo->lines, line_hash, line, line_len, out, new_from, counted_before, nodes, count);
+        line_keep(lines, line_hash, line, line_len, out, new_from, counted_before, nodes, count);
     replay_end(g, opt, notation, variations, out);
 }

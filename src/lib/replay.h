@@ -124,25 +124,32 @@ void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out);
 /* What a thread keeps between the games it replays, to spare work on
  * games a database holds twice: the judge's classifications of
  * (position, move) pairs (repetition.h) and whole main lines already
- * replayed (line_memo.h).  Caller-owned; zero-initialise, release with
- * xq_replay_memo_free; used by one thread at a time. */
+ * replayed (line_memo.h), its own or one that several threads share.
+ * Caller-owned; zero-initialise, release with xq_replay_memo_free; used
+ * by one thread at a time. */
 typedef struct {
     xq_rep_memo judge;
-    xq_line_memo lines;
+    xq_line_memo lines;          /* the thread's own memo of main lines */
+    xq_line_memo *shared_lines;  /* not owned: a shared one (xq_line_memo_share) used instead of
+                                    lines when set (the pipeline's threads share one) */
+    uint16_t *key;               /* owned: scratch for a main line's key (replay.c) */
+    size_t key_cap;              /* its room, in uint16_t */
 } xq_replay_memo;
 
-/* Free what *memo owns and zero it (it may be used again).  NULL: nothing. */
+/* Free what *memo owns (not shared_lines) and zero it (it may be used
+ * again).  NULL: nothing. */
 void xq_replay_memo_free(xq_replay_memo *memo);
 
 /* xq_replay_game, with memo (NULL: as xq_replay_game): the repetition
  * judge takes the classifications made in earlier games from memo->judge
- * and adds the new ones; and a main line from the standard start whose
- * moves are all decoded full forms in a Chinese notation (node->desc),
- * replayed before under the same options and notation with no finding
- * that has a text and no repetition... is taken from memo->lines: its
- * moves (node->move), findings (their places from this game's nodes),
- * ending and final position, instead of being played again.  The result
- * is the same as with memo NULL, byte for byte (test_line_memo.c). */
+ * and adds the new ones; and a main line from the standard start
+ * replayed before under the same options and notation (the same node
+ * descs, and texts where a desc is no full form), every move played and
+ * no finding with a text, is taken from the memo of main lines
+ * (memo->shared_lines, else memo->lines): its moves (node->move),
+ * findings (placed at this game's nodes), ending and final position,
+ * instead of being played again.  The result is the same as with memo
+ * NULL, byte for byte (test_line_memo.c). */
 void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_memo *memo, xq_replay *out);
 
 #endif
