@@ -644,8 +644,9 @@ static int limit_at(bool watch, int limit_plies, int check_cap, const int checks
 enum { LINE_KEY_HEAD = 8 };
 
 /* What a kept line holds: this head, nfind line_finding, a uint16_t move
- * per ply, then (repeated) the xq_rep_verdict.  Read and written with
- * memcpy: the ring keeps no alignment after the key. */
+ * per ply, then (repeated) the xq_rep_verdict packed (verdict_pack).
+ * Read and written with memcpy: the ring keeps no alignment after the
+ * key. */
 typedef struct {
     uint8_t termination, result_board, repeated, side;   /* side: the final position's */
     uint32_t nfind;
@@ -737,6 +738,56 @@ static const uint16_t *line_key(xq_replay_memo *memo, const xq_replay_options *o
     return k;
 }
 
+/* A repetition verdict as a kept line holds it: the fields before its
+ * texts as they are, its three texts each up to its NUL, nplies, and the
+ * plies kept (of XQ_REP_MAX_PLIES), about 800 bytes instead of 1,450.
+ * Taking it back into a zeroed verdict gives the same bytes: the judge
+ * zeroes a verdict before it writes one (xq_repetition_judge_memo), so
+ * its texts' unused bytes are zero. */
+static size_t verdict_packed_size(const xq_rep_verdict *v)
+{
+    return offsetof(xq_rep_verdict, kind) + strlen(v->kind) + strlen(v->clause) + strlen(v->reason) + 3 +
+           sizeof v->nplies + (size_t)v->nplies * sizeof v->plies[0];
+}
+
+static unsigned char *put_bytes(unsigned char *p, const void *src, size_t n)
+{
+    memcpy(p, src, n);
+    return p + n;
+}
+
+static void verdict_pack(const xq_rep_verdict *v, unsigned char *p)
+{
+    p = put_bytes(p, v, offsetof(xq_rep_verdict, kind));
+    p = put_bytes(p, v->kind, strlen(v->kind) + 1);
+    p = put_bytes(p, v->clause, strlen(v->clause) + 1);
+    p = put_bytes(p, v->reason, strlen(v->reason) + 1);
+    p = put_bytes(p, &v->nplies, sizeof v->nplies);
+    put_bytes(p, v->plies, (size_t)v->nplies * sizeof v->plies[0]);
+}
+
+/* A string of the packed verdict at *p into dst (room for it: it was
+ * written from a field of the same size), *p past it. */
+static void take_text(char *dst, const unsigned char **p)
+{
+    size_t n = strlen((const char *)*p) + 1;
+    memcpy(dst, *p, n);
+    *p += n;
+}
+
+/* verdict_pack's bytes at p into *v, which is all zero. */
+static void verdict_unpack(const unsigned char *p, xq_rep_verdict *v)
+{
+    memcpy(v, p, offsetof(xq_rep_verdict, kind));
+    p += offsetof(xq_rep_verdict, kind);
+    take_text(v->kind, &p);
+    take_text(v->clause, &p);
+    take_text(v->reason, &p);
+    memcpy(&v->nplies, p, sizeof v->nplies);
+    p += sizeof v->nplies;
+    memcpy(v->plies, p, (size_t)v->nplies * sizeof v->plies[0]);
+}
+
 /* A kept line's replay into *out and the nodes (which are the key's: one
  * per kept move): the findings, each at its ply's node, the moves, how
  * the game ended, the final position.  Returns the nodes' variation
@@ -756,7 +807,7 @@ static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, 
         memcpy(&nodes[i].move, v, sizeof(xq_move));
         variations |= nodes[i].variation_count;
     }
-    if (h.repeated) memcpy(&out->repetition, v, sizeof out->repetition);
+    if (h.repeated) verdict_unpack(v, &out->repetition);
     out->repeated = h.repeated;
     out->plies = (int)count;
     out->termination = (xq_termination)h.termination;
@@ -787,7 +838,7 @@ static void line_write(unsigned char *v, const xq_replay *out, int new_from, con
         memcpy(v, &lf, sizeof lf);
     }
     for (size_t i = 0; i < count; i++, v += sizeof(xq_move)) memcpy(v, &nodes[i].move, sizeof(xq_move));
-    if (out->repeated) memcpy(v, &out->repetition, sizeof out->repetition);
+    if (out->repeated) verdict_pack(&out->repetition, v);
 }
 
 /* Keep the replay of a main line just made (*out, the nodes' moves)
@@ -804,7 +855,7 @@ static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size
     for (int i = new_from; i < out->nfindings; i++)
         if (out->findings[i].message[0]) return;
     size_t vlen = sizeof(line_head) + (size_t)nfind * sizeof(line_finding) + count * sizeof(xq_move) +
-                  (out->repeated ? sizeof out->repetition : 0);
+                  (out->repeated ? verdict_packed_size(&out->repetition) : 0);
     xq_line_memo_lock(lm);
     unsigned char *v = xq_line_memo_add(lm, hash, key, key_len, vlen);
     if (v) line_write(v, out, new_from, nodes, count);
