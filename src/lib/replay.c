@@ -690,9 +690,9 @@ static uint16_t *key_room(xq_replay_memo *memo, size_t n)
  * bytes in *key_len: the options' head, then per node its desc when it is
  * a full form (desc_full: the bits of one, none outside a Chinese
  * notation; an unknown desc, 0, is decoded here), else what the replay
- * reads then, the desc (no bit of desc_full), the text's length in bytes and its bytes (zero-padded to a
- * uint16_t).  NULL when the line cannot be kept: no moves, a text of over
- * 65,535 bytes, no memory. */
+ * reads then: the desc (no bit of desc_full), the text's length in bytes
+ * and its bytes (zero-padded to a uint16_t).  NULL when the line cannot
+ * be kept: no moves, a text of over 65,535 bytes, no memory. */
 static const uint16_t *line_key(xq_replay_memo *memo, const xq_replay_options *opt, xq_notation notation,
                                 unsigned desc_full, const xq_node *nodes, size_t count, size_t *key_len)
 {
@@ -800,7 +800,9 @@ static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, 
     for (uint32_t i = 0; i < h.nfind; i++, v += sizeof(line_finding)) {
         line_finding f;
         memcpy(&f, v, sizeof f);
-        finding_slot(out, (xq_finding_kind)f.kind, (xq_severity)f.severity, (int)f.ply, &nodes[f.ply - 1]);
+        /* (a loop's finding is about a ply of the line: 1..count) */
+        const xq_node *at = f.ply >= 1 && f.ply <= count ? &nodes[f.ply - 1] : NULL;
+        finding_slot(out, (xq_finding_kind)f.kind, (xq_severity)f.severity, (int)f.ply, at);
     }
     uint32_t variations = 0;
     for (size_t i = 0; i < count; i++, v += sizeof(xq_move)) {

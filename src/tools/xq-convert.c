@@ -85,9 +85,19 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-/* Open a temporary file beside path for the output. */
+/* Open the output: a temporary file beside path, renamed over it once
+ * complete (close_output), when path is a regular file or is not there;
+ * else path itself (tmp_path stays NULL): a device such as /dev/null, a
+ * named pipe or a symbolic link is written in place, as a rename over it
+ * would replace it (run as root, -o /dev/null made /dev/null a file). */
 static FILE *open_output(const char *path)
 {
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        FILE *f = fopen(path, "w");
+        if (!f) xq_cli_error(PROG, "%s: %s", path, strerror(errno));
+        return f;
+    }
     size_t n = strlen(path);
     tmp_path = malloc(n + 16);
     if (!tmp_path) return NULL;
@@ -111,9 +121,15 @@ static FILE *open_output(const char *path)
 }
 
 /* Finish the output: rename the temporary file over path when ok, else
- * remove it.  Returns false (after a message) on failure. */
+ * remove it (written in place, without one: only close it).  Returns
+ * false (after a message) on failure. */
 static bool close_output(FILE *f, const char *path, bool ok)
 {
+    if (!tmp_path) {
+        bool closed = fclose(f) == 0;
+        if (ok && !closed) xq_cli_error(PROG, "%s: %s", path, strerror(errno));
+        return ok && closed;
+    }
     bool flushed = fflush(f) == 0 && fsync(fileno(f)) == 0;
     int err = errno;
     if (fclose(f) != 0 && flushed) {

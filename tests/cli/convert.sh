@@ -77,6 +77,23 @@ expect_eq "-o: the old file is left unchanged" "$(cat $TMP/ref.pgn)" "$(cat $TMP
 expect_eq "-o: and said so" "xq-convert: $TMP/o/out.pgn left unchanged" "$(tail -1 $TMP/err)"
 expect_eq "-o: still no temporary file" "out.pgn" "$(ls $TMP/o)"
 expect_status "-o: unwritable directory" 2 $C -q -o /nonexistent/dir/out.pgn $S
+# a FILE that is not a regular file is written in place, not replaced by a
+# rename (run as root, -o /dev/null once made /dev/null a regular file):
+# a named pipe stays a pipe and carries the output, a symbolic link stays
+# a link and its target gets the output
+mkfifo $TMP/o/pipe
+cat $TMP/o/pipe > $TMP/o/from-pipe &
+expect_status "-o: a named pipe, exit 1 with the illegal game" 1 timeout 20 $C -q -o $TMP/o/pipe $S
+wait
+expect_eq "-o: the pipe carried the output" "$(cat $TMP/ref.pgn)" "$(cat $TMP/o/from-pipe)"
+expect_eq "-o: the pipe is still a pipe" "pipe" "$([ -p $TMP/o/pipe ] && echo pipe)"
+: > $TMP/o/target.pgn
+ln -s target.pgn $TMP/o/link.pgn
+$C -q -o $TMP/o/link.pgn $S 2>/dev/null
+expect_eq "-o: a symbolic link stays one" "link" "$([ -L $TMP/o/link.pgn ] && echo link)"
+expect_eq "-o: its target got the output" "$(cat $TMP/ref.pgn)" "$(cat $TMP/o/target.pgn)"
+expect_status "-o: /dev/null, exit 1 with the illegal game" 1 $C -q -o /dev/null $S
+expect_eq "-o: /dev/null is still a device" "device" "$([ -c /dev/null ] && echo device)"
 
 # ---- hostile XML: refused, nothing read or fetched
 for f in convert-xxe convert-billion-laughs; do
