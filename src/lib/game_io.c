@@ -1,6 +1,7 @@
 /* game_io.c - see game_io.h. */
 #include "game_io.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -88,5 +89,41 @@ bool xq_write_raw_with_result(FILE *out, const xq_game *g, const char *result)
         at = edits[k].to;
     }
     fwrite(raw + at, 1, len - at, out);
+    return !ferror(out);
+}
+
+/* g's tags with the first Result tag's value set to result, or a Result
+ * tag appended; a malloc'd array of g->tag_count + 1 (NULL on OOM) whose
+ * strings are g's or static. */
+static xq_tag *tags_with_result(const xq_game *g, const char *result, size_t *count)
+{
+    xq_tag *tags = malloc((g->tag_count + 1) * sizeof *tags);
+    if (!tags) return NULL;
+    if (g->tag_count) memcpy(tags, g->tags, g->tag_count * sizeof *tags);
+    *count = g->tag_count;
+    for (size_t i = 0; i < g->tag_count; i++)
+        if (!strcasecmp(tags[i].name, "Result")) {
+            tags[i].value = result;
+            return tags;
+        }
+    tags[(*count)++] = (xq_tag){"Result", result};
+    return tags;
+}
+
+bool xq_write_kept(FILE *out, const xq_game *g, const xq_replay *r, xq_out_format format, xq_result fixed)
+{
+    xq_write_options opt = {.format = format};
+    if (fixed == XQ_RESULT_NONE) {
+        xq_write_game(out, g, r, &opt, NULL);
+        return !ferror(out);
+    }
+    /* a shallow copy whose result and tags say the fixed result: the
+     * writers read only the game, so g's arena is shared, not changed */
+    xq_game c = *g;
+    c.result_code = fixed;
+    c.result = xq_result_str(fixed);
+    if (!(c.tags = tags_with_result(g, c.result, &c.tag_count))) return false;
+    xq_write_game(out, &c, r, &opt, NULL);
+    free(c.tags);
     return !ferror(out);
 }

@@ -78,7 +78,8 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt,
 /* Read the next record into *g (reset first; g must have been passed to
  * xq_game_init once).  Returns 1 when a record was read, 0 at the end of
  * the file, -1 on an I/O or decompression error (xq_reader_error says
- * why).  For PGN-style text the record being read when the error happens
+ * why).  For PGN-style text and XML (at its first well-formedness error,
+ * xml_read.h) the record being read when the error happens
  * is returned first, cut, with an error diagnostic "input ends early
  * (REASON); the record is cut here" where the data ends; the next call
  * returns -1.  Problems in the text never make it fail: they become

@@ -2,6 +2,7 @@
  * and safe options.  See xml_read.h. */
 #include "xml_read.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +30,39 @@ struct xq_xml_reader {
     xq_raw_line line;          /* line being fed to libxml2 */
     size_t line_pos;           /* bytes of it already fed (content, then terminator) */
     bool have_line, at_game;
+    bool stopped;              /* an error was met: libxml2 builds no more nodes */
+    bool failed;               /* the reader failed: games left are taken from the tree */
+    bool refused;              /* a construct we refuse (DOCTYPE, entity, root): nothing more */
+    bool io_error;             /* the first error was the input's (error holds its message) */
+    xmlDocPtr doc;             /* the document being built, known from the first error on */
+    const xmlNode *cut;        /* the <game> open at the first error, or NULL (compared, never read) */
+    uint32_t err_line, err_col;/* where the first error is */
     uint64_t index;
     char error[512];           /* first libxml2 error, or ours */
 };
 
+/* Marks a <game> element already handed over (its _private, application
+ * data that libxml2 clears when it recycles a node). */
+static char RETURNED;
+
+static bool is_el(const xmlNode *n, const char *name);
+
 /* ---- input: the file's raw bytes, line by line, to libxml2 ------------------ */
+
+/* The input failed (I/O, decompression, a line too long): keep the reason
+ * and end the data there, so that libxml2 reports where the document
+ * stops (the open <game> is then handed over cut, see on_error) instead
+ * of an I/O error that says nowhere. */
+__attribute__((format(printf, 2, 3))) static void input_failed(xq_xml_reader *x, const char *fmt, ...)
+{
+    if (!x->error[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(x->error, sizeof x->error, fmt, ap);
+        va_end(ap);
+        x->io_error = true;
+    }
+}
 
 static int read_cb(void *ctx, char *buf, int len)
 {
@@ -41,16 +70,17 @@ static int read_cb(void *ctx, char *buf, int len)
     int n = 0;
     while (n < len) {
         if (!x->have_line) {
+            if (x->io_error) break;
             int rc = xq_input_line(x->in, &x->line);
             if (rc < 0) {
-                snprintf(x->error, sizeof x->error, "%s", xq_input_error(x->in));
-                return -1;
+                input_failed(x, "%s", xq_input_error(x->in));
+                break;
             }
             if (rc == 0) break;
             if (x->line.cut) {   /* its rest is dropped: refuse, never parse a cut document */
-                snprintf(x->error, sizeof x->error, "%s:%llu: line longer than %d bytes", x->path,
-                         (unsigned long long)x->line.number, (int)XQ_MAX_LINE);
-                return -1;
+                input_failed(x, "%s:%llu: line longer than %d bytes", x->path, (unsigned long long)x->line.number,
+                             (int)XQ_MAX_LINE);
+                break;
             }
             x->have_line = true;
             x->line_pos = 0;
@@ -66,16 +96,61 @@ static int read_cb(void *ctx, char *buf, int len)
     return n;
 }
 
+/* The <game> (a child of the root element) that holds node, or NULL. */
+static const xmlNode *game_of(const xmlNode *node)
+{
+    for (const xmlNode *n = node; n && n->parent; n = n->parent)
+        if (n->parent->type == XML_ELEMENT_NODE && n->parent->parent && n->parent->parent->type == XML_DOCUMENT_NODE)
+            return is_el(n, "game") ? n : NULL;
+    return NULL;
+}
+
+/* libxml2's message of e, one line; a document that ends inside an
+ * element (libxml2 says "Extra content at the end of the document") says
+ * which element is left open. */
+static void error_text(const xmlError *e, const xmlNode *open, char *msg, size_t size)
+{
+    if (e->code == XML_ERR_DOCUMENT_END && open && open->type == XML_ELEMENT_NODE)
+        snprintf(msg, size, "the document ends early: <%s> (line %ld) is not closed", (const char *)open->name,
+                 xmlGetLineNo(open));
+    else snprintf(msg, size, "%s", e->message ? e->message : "malformed XML");
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = 0;
+}
+
+/* The parser context of an error of x's reader, or NULL (the reader sets
+ * its context's _private to itself). */
+static xmlParserCtxtPtr parser_of(const xq_xml_reader *x, const xmlError *e)
+{
+    if (e->domain != XML_FROM_PARSER && e->domain != XML_FROM_NAMESPACE && e->domain != XML_FROM_IO &&
+        e->domain != XML_FROM_I18N)
+        return NULL;
+    xmlParserCtxtPtr c = e->ctxt;
+    return c && c->_private == (void *)x->rd ? c : NULL;
+}
+
+/* The first error stops the tree where it is (no node is built after it,
+ * even for errors libxml2 would go on after, such as an undeclared
+ * namespace prefix), so that what is in the tree is exactly what came
+ * before it: the games read so far, the last one perhaps cut (x->cut). */
 static void on_error(void *ctx, xmlErrorPtr e)
 {
     xq_xml_reader *x = ctx;
-    if (x->error[0] || e->level < XML_ERR_ERROR) return;
+    if (x->stopped || e->level < XML_ERR_ERROR) return;
+    x->stopped = true;
+    xmlParserCtxtPtr c = parser_of(x, e);
+    if (c) {
+        c->disableSAX = 1;   /* no more nodes */
+        c->wellFormed = 0;   /* and the reader stops feeding the parser */
+        x->doc = c->myDoc;
+        x->cut = game_of(c->node);
+    }
+    x->err_line = e->line > 0 ? (uint32_t)e->line : 0;   /* where the data stops */
+    x->err_col = e->int2 > 0 ? (uint32_t)e->int2 : 1;
+    if (x->io_error) return;   /* the input's reason stands */
     char msg[400];
-    snprintf(msg, sizeof msg, "%s", e->message ? e->message : "malformed XML");
-    size_t n = strlen(msg);
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = 0;
-    snprintf(x->error, sizeof x->error, "%s:%d:%d: XML error: %s", x->path, e->line, e->int2 > 0 ? e->int2 : 1,
-             msg);
+    error_text(e, c ? c->node : NULL, msg, sizeof msg);
+    snprintf(x->error, sizeof x->error, "%s:%u:%u: XML error: %s", x->path, x->err_line, x->err_col, msg);
 }
 
 /* ---- refusing a DOCTYPE before parsing ---------------------------------------- */
@@ -287,6 +362,7 @@ static void read_game(xq_xml_reader *x, const xmlNode *el, xq_game *g)
 
 /* ---- the document ------------------------------------------------------------------ */
 
+/* Return -1 with x's error (fallback when there is none). */
 static int fail(xq_xml_reader *x, char *err, size_t errsz, const char *fallback)
 {
     if (!x->error[0]) snprintf(x->error, sizeof x->error, "%s: %s", x->path, fallback);
@@ -294,33 +370,102 @@ static int fail(xq_xml_reader *x, char *err, size_t errsz, const char *fallback)
     return -1;
 }
 
+/* Hand over the <game> el: read it into g and mark it returned.  The game
+ * open at the reader's error (x->cut) gets an error diagnostic there, as
+ * the PGN reader does with a record the input cuts. */
+static int give_game(xq_xml_reader *x, xmlNode *el, xq_game *g)
+{
+    read_game(x, el, g);
+    el->_private = &RETURNED;
+    if (el != x->cut) return 1;
+    /* x->error without its place ("PATH:LINE:COL: " is the diag's, "PATH: "
+     * the input's), as the PGN reader words a record the input cuts */
+    const char *why = x->error, *xml = strstr(why, ": XML error: ");
+    size_t pl = strlen(x->path);
+    if (x->io_error && !strncmp(why, x->path, pl) && !strncmp(why + pl, ": ", 2)) why += pl + 2;
+    if (x->io_error)
+        xq_game_diag(g, XQ_SEV_ERROR, x->err_line, x->err_col, 0, "input ends early (%s); the record is cut here", why);
+    else xq_game_diag(g, XQ_SEV_ERROR, x->err_line, x->err_col, 0, "%s; the record is cut here", xml ? xml + 2 : why);
+    return 1;
+}
+
+/* The first <game> child of the root that was not handed over yet, or
+ * the last one (last), or NULL. */
+static xmlNode *unreturned(const xq_xml_reader *x, bool last)
+{
+    xmlNode *root = x->doc ? xmlDocGetRootElement(x->doc) : NULL, *found = NULL;
+    if (!root || !is_el(root, "games")) return NULL;
+    for (xmlNode *c = root->children; c; c = c->next)
+        if (is_el(c, "game") && c->_private != &RETURNED) {
+            if (!last) return c;
+            found = c;
+        }
+    return found;
+}
+
+/* After the reader failed: the games libxml2 built before the error that
+ * were not handed over yet (it parses ahead of the reader, so there may be
+ * several; the last one may be cut), one a call, then -1.  Nothing after
+ * the error is read: libxml2 cannot resume a document that is not well
+ * formed. */
+static int drain(xq_xml_reader *x, xq_game *g, char *err, size_t errsz)
+{
+    xmlNode *c = unreturned(x, false);
+    return c ? give_game(x, c, g) : fail(x, err, errsz, "malformed XML");
+}
+
+/* The reader failed (an error, or the data ended early): take the games
+ * left from the tree. */
+static int failed(xq_xml_reader *x, xq_game *g, char *err, size_t errsz)
+{
+    x->failed = true;
+    if (!x->doc) {
+        /* the error said nothing of the parser (the input's, with the
+         * document complete; or a libxml2 that words errors otherwise):
+         * the reader's document, and the last game left may be cut, so
+         * say it is rather than pass a cut game as whole */
+        xmlNodePtr cur = xmlTextReaderCurrentNode(x->rd);
+        x->doc = cur ? cur->doc : NULL;
+        x->cut = unreturned(x, true);
+    }
+    return drain(x, g, err, errsz);
+}
+
+/* A refused document: -1 now and on every later call, no game handed over. */
+static int refuse(xq_xml_reader *x, char *err, size_t errsz, const char *why)
+{
+    x->refused = true;
+    return fail(x, err, errsz, why);
+}
+
 int xq_xml_reader_next(xq_xml_reader *x, xq_game *g, char *err, size_t errsz)
 {
-    if (x->error[0]) return fail(x, err, errsz, "");
+    if (x->refused) return fail(x, err, errsz, "");
+    if (x->failed) return drain(x, g, err, errsz);
+    if (x->stopped) return failed(x, g, err, errsz);   /* (an error met after the last game given) */
     int ret = x->at_game ? xmlTextReaderNext(x->rd) : xmlTextReaderRead(x->rd);
     x->at_game = false;
-    for (; ret == 1; ret = xmlTextReaderRead(x->rd)) {
+    for (; ret == 1 && !x->stopped; ret = xmlTextReaderRead(x->rd)) {
         int type = xmlTextReaderNodeType(x->rd), depth = xmlTextReaderDepth(x->rd);
         if (type == XML_READER_TYPE_DOCUMENT_TYPE) {
             refuse_doctype(x, (unsigned long)xmlTextReaderGetParserLineNumber(x->rd));
-            return fail(x, err, errsz, "");
+            return refuse(x, err, errsz, "");
         }
-        if (type == XML_READER_TYPE_ENTITY_REFERENCE) return fail(x, err, errsz, "entity references are refused");
+        if (type == XML_READER_TYPE_ENTITY_REFERENCE) return refuse(x, err, errsz, "entity references are refused");
         if (type != XML_READER_TYPE_ELEMENT) continue;
         xmlNodePtr node = xmlTextReaderCurrentNode(x->rd);
         if (depth == 0 && !is_el(node, "games")) {
             char msg[200];
             snprintf(msg, sizeof msg, "root element <%s> is not <games> of %s", (const char *)node->name, XQ_XML_NS);
-            return fail(x, err, errsz, msg);
+            return refuse(x, err, errsz, msg);
         }
         if (depth == 1 && is_el(node, "game")) {
             xmlNodePtr el = xmlTextReaderExpand(x->rd);
-            if (!el || x->error[0]) return fail(x, err, errsz, "malformed <game>");
-            read_game(x, el, g);
+            if (!el || x->stopped) break;   /* cut: handed over from the tree, with the others left */
             x->at_game = true;
-            return 1;
+            return give_game(x, el, g);
         }
     }
-    if (ret < 0 || x->error[0]) return fail(x, err, errsz, "malformed XML");
+    if (ret < 0 || x->stopped || x->error[0]) return failed(x, g, err, errsz);
     return 0;
 }

@@ -15,7 +15,8 @@
  * else the text attribute; nags -> node nags; <comment> in a move -> node
  * comment; <variation> -> node variation; result -> the movetext result.
  * Nodes carry the element's line (column 1).  raw/raw_len stay empty:
- * an XML record has no standalone original bytes.
+ * an XML record has no standalone original bytes (xq-validate --keep
+ * writes such games through the XML writer, game_io.h).
  */
 #ifndef XQ_XML_READ_H
 #define XQ_XML_READ_H
@@ -38,10 +39,21 @@ typedef struct xq_xml_reader xq_xml_reader;
 xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz);
 
 /* Read the next <game> into g (reset first).  Returns 1, 0 at the end of
- * the document, or -1 on an I/O error, a well-formedness error (libxml2's
- * message, "PATH:LINE:COL: XML error: ...") or a refused construct, with
- * the message in err; reading cannot go on after -1.  Unknown elements and
- * moves without text become diagnostics in g. */
+ * the document, or -1 with the message in err: a refused construct, or
+ * the first well-formedness error (libxml2's message, "PATH:LINE:COL: XML
+ * error: ..."; a document that ends inside an element says which) or
+ * input error (xq_input_error's "PATH: reason"; the data ends there for
+ * libxml2).  Nothing after such an error is read (libxml2 cannot resume a
+ * document that is not well formed), but nothing read before it is lost:
+ * first every <game> libxml2 built before it comes out (1) -- the one the
+ * error falls in as far as it was read (its elements whose start tag was
+ * complete), with an error diagnostic at the error's line and column,
+ * "XML error: MSG; the record is cut here" or "input ends early (REASON);
+ * the record is cut here" -- and then -1, on this and every later call.
+ * A refused document (DOCTYPE, an entity reference, another root
+ * element) gives -1 at once.  An error in a <game> start tag or between
+ * games cuts no game.  Unknown elements and moves without text become
+ * diagnostics in g. */
 int xq_xml_reader_next(xq_xml_reader *x, xq_game *g, char *err, size_t errsz);
 
 /* Free the reader (NULL is fine); the input is not closed. */

@@ -15,11 +15,19 @@
 #include "pipeline.h"
 #include "position.h"
 #include "replay.h"
+#include "write.h"
 
 static const char PROG[] = "xq-validate";
 
 typedef enum { REPORT_TEXT, REPORT_JSON } report_kind;
 typedef enum { KEEP_NONE, KEEP_VALID, KEEP_INVALID } keep_kind;
+
+/* The form of the kept records (--keep), set by the first one kept: their
+ * original bytes (a record that has them: PGN-style text ...), or one XML
+ * document of our format (a record that has none: XML input).  A record of
+ * the other kind in a later file is converted to it, so that the output
+ * stays one database. */
+typedef enum { FORM_UNSET, FORM_BYTES, FORM_XML } keep_form;
 
 typedef struct {
     xq_replay_options rules;
@@ -33,7 +41,17 @@ typedef struct {
 typedef struct {
     unsigned long long games, valid, with_errors, unreadable, warnings, plies;
     xq_pipeline_memos memos;   /* what the replays of every file share (pipeline.h) */
+    keep_form form;            /* of the kept records so far */
 } totals;
+
+/* A slot's kept game written as an XML <game> element (slot->user): the
+ * XML document's start must come before the first one, which only the
+ * in-order account step knows, so it writes them, not the worker. */
+typedef struct {
+    char *xml;                 /* malloc'd (open_memstream), or NULL */
+    size_t len;
+    bool bytes;                /* the game was kept as its bytes (in slot->out) */
+} kept_game;
 
 static void usage(FILE *to)
 {
@@ -45,7 +63,7 @@ static void usage(FILE *to)
           "  -r, --report=FORMAT     text (default: diagnostics on stderr) or json\n"
           "                          (one JSON object per game on stdout)\n"
           "  -k, --keep=WHICH        write the valid or invalid games, unchanged,\n"
-          "                          to stdout\n"
+          "                          to stdout (from XML: as an XML document)\n"
           "      --fix-results       with --keep: set the Result tag to the result\n"
           "                          the board proves\n"
           "  -s, --strict            treat warnings as errors (plain file where\n"
@@ -247,12 +265,40 @@ static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
     fputs("]}\n", o);
 }
 
-/* What the pipeline callbacks share: the options (read by the workers)
- * and the totals (written in input order by the calling thread only). */
+/* What the pipeline callbacks share: the options and the form of the
+ * kept records when the file's run began (read by the workers), and the
+ * totals (written in input order, one account call at a time). */
 typedef struct {
     const options *opt;
+    keep_form form;
     totals *t;
 } run_state;
+
+/* A worker's part of --keep: write the slot's game, which is kept, in the
+ * form of the records kept in earlier files (form; FORM_UNSET: its own):
+ * its bytes (fixed or not) or PGN into slot->out, an XML <game> into
+ * kept->xml for account_kept. */
+static void keep_game(const options *opt, keep_form form, xq_slot *slot, kept_game *kept)
+{
+    const xq_game *g = &slot->game;
+    const xq_replay *r = &slot->replay;
+    bool fix = opt->fix_results && r->result_board != XQ_RESULT_UNKNOWN && r->status != XQ_STATUS_ILLEGAL;
+    xq_result fixed = fix ? r->result_board : XQ_RESULT_NONE;
+    bool has_bytes = g->raw_len > 0;   /* XML keeps none */
+    if (has_bytes && form != FORM_XML) {
+        kept->bytes = true;
+        if (fix) xq_write_raw_with_result(slot->out, g, xq_result_str(fixed));
+        else fwrite(g->raw, 1, g->raw_len, slot->out);
+    } else if (form == FORM_BYTES) {   /* XML after records kept as bytes: as PGN */
+        xq_write_kept(slot->out, g, r, XQ_OUT_PGN, fixed);
+    } else {
+        FILE *f = open_memstream(&kept->xml, &kept->len);
+        if (f) {
+            xq_write_kept(f, g, r, XQ_OUT_XML, fixed);
+            fclose(f);
+        }
+    }
+}
 
 /* A worker's part: replay one game and format what it produces. */
 static void process_game(void *ctx, xq_slot *slot)
@@ -267,12 +313,27 @@ static void process_game(void *ctx, xq_slot *slot)
         for (int i = 0; i < r->nfindings; i++)
             if (r->findings[i].severity == XQ_SEV_ERROR || opt->warnings)
                 print_finding(slot->err, g, r, &r->findings[i]);
-    if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad)) {
-        if (opt->fix_results && r->result_board != XQ_RESULT_UNKNOWN && r->status != XQ_STATUS_ILLEGAL)
-            xq_write_raw_with_result(slot->out, g, xq_result_str(r->result_board));
-        else
-            fwrite(g->raw, 1, g->raw_len, slot->out);
+    if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad))
+        keep_game(opt, ((run_state *)ctx)->form, slot, slot->user);
+}
+
+/* In input order: a kept XML game goes out after the document's start,
+ * written before the first one.  The form is set by the first game kept;
+ * within one file it cannot change kind (one reader: every record has
+ * bytes, or none), and the workers of later files follow it. */
+static void account_kept(totals *t, kept_game *kept)
+{
+    static const xq_write_options xml = {.format = XQ_OUT_XML};
+    if (kept->bytes && t->form == FORM_UNSET) t->form = FORM_BYTES;
+    if (kept->xml) {
+        if (t->form == FORM_UNSET) {
+            t->form = FORM_XML;
+            xq_write_begin(stdout, &xml);
+        }
+        fwrite(kept->xml, 1, kept->len, stdout);
+        free(kept->xml);
     }
+    *kept = (kept_game){0};
 }
 
 /* In input order: add the game to the totals. */
@@ -280,6 +341,7 @@ static void account_game(void *ctx, xq_slot *slot)
 {
     totals *t = ((run_state *)ctx)->t;
     const xq_replay *r = &slot->replay;
+    if (slot->user) account_kept(t, slot->user);
     t->games++;
     t->plies += (unsigned long long)r->plies;
     t->warnings += (unsigned long long)r->warning_count;
@@ -290,10 +352,10 @@ static void account_game(void *ctx, xq_slot *slot)
 
 static int validate_file(const char *path, const options *opt, totals *t)
 {
-    run_state state = {opt, t};
+    run_state state = {opt, t->form, t};
     xq_pipeline_options po = {
         .threads = opt->threads, .memos = &t->memos, .ctx = &state, .process = process_game,
-        .account = account_game,
+        .account = account_game, .user_size = opt->keep != KEEP_NONE ? sizeof(kept_game) : 0,
     };
     return xq_cli_run_file(PROG, path, &opt->read, &po);
 }
@@ -388,6 +450,10 @@ int main(int argc, char **argv)
         if (st > status) status = st;
     }
     xq_pipeline_memos_free(&t.memos);
+    if (t.form == FORM_XML) {
+        static const xq_write_options xml = {.format = XQ_OUT_XML};
+        xq_write_end(stdout, &xml);
+    }
     if (fflush(stdout) != 0) {
         xq_cli_error(PROG, "write error on standard output");
         status = XQ_EXIT_USAGE;
