@@ -438,10 +438,7 @@ static void descs_set(xq_game *g, int mode)
  * descs as mode says. */
 static void compare_file(const char *path, int max, int mode, xq_replay_memo *memo, tally_memo *t)
 {
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    if (!rd) fprintf(stderr, "%s\n", err);
-    assert_non_null(rd);
+    xq_reader *rd = xqt_reader_open(path);
     xq_game g;
     xq_game_init(&g);
     for (int i = 0; i < max && xq_reader_next(rd, &g) == 1; i++) {
@@ -455,14 +452,22 @@ static void compare_file(const char *path, int max, int mode, xq_replay_memo *me
     xq_reader_close(rd);
 }
 
+/* The master games' path (the test is skipped without them), the
+ * option sets made. */
+static const char *masters_path(void)
+{
+    const char *path = XQ_SHARED "/corpus/ccpd/masters.pgn.gz";
+    skip_without_shared(path);
+    opts_init();
+    return path;
+}
+
 /* The first 1,500 master games (Big5, many of them twice, 前/後 moves
  * whose desc is not a full form): with and without memo the same. */
 static void masters_agree(void **state)
 {
     (void)state;
-    const char *path = XQ_SHARED "/corpus/ccpd/masters.pgn.gz";
-    skip_without_shared(path);
-    opts_init();
+    const char *path = masters_path();
     xq_replay_memo memo = {0};
     tally_memo t = {0};
     compare_file(path, 1500, DESC_AS_READ, &memo, &t);
@@ -716,12 +721,8 @@ static uint64_t signature(const xq_game *g)
 static void masters_duplicates_hit(void **state)
 {
     (void)state;
-    const char *path = XQ_SHARED "/corpus/ccpd/masters.pgn.gz";
-    skip_without_shared(path);
-    opts_init();
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
+    const char *path = masters_path();
+    xq_reader *rd = xqt_reader_open(path);
     xq_replay_memo memo = {0};
     static xq_replay r;
     static uint64_t kept_sig[1500];
@@ -787,9 +788,7 @@ static void *shared_run(void *arg)
  * them); returns how many. */
 static int read_first(const char *path, xq_game *g, int max)
 {
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
+    xq_reader *rd = xqt_reader_open(path);
     int n = 0;
     while (n < max) {
         xq_game_init(&g[n]);
@@ -811,9 +810,7 @@ static int read_first(const char *path, xq_game *g, int max)
 static void masters_shared_threads(void **state)
 {
     (void)state;
-    const char *path = XQ_SHARED "/corpus/ccpd/masters.pgn.gz";
-    skip_without_shared(path);
-    opts_init();
+    const char *path = masters_path();
     static xq_game games[2][SHARED_GAMES];
     static xq_replay out[2][SHARED_GAMES];
     xq_line_memo shared = {0};

@@ -685,10 +685,7 @@ static void ctx_free(cmp_ctx *c)
 /* compare_game on the first max records of path. */
 static void compare_file(cmp_ctx *c, const char *path, size_t max)
 {
-    char err[256];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    if (!rd) fprintf(stderr, "%s\n", err);
-    assert_non_null(rd);
+    xq_reader *rd = xqt_reader_open(path);
     xq_game g;
     xq_game_init(&g);
     for (size_t i = 0; i < max && xq_reader_next(rd, &g) == 1; i++) compare_game(c, &g);

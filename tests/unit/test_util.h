@@ -70,6 +70,17 @@ static inline void xqt_chdir_to_root(const char *argv0, const char *probe)
     if (chdir(path) != 0) perror(path);
 }
 
+/* A reader of path with the default options; fails the test (after the
+ * reader's message) when it cannot be opened.  The caller closes it. */
+static inline xq_reader *xqt_reader_open(const char *path)
+{
+    char err[256];
+    xq_reader *r = xq_reader_open(path, NULL, err, sizeof err);
+    if (!r) fprintf(stderr, "%s\n", err);
+    assert_non_null(r);
+    return r;
+}
+
 /* Read every record of path into g[0..max) (each initialised; the caller
  * frees them); the format the reader chose goes to *fmt and the first
  * game's encoding to *enc when not NULL.  Returns the number of records. */
