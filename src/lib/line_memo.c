@@ -7,6 +7,15 @@
 
 _Static_assert((XQ_LINE_MEMO_BYTES & (XQ_LINE_MEMO_BYTES - 1)) == 0, "the ring's size is a power of two");
 _Static_assert((XQ_LINE_MEMO_SLOTS & (XQ_LINE_MEMO_SLOTS - 1)) == 0, "the table's size is a power of two");
+_Static_assert((XQ_LINE_MEMO_WAYS & (XQ_LINE_MEMO_WAYS - 1)) == 0 && XQ_LINE_MEMO_WAYS * 8 <= 64,
+               "a bucket is a power of two of slots within a cache line");
+
+/* The first slot of hash's bucket.  Four ways, not two: with two, a line
+ * a full bucket dropped came back as a miss and, re-added, dropped
+ * another; on an input read twice over (10x masters.pgn) those re-adds
+ * used up the ring's slack and then overwrote the lines next needed, in
+ * a cascade (10,000 lines a copy replayed again). */
+static size_t bucket_of(uint64_t hash) { return (size_t)hash & (XQ_LINE_MEMO_SLOTS - XQ_LINE_MEMO_WAYS); }
 
 /* An entry in the ring: this head, the key, the value, then padding to 8
  * bytes (so the next head is aligned). */
@@ -86,8 +95,8 @@ const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *
                               size_t *value_len)
 {
     if (!m->ring) return NULL;
-    size_t b = (size_t)hash & (XQ_LINE_MEMO_SLOTS - 2);   /* the bucket's first slot */
-    for (size_t s = b; s < b + 2; s++) {
+    size_t b = bucket_of(hash);
+    for (size_t s = b; s < b + XQ_LINE_MEMO_WAYS; s++) {
         if ((m->slot[s] & ~POS_MASK) != slot_tag(hash)) continue;
         const unsigned char *e = entry_of(m, m->slot[s]);
         if (!e) continue;
@@ -132,8 +141,8 @@ void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t k
     memcpy(e, &h, sizeof h);
     memcpy(e + sizeof h, key, key_len);
     /* the bucket's empty or overwritten slot, else its older entry */
-    size_t b = (size_t)hash & (XQ_LINE_MEMO_SLOTS - 2), s = b;
-    for (size_t k = b; k < b + 2; k++) {
+    size_t b = bucket_of(hash), s = b;
+    for (size_t k = b; k < b + XQ_LINE_MEMO_WAYS; k++) {
         if (!entry_of(m, m->slot[k])) {
             s = k;
             break;

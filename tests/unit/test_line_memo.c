@@ -109,7 +109,7 @@ static void memo_round_trips(void **state)
     }
     int found = 0;
     for (uint32_t i = 0; i < N; i++) found += find_entry(&m, hash[i], i, klen[i], vlen[i]);
-    /* 3,000 entries in 65,536 buckets of two: a bucket holds three only
+    /* 3,000 entries in 32,768 buckets of four: a bucket holds five only
      * rarely, so nearly all stay */
     assert_true(found >= N - 10);
     /* the same hash, a key one byte shorter or with its last byte changed: not found */
@@ -163,7 +163,7 @@ static void memo_wraps(void **state)
             }
         }
         assert_int_equal(old, 0);
-        /* the newest half ring: found but for a bucket's third entry */
+        /* the newest half ring: found but for a bucket's fifth entry */
         assert_true(recent_n > 1500);
         assert_true(recent >= recent_n - recent_n / 50);
         xq_line_memo_free(&m);
@@ -172,27 +172,28 @@ static void memo_wraps(void **state)
 }
 
 /* Different keys filed under one hash (as a collision would): the
- * bucket keeps two; each lookup gives its own value or NULL, never the
- * other's.  Three keys under one hash: the oldest gives way. */
+ * bucket keeps XQ_LINE_MEMO_WAYS; each lookup gives its own value or
+ * NULL, never another's.  One key more under that hash: the oldest gives
+ * way. */
 static void memo_collisions(void **state)
 {
     (void)state;
     xq_line_memo m = {0};
+    enum { W = XQ_LINE_MEMO_WAYS };
     for (uint64_t h = 0; h < 200; h++) {
-        uint64_t hash = (h << 1) * 0x10001ull;   /* a bucket of its own, high bits set too */
-        uint32_t a = (uint32_t)(3 * h), b = a + 1, c = a + 2;
-        assert_true(add_entry(&m, hash, a, 16, 40));
-        assert_true(add_entry(&m, hash, b, 16, 41));
-        assert_true(find_entry(&m, hash, a, 16, 40));
-        assert_true(find_entry(&m, hash, b, 16, 41));
-        assert_false(find_entry(&m, hash ^ 1, a, 16, 40));   /* same bucket, other hash: no */
-        assert_true(add_entry(&m, hash, c, 16, 42));
-        assert_false(find_entry(&m, hash, a, 16, 40));   /* pushed out */
-        assert_true(find_entry(&m, hash, b, 16, 41));
-        assert_true(find_entry(&m, hash, c, 16, 42));
+        uint64_t hash = (h * W) * 0x10001ull;   /* a bucket of its own, high bits set too */
+        uint32_t first = (uint32_t)((W + 1) * h);
+        /* W keys under one hash: all kept */
+        for (uint32_t k = 0; k < W; k++) assert_true(add_entry(&m, hash, first + k, 16, 40 + k));
+        for (uint32_t k = 0; k < W; k++) assert_true(find_entry(&m, hash, first + k, 16, 40 + k));
+        assert_false(find_entry(&m, hash ^ 1, first, 16, 40));   /* same bucket, other hash: no */
+        /* one more: the oldest gives way */
+        assert_true(add_entry(&m, hash, first + W, 16, 40 + W));
+        assert_false(find_entry(&m, hash, first, 16, 40));   /* pushed out */
+        for (uint32_t k = 1; k <= W; k++) assert_true(find_entry(&m, hash, first + k, 16, 40 + k));
         /* the same key added again: the newest value is the one found */
-        assert_true(add_entry(&m, hash, b, 16, 41));
-        assert_true(find_entry(&m, hash, b, 16, 41));
+        assert_true(add_entry(&m, hash, first + 1, 16, 41));
+        assert_true(find_entry(&m, hash, first + 1, 16, 41));
     }
     /* hashes in the same bucket (they differ in the bucket's low bit only) */
     uint64_t h0 = 0xABCDE0ull, h1 = h0 | 1;
@@ -481,7 +482,7 @@ static void masters_agree(void **state)
     tally_memo t2 = {0};
     compare_file(path, 1500, DESC_AS_READ, &memo, &t2);
     /* the rest: lines pushed out of a bucket by two newer ones (12,000
-     * entries in 65,536 buckets of two) */
+     * entries in 32,768 buckets of four) */
     fprintf(stderr, "masters, second pass: %d lines kept again\n", t2.added);
     assert_true(t2.added < t.added / 20);
     xq_replay_memo_free(&memo);
