@@ -66,4 +66,23 @@ static inline void xqt_read_both_out(out_file *o, xq_encoding enc, bool detected
     o->p = NULL;
 }
 
+/* A file of n records, record i written by write_record(o, i, n) in
+ * UTF-8 and converted to the encoding of iconv_name, read both ways
+ * (xqt_read_both_out, with the encoding enc given and detected); the
+ * word cache must have served (more moves than WORDS_AFTER, some words). */
+static inline void xqt_check_encoded(xq_encoding enc, const char *iconv_name, int n,
+                                     void (*write_record)(out_file *o, int i, int n))
+{
+    out_file o = {0};
+    o.cd = iconv_open(iconv_name, "UTF-8");
+    assert_true(o.cd != (iconv_t)-1);
+    for (int i = 0; i < n; i++) write_record(&o, i, n);
+    iconv_close(o.cd);
+    o.cd = (iconv_t)-1;
+    xqt_both t = {0};
+    xqt_read_both_out(&o, enc, true, &t);
+    assert_true(t.moves > WORDS_AFTER);
+    assert_true(t.words);
+}
+
 #endif
