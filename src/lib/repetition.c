@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 
 /* Append text[0..len) to buf[*at..size-1), cutting it short at the end. */
 static void put(char *buf, size_t size, size_t *at, const char *text, size_t len)
@@ -225,7 +226,6 @@ static void finish_side(xq_rep_side *s, const side_acc *a, xq_rules rules, bool 
  * only its key), the move and the rule set it was made under. */
 struct xq_rep_memo_entry {
     uint64_t key;
-    int32_t next;            /* next entry of the same hash chain, -1 for none */
     xq_move move;
     uint8_t rules;
     uint8_t side;
@@ -233,99 +233,232 @@ struct xq_rep_memo_entry {
     xq_move_class mc;
 };
 
+/* A slot of the open-addressed table: the 32-bit hash of an entry's
+ * (key, move, rules) and the entry's index + 1 (0: an empty slot).  A
+ * lookup compares the hash first, so only a likely hit reads an entry
+ * (the entries are cold: the replay's work between two repetitions has
+ * evicted them). */
+struct xq_rep_memo_slot {
+    uint32_t hash;
+    uint32_t idx1;
+};
+
+enum {
+    MEMO_SEGS = XQ_REP_MEMO_MAX / XQ_REP_MEMO_SEG,
+    MEMO_SMALL_SEGS = 4,   /* blocks allocated one by one (1,024 entries: a game's or a
+                              call's memo); the others live in the big region */
+    MEMO_MAX_SLOTS = 2 * XQ_REP_MEMO_MAX
+};
+
+/* The big region's layout: the slots at their largest, then the blocks
+ * MEMO_SMALL_SEGS .. MEMO_SEGS - 1. */
+#define MEMO_BIG_SLOTS ((size_t)MEMO_MAX_SLOTS * sizeof(xq_rep_memo_slot))
+#define MEMO_BIG_BYTES \
+    (MEMO_BIG_SLOTS + (size_t)(MEMO_SEGS - MEMO_SMALL_SEGS) * XQ_REP_MEMO_SEG * sizeof(xq_rep_memo_entry))
+
 void xq_rep_memo_free(xq_rep_memo *memo)
 {
     if (!memo) return;
+    if (memo->entry)
+        for (int s = 0; s < MEMO_SMALL_SEGS; s++) free(memo->entry[s]);
     free(memo->entry);
-    free(memo->head);
+    if (memo->big) free(memo->big);
+    else free(memo->slot);
     xq_mate_table_free(memo->mates);
     memo->entry = NULL;
-    memo->head = NULL;
+    memo->slot = NULL;
+    memo->big = NULL;
     memo->mates = NULL;
     memo->n = memo->cap = memo->oldest = 0;
+    memo->mask = 0;
 }
 
-/* The hash chain of (key, move, rules), in a memo of cap entries (2 * cap
- * chains, cap a power of two). */
-static unsigned memo_chain(uint64_t key, xq_move m, xq_rules rules, int cap)
+/* Entry i of the memo (its block allocated). */
+static inline xq_rep_memo_entry *memo_entry(const xq_rep_memo *memo, int i)
+{
+    return &memo->entry[i / XQ_REP_MEMO_SEG][i % XQ_REP_MEMO_SEG];
+}
+
+/* The 32-bit hash of (key, move, rules): its low bits pick the first slot
+ * to probe, all of it is compared before an entry is read. */
+static inline uint32_t memo_hash(uint64_t key, xq_move m, xq_rules rules)
 {
     uint64_t h = (key ^ ((uint64_t)m << 1 | (uint64_t)rules)) * 0x9E3779B97F4A7C15ull;
-    return (unsigned)(h >> 32) & (unsigned)(2 * cap - 1);
+    return (uint32_t)(h >> 32);
 }
 
-/* The kept classification of m from pos under rules, or NULL. */
-static const xq_move_class *memo_find(const xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules)
+/* The mask of slot indices (a power of two of slots, at least 2 * cap). */
+static inline unsigned memo_mask(const xq_rep_memo *memo) { return memo->mask; }
+
+/* Does entry e hold the classification of m from pos under rules? */
+static inline bool memo_same(const xq_rep_memo_entry *e, const xq_position *pos, xq_move m, xq_rules rules)
 {
-    if (!memo->n) return NULL;
-    for (int32_t i = memo->head[memo_chain(pos->key, m, rules, memo->cap)]; i >= 0; i = memo->entry[i].next) {
-        const xq_rep_memo_entry *e = &memo->entry[i];
-        if (e->key == pos->key && e->move == m && e->rules == rules && e->side == pos->side &&
-            !memcmp(e->board, pos->board, sizeof e->board))
-            return &e->mc;
-    }
-    return NULL;
+    return e->key == pos->key && e->move == m && e->rules == rules && e->side == pos->side &&
+           !memcmp(e->board, pos->board, sizeof e->board);
 }
 
-/* Take entry i (the oldest) out of its hash chain and return it, to be
- * used again: a full memo forgets its oldest classification first. */
+/* The index of the entry holding the classification of m from pos under
+ * rules (h its memo_hash), or -1. */
+static int memo_find(const xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules, uint32_t h)
+{
+    if (!memo->n) return -1;
+    unsigned mask = memo_mask(memo);
+    for (unsigned i = h & mask; memo->slot[i].idx1; i = (i + 1) & mask) {
+        if (memo->slot[i].hash != h) continue;
+        int k = (int)memo->slot[i].idx1 - 1;
+        if (memo_same(memo_entry(memo, k), pos, m, rules)) return k;
+    }
+    return -1;
+}
+
+/* The entry named by the first slot of h's probe whose hash is h, or -1
+ * (the probe reads slots only: a likely hit, to ask the cache for). */
+static int memo_candidate(const xq_rep_memo *memo, uint32_t h)
+{
+    if (!memo->n) return -1;
+    unsigned mask = memo_mask(memo);
+    for (unsigned i = h & mask; memo->slot[i].idx1; i = (i + 1) & mask)
+        if (memo->slot[i].hash == h) return (int)memo->slot[i].idx1 - 1;
+    return -1;
+}
+
+/* Put (h, entry i) in the first empty slot from h's (the table has room:
+ * at most cap of its 2 * cap slots are used). */
+static void slot_put(xq_rep_memo_slot *slot, unsigned mask, uint32_t h, int i)
+{
+    unsigned at = h & mask;
+    while (slot[at].idx1) at = (at + 1) & mask;
+    slot[at].hash = h;
+    slot[at].idx1 = (uint32_t)i + 1;
+}
+
+/* Take entry i (the oldest) out of the slots and return it, to be used
+ * again: a full memo forgets its oldest classification first.  The slots
+ * after it that were displaced past its slot move back (deletion from a
+ * linear-probing table, so every entry stays reachable from its first
+ * slot without any empty slot between). */
 static int memo_drop(xq_rep_memo *memo, int i)
 {
-    const xq_rep_memo_entry *e = &memo->entry[i];
-    int32_t *link = &memo->head[memo_chain(e->key, e->move, (xq_rules)e->rules, memo->cap)];
-    while (*link != i) link = &memo->entry[*link].next;
-    *link = e->next;
+    const xq_rep_memo_entry *e = memo_entry(memo, i);
+    unsigned mask = memo_mask(memo), at = memo_hash(e->key, e->move, (xq_rules)e->rules) & mask;
+    xq_rep_memo_slot *slot = memo->slot;
+    while (slot[at].idx1 != (uint32_t)i + 1) at = (at + 1) & mask;
+    for (unsigned j = (at + 1) & mask; slot[j].idx1; j = (j + 1) & mask) {
+        unsigned home = slot[j].hash & mask;
+        /* slot j may fill the hole at `at` when its home is not in (at, j] (cyclically) */
+        bool stays = at < j ? home > at && home <= j : home > at || home <= j;
+        if (stays) continue;
+        slot[at] = slot[j];
+        at = j;
+    }
+    slot[at].idx1 = 0;
     return i;
 }
 
-/* The entry where a new classification goes: a free one (the entries and
- * chains doubled when all are used, the chains built again), or, at
- * XQ_REP_MEMO_MAX entries, the oldest one, dropped (entries are used in
- * turn, so memory stays bounded and the recent ones are kept).  -1 when
- * memory runs out with no entry at all (nothing is kept then; when the
- * memo cannot grow it drops its oldest entry instead). */
+/* The region of the slots at their largest and the entries past the
+ * small blocks (MEMO_BIG_BYTES), in huge pages where the system has them
+ * for the asking (Linux: transparent huge pages in "madvise" mode): in
+ * 4 KiB pages its first-touch faults cost this machine (a VM) more than
+ * all the lookups. */
+static void *memo_big_alloc(void)
+{
+#ifdef MADV_HUGEPAGE
+    void *p;
+    size_t huge = (size_t)2 << 20, size = (MEMO_BIG_BYTES + huge - 1) / huge * huge;
+    if (posix_memalign(&p, huge, size)) return NULL;
+    madvise(p, size, MADV_HUGEPAGE);   /* a hint: refused, the pages are small */
+    return p;
+#else
+    return malloc(MEMO_BIG_BYTES);
+#endif
+}
+
+/* The slots built again in `slot` (`slots` of them, a power of two,
+ * zeroed), from the old slots' hashes alone: no entry is read. */
+static void memo_rehash(xq_rep_memo *memo, xq_rep_memo_slot *slot, unsigned slots)
+{
+    unsigned mask = slots - 1;
+    if (memo->slot)
+        for (unsigned i = 0; i <= memo->mask; i++)
+            if (memo->slot[i].idx1) slot_put(slot, mask, memo->slot[i].hash, (int)memo->slot[i].idx1 - 1);
+    if (!memo->big) free(memo->slot);
+    memo->slot = slot;
+    memo->mask = mask;
+}
+
+/* Room for entries cap .. 2 cap - 1 (cap doubled, first 16).  A small
+ * memo gets its block when missing and twice the slots; past
+ * MEMO_SMALL_SEGS blocks, the big region, once (the slots at their
+ * largest and every other block: nothing is allocated or rehashed
+ * again).  False when memory runs out (nothing changed then). */
+static bool memo_grow(xq_rep_memo *memo)
+{
+    int cap = memo->cap ? 2 * memo->cap : 16;
+    if (!memo->entry && !(memo->entry = calloc(MEMO_SEGS, sizeof *memo->entry))) return false;
+    if (cap > MEMO_SMALL_SEGS * XQ_REP_MEMO_SEG && !memo->big) {
+        char *big = memo_big_alloc();
+        if (!big) return false;
+        memset(big, 0, MEMO_BIG_SLOTS);
+        xq_rep_memo_entry *blocks = (xq_rep_memo_entry *)(void *)(big + MEMO_BIG_SLOTS);
+        for (int s = MEMO_SMALL_SEGS; s < MEMO_SEGS; s++)
+            memo->entry[s] = blocks + (size_t)(s - MEMO_SMALL_SEGS) * XQ_REP_MEMO_SEG;
+        memo_rehash(memo, (xq_rep_memo_slot *)(void *)big, MEMO_MAX_SLOTS);
+        memo->big = big;
+    } else if (!memo->big) {
+        for (int s = memo->cap / XQ_REP_MEMO_SEG; s * XQ_REP_MEMO_SEG < cap; s++)
+            if (!memo->entry[s] && !(memo->entry[s] = malloc(XQ_REP_MEMO_SEG * sizeof(xq_rep_memo_entry))))
+                return false;
+        xq_rep_memo_slot *slot = calloc(2 * (size_t)cap, sizeof *slot);
+        if (!slot) return false;
+        memo_rehash(memo, slot, 2 * (unsigned)cap);
+    }
+    memo->cap = cap;
+    memo->oldest = 0;
+    return true;
+}
+
+/* The entry where a new classification goes: a free one (the memo grown
+ * when all are used), or, at XQ_REP_MEMO_MAX entries, the oldest one,
+ * dropped (entries are used in turn, so memory stays bounded and the
+ * recent ones are kept).  -1 when memory runs out with no entry at all
+ * (nothing is kept then; when the memo cannot grow it drops its oldest
+ * entry instead). */
 static int memo_room(xq_rep_memo *memo)
 {
     if (memo->n < memo->cap) return memo->n++;
-    int cap = memo->cap ? 2 * memo->cap : 16;
-    xq_rep_memo_entry *e = memo->cap < XQ_REP_MEMO_MAX ? realloc(memo->entry, (size_t)cap * sizeof *e) : NULL;
-    int32_t *head = e ? malloc(2 * (size_t)cap * sizeof *head) : NULL;
-    if (e) memo->entry = e;   /* (grown; cap still counts the old ones until head is there too) */
-    if (!head) {
-        if (!memo->cap) return -1;
-        int i = memo_drop(memo, memo->oldest);
-        memo->oldest = (memo->oldest + 1) % memo->cap;
-        return i;
-    }
-    free(memo->head);
-    memo->head = head;
-    memo->cap = cap;
-    memo->oldest = 0;
-    for (int i = 0; i < 2 * cap; i++) head[i] = -1;
-    for (int i = 0; i < memo->n; i++) {
-        unsigned c = memo_chain(e[i].key, e[i].move, (xq_rules)e[i].rules, cap);
-        e[i].next = head[c];
-        head[c] = i;
-    }
-    return memo->n++;
+    if (memo->cap < XQ_REP_MEMO_MAX && memo_grow(memo)) return memo->n++;
+    if (!memo->cap) return -1;
+    int i = memo_drop(memo, memo->oldest);
+    memo->oldest = (memo->oldest + 1) % memo->cap;
+    return i;
 }
 
-/* Keep mc as the classification of m from pos under rules (not found in
- * the memo); when there is no room, nothing is kept (the move is
- * classified again if met). */
-static void memo_add(xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules, const xq_move_class *mc)
+/* The entry the next memo_add will write, when it is there already (to
+ * ask the cache for it ahead: it is written whole, and when the memo is
+ * full its old key is read first), else NULL. */
+static const xq_rep_memo_entry *memo_next(const xq_rep_memo *memo)
+{
+    if (!memo->cap) return NULL;
+    int i = memo->n < memo->cap ? memo->n : memo->cap < XQ_REP_MEMO_MAX ? -1 : memo->oldest;
+    return i >= 0 ? memo_entry(memo, i) : NULL;
+}
+
+/* Keep mc as the classification of m from pos under rules (h its
+ * memo_hash; not found in the memo); when there is no room, nothing is
+ * kept (the move is classified again if met). */
+static void memo_add(xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules, uint32_t h,
+                     const xq_move_class *mc)
 {
     int i = memo_room(memo);
     if (i < 0) return;
-    xq_rep_memo_entry *e = &memo->entry[i];
+    xq_rep_memo_entry *e = memo_entry(memo, i);
     e->key = pos->key;
     e->move = m;
     e->rules = (uint8_t)rules;
     e->side = (uint8_t)pos->side;
     memcpy(e->board, pos->board, sizeof e->board);
     e->mc = *mc;
-    unsigned c = memo_chain(pos->key, m, rules, memo->cap);
-    e->next = memo->head[c];
-    memo->head[c] = i;
+    slot_put(memo->slot, memo_mask(memo), h, i);
 }
 
 bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *moves, int n,
@@ -334,13 +467,78 @@ bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *m
     return xq_repetition_judge_memo(base, base_ply, moves, n, occurrences, rules, NULL, out);
 }
 
+/* Look up every ply first .. n-1 of the cycle at once, before any is
+ * classified: h[k] gets ply first+k's memo_hash and found[k] the index of
+ * its entry, or -1.  The slots of every ply are asked of the cache first,
+ * then read, then the entries they name asked for, then compared: the
+ * misses (the memo is cold when a repetition comes: the replay's work
+ * since the last one has evicted it) overlap instead of coming one after
+ * the other.  Also asks for the entry the first new classification will
+ * write. */
+static void memo_find_cycle(const xq_rep_memo *memo, const xq_position *pos, const xq_move *moves, int first,
+                            int n, xq_rules rules, uint32_t *h, int32_t *found)
+{
+    int len = n - first;
+    for (int k = 0; k < len; k++) {
+        h[k] = memo_hash(pos[first + k].key, moves[first + k], rules);
+        if (memo->n) __builtin_prefetch(&memo->slot[h[k] & memo_mask(memo)]);
+    }
+    for (int k = 0; k < len; k++) {
+        found[k] = memo_candidate(memo, h[k]);
+        if (found[k] < 0) continue;
+        const char *e = (const char *)memo_entry(memo, found[k]);
+        for (size_t at = 0; at < sizeof(xq_rep_memo_entry); at += 64) __builtin_prefetch(e + at);
+    }
+    for (int k = 0; k < len; k++)
+        if (found[k] >= 0 && !memo_same(memo_entry(memo, found[k]), &pos[first + k], moves[first + k], rules))
+            found[k] = memo_find(memo, &pos[first + k], moves[first + k], rules, h[k]);
+    const xq_rep_memo_entry *next = memo_next(memo);
+    if (next)
+        for (size_t at = 0; at < sizeof *next; at += 64) __builtin_prefetch((const char *)next + at, 1);
+}
+
+/* The kept classification of ply first+k (memo_find_cycle found found[k]
+ * before the cycle was walked; added[j]: ply first+j was classified and
+ * added since).  The entry found is still the one when it still holds the
+ * ply (a full memo may have replaced it since); a ply found in none was
+ * added since only if an earlier ply of the same hash was: then looked up
+ * again, else known to be missing without reading a slot. */
+static const xq_move_class *memo_kept(const xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules,
+                                      const uint32_t *h, const int32_t *found, const bool *added, int k)
+{
+    if (found[k] >= 0) {
+        const xq_rep_memo_entry *e = memo_entry(memo, found[k]);
+        if (memo_same(e, pos, m, rules)) return &e->mc;
+    }
+    bool again = false;
+    for (int j = 0; j < k && !again; j++) again = added[j] && h[j] == h[k];
+    int i = again ? memo_find(memo, pos, m, rules, h[k]) : -1;
+    return i >= 0 ? &memo_entry(memo, i)->mc : NULL;
+}
+
+enum { JUDGE_LOCAL = 48 };   /* stretches of up to this many moves need no allocation */
+
 bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_move *moves, int n,
                               int occurrences, xq_rules rules, xq_rep_memo *memo, xq_rep_verdict *out)
 {
     memset(out, 0, sizeof *out);
     if (n <= 0 || occurrences < 2) return false;
-    xq_position *pos = malloc(((size_t)n + 1) * sizeof *pos);
-    if (!pos) return false;
+    /* the positions and the cycle's hashes: on the stack for the usual
+     * short stretch, else allocated */
+    xq_position local_pos[JUDGE_LOCAL + 1];
+    uint32_t local_hash[JUDGE_LOCAL];
+    int32_t local_found[JUDGE_LOCAL];
+    bool local_added[JUDGE_LOCAL];
+    bool small = n <= JUDGE_LOCAL;
+    xq_position *pos = small ? local_pos : malloc(((size_t)n + 1) * sizeof *pos);
+    uint32_t *hash = small ? local_hash : malloc((size_t)n * sizeof *hash);
+    int32_t *found = small ? local_found : malloc((size_t)n * sizeof *found);
+    bool *added = small ? local_added : calloc((size_t)n, sizeof *added);
+    if (!pos || !hash || !found || !added) {
+        if (!small) free(pos), free(hash), free(found), free(added);
+        return false;
+    }
+    if (small) memset(added, 0, sizeof local_added);
     /* without a memo from the caller, one for this call: a position and
      * move met again in the cycle is classified once */
     xq_rep_memo local = {0};
@@ -361,10 +559,11 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
         }
     }
     if (count < occurrences) {
-        free(pos);
+        if (!small) free(pos), free(hash), free(found), free(added);
         xq_rep_memo_free(&local);
         return false;
     }
+    memo_find_cycle(memo, pos, moves, first, n, rules, hash, found);
 
     out->rules = rules;
     out->occurrences = count;
@@ -397,14 +596,15 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
      * earlier call) */
     for (int i = first; i < n; i++) {
         xq_move_class mc;
-        const xq_move_class *kept = memo_find(memo, &pos[i], moves[i], rules);
+        const xq_move_class *kept = memo_kept(memo, &pos[i], moves[i], rules, hash, found, added, i - first);
         if (kept) {
             mc = *kept;
         } else {
             /* (the mate searches' table comes with the first classification) */
             if (!memo->mates) memo->mates = xq_mate_table_new();
             xq_classify_move_with(&pos[i], moves[i], rules, memo->mates, &mc);
-            memo_add(memo, &pos[i], moves[i], rules, &mc);
+            memo_add(memo, &pos[i], moves[i], rules, hash[i - first], &mc);
+            added[i - first] = true;
         }
         if (rules == XQ_RULES_CXA1999) {
             /* CXA 1999 has no exception for a piece held by its victim */
@@ -452,7 +652,7 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
         id[to] = id[from];
         id[from] = -1;
     }
-    free(pos);
+    if (!small) free(pos), free(hash), free(found), free(added);
     xq_rep_memo_free(&local);
     for (int c = 0; c < 2; c++)
         if (!any_chase[c]) acc[c].every_chase = 0;

@@ -205,10 +205,11 @@ typedef struct {
  * `rules` (CXA1999 §24, §26, ch.7 items 1, 8, 11; AXF rules 6-9, 12, 15,
  * 19, 32) and true is returned.  Otherwise (a Zobrist collision, too few
  * occurrences, n <= 0, occurrences < 2, or an allocation failure) returns
- * false and *out is zeroed.  Memory: temporary arrays of n+1 positions,
- * of the cycle's classifications and of mate-search results (about
- * 200 KB), freed before returning (a failure to allocate the second or
- * third only costs time: each move is then classified where it occurs,
+ * false and *out is zeroed.  Memory: n+1 positions and the cycle's
+ * lookups (on the stack up to 48 moves, else allocated), a memo of the
+ * cycle's classifications and a table of mate-search results (about
+ * 200 KB), freed before returning (a failure to allocate the memo or the
+ * table only costs time: each move is then classified where it occurs,
  * each mate searched in full). */
 bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *moves, int n,
                          int occurrences, xq_rules rules, xq_rep_verdict *out);
@@ -226,11 +227,24 @@ bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *m
  * rule set), and release it with xq_rep_memo_free.  Not shared between
  * threads. */
 typedef struct xq_rep_memo_entry xq_rep_memo_entry;   /* private to repetition.c */
+typedef struct xq_rep_memo_slot xq_rep_memo_slot;     /* private to repetition.c */
 struct xq_mate_table;                                  /* private to repetition_classify.c */
+enum { XQ_REP_MEMO_SEG = 256 };   /* entries per block of entries (below) */
 typedef struct {
-    xq_rep_memo_entry *entry;   /* owned; NULL until the first classification */
-    int32_t *head;              /* owned: first entry of each hash chain, -1 for none */
-    int n, cap;                 /* entries used / allocated (head has 2 * cap chains) */
+    xq_rep_memo_entry **entry;  /* owned: XQ_REP_MEMO_MAX / XQ_REP_MEMO_SEG blocks of XQ_REP_MEMO_SEG
+                                   entries each, allocated as they are first used and never moved
+                                   (entry i is entry[i / SEG][i % SEG]); NULL until the first
+                                   classification */
+    xq_rep_memo_slot *slot;     /* owned (or in `big`): mask + 1 slots, open addressing: each
+                                   a 32-bit hash of an entry's (key, move, rules) and its
+                                   index, so a lookup that finds nothing reads no entry */
+    int n, cap;                 /* entries used / room for */
+    unsigned mask;              /* slots - 1: 2 * cap slots while the memo is small, then
+                                   2 * XQ_REP_MEMO_MAX in `big` */
+    void *big;                  /* owned, NULL while the memo is small: one region, in huge
+                                   pages where the system gives them, for the slots at their
+                                   largest and the blocks of entries past the first few
+                                   (first-touch page faults are dear on a VM) */
     int oldest;                 /* when full: the entry to be replaced next (the oldest) */
     struct xq_mate_table *mates;/* owned: room for the mate searches' results, NULL until
                                    the first classification (which empties it: kept only
@@ -244,8 +258,10 @@ void xq_rep_memo_free(xq_rep_memo *memo);
 /* xq_repetition_judge, looking classifications up in *memo first and
  * adding the new ones to it (memo NULL: a memo local to the call, as
  * xq_repetition_judge does).  Same verdicts, same return value.  The memo
- * grows to at most XQ_REP_MEMO_MAX entries (about 210 bytes each: 3.4 MB
- * and 128 KB of chains at most; masters.pgn needs 11,038) and then
+ * grows to at most XQ_REP_MEMO_MAX entries (about 210 bytes each, in
+ * blocks of XQ_REP_MEMO_SEG that never move: 3.4 MB and 256 KB of slots at
+ * most, past 1,024 entries in one 4 MiB region of huge pages where the
+ * system has them; masters.pgn needs 11,038) and then
  * replaces its oldest entry with each new classification (so its memory
  * stays bounded whatever the input's size, and what was classified
  * recently is kept); it also holds a table of mate-search results (about

@@ -669,8 +669,11 @@ static bool line_checks(const xq_piece *b, unsigned occ, int k, bool up, int t, 
  * general's file or rank through `from` (uncovered) or `to` (the moved
  * piece, or a new screen of an own cannon).  A move that makes the
  * generals face may be answered either way: the mover's own general is
- * then attacked too, so it is no legal check. */
-static bool quiet_move_checks(const xq_position *pos, const check_ctx *c, int from, int to)
+ * then attacked too, so it is no legal check.  *uncovered caches, for the
+ * moves of the piece on `from`, whether leaving the general's file or
+ * rank it stands on uncovers a check (-1: not known yet; the same for
+ * every move that leaves that line, so it is read on the masks once). */
+static bool quiet_move_checks(const xq_position *pos, const check_ctx *c, int from, int to, int8_t *uncovered)
 {
     const xq_piece *b = pos->board;
     xq_piece p = b[from];
@@ -692,8 +695,13 @@ static bool quiet_move_checks(const xq_position *pos, const check_ctx *c, int fr
         int t = df ? -1 : tr;
         if (!df && (slider || c->cannon_file) && line_checks(b, occ, c->kr, tr > c->kr, t, c->kf, 9, p, me))
             return true;
-        if (ff == c->kf && c->slider_file && line_checks(b, occ, c->kr, fr > c->kr, t, c->kf, 9, p, me))
-            return true;
+        if (ff == c->kf && c->slider_file) {
+            /* (leaving the file: the same answer for every such move) */
+            bool checks = df && *uncovered >= 0 ? *uncovered
+                                                : line_checks(b, occ, c->kr, fr > c->kr, t, c->kf, 9, p, me);
+            if (df) *uncovered = checks;
+            if (checks) return true;
+        }
     }
     if (fr == c->kr || !dr) {
         unsigned occ = pos->rank_occ[c->kr];
@@ -702,8 +710,12 @@ static bool quiet_move_checks(const xq_position *pos, const check_ctx *c, int fr
         int t = dr ? -1 : tf, sq0 = c->kr * 9;
         if (!dr && (slider || c->cannon_rank) && line_checks(b, occ, c->kf, tf > c->kf, t, sq0, 1, p, me))
             return true;
-        if (fr == c->kr && c->slider_rank && line_checks(b, occ, c->kf, ff > c->kf, t, sq0, 1, p, me))
-            return true;
+        if (fr == c->kr && c->slider_rank) {
+            bool checks = dr && *uncovered >= 0 ? *uncovered
+                                                : line_checks(b, occ, c->kf, ff > c->kf, t, sq0, 1, p, me);
+            if (dr) *uncovered = checks;
+            if (checks) return true;
+        }
     }
     return false;
 }
@@ -909,7 +921,6 @@ static bool answer_squares(const xq_position *pos, sqset *to, sqset *from)
  * (mate_by_checks at depth d + 2 tries every line it tries at depth d). */
 typedef struct {
     uint64_t key;
-    uint32_t gen;        /* the table's gen when stored: older entries are empty */
     uint8_t depth, mate, side;
     xq_piece board[XQ_SQUARES];
 } mate_entry;
@@ -918,42 +929,55 @@ enum { MATE_TABLE_BITS = 11 };   /* 2048 slots (about 200 KB), one entry each: t
                                     replaces (a larger table finds no more on the corpus) */
 
 struct xq_mate_table {
-    uint32_t gen;        /* bumped by each classification (mate_table_clear) */
+    /* bit i: slot i was written since the table was last emptied (the
+     * others are empty, whatever they hold); 256 bytes that stay in the
+     * cache, so a lookup of an empty slot reads no entry (the entries
+     * are cold when a classification starts: the replay's work since the
+     * last one has evicted them) */
+    uint64_t used[(1 << MATE_TABLE_BITS) / 64];
     mate_entry slot[1 << MATE_TABLE_BITS];
 };
 
-/* Empty the table, in O(1): every entry's gen becomes old.  Each
- * classification starts with an empty table, so what it answers depends
- * on its position and move alone, not on the searches before it: were a
- * budget to run out, a table filled by earlier games (another thread's
- * under -j N) could otherwise change the answer, and the memo would keep
- * it for later games. */
+/* Empty the table: no slot is used.  Each classification starts with an
+ * empty table, so what it answers depends on its position and move alone,
+ * not on the searches before it: were a budget to run out, a table filled
+ * by earlier games (another thread's under -j N) could otherwise change
+ * the answer, and the memo would keep it for later games. */
 static void mate_table_clear(xq_mate_table *t)
 {
-    if (!t) return;
-    if (++t->gen == 0) {   /* (wrapped: the old gens come back, so wipe them) */
-        memset(t->slot, 0, sizeof t->slot);
-        t->gen = 1;
-    }
+    if (t) memset(t->used, 0, sizeof t->used);
 }
 
 xq_mate_table *xq_mate_table_new(void) { return calloc(1, sizeof(xq_mate_table)); }
 
 void xq_mate_table_free(xq_mate_table *t) { free(t); }
 
-static inline mate_entry *mate_slot(xq_mate_table *t, uint64_t key)
+/* The slot of key. */
+static inline unsigned mate_index(uint64_t key) { return (unsigned)(key >> (64 - MATE_TABLE_BITS)); }
+
+/* Was slot i written since the table was emptied? */
+static inline bool mate_used(const xq_mate_table *t, unsigned i) { return (t->used[i / 64] >> (i % 64)) & 1; }
+
+/* Ask the cache for the slot of key (tt NULL: nothing), ahead of its
+ * lookup: the table is cold when a classification starts (the replay's
+ * work since the last one has evicted it), and a search reads a slot at
+ * random at each of its nodes. */
+static inline void mate_prefetch(const xq_mate_table *t, uint64_t key)
 {
-    return &t->slot[key >> (64 - MATE_TABLE_BITS)];
+    if (!t) return;
+    const char *e = (const char *)&t->slot[mate_index(key)];
+    __builtin_prefetch(e);
+    __builtin_prefetch(e + sizeof(mate_entry) - 1);
 }
 
 /* The known answer for pos at depth: 1 (mate), 0 (no mate), -1 (unknown). */
 static int mate_lookup(xq_mate_table *t, const xq_position *pos, int depth)
 {
     if (!t) return -1;
-    const mate_entry *e = mate_slot(t, pos->key);
-    if (!e->depth || e->gen != t->gen || e->key != pos->key || e->side != pos->side ||
-        memcmp(e->board, pos->board, sizeof e->board))
-        return -1;
+    unsigned i = mate_index(pos->key);
+    if (!mate_used(t, i)) return -1;
+    const mate_entry *e = &t->slot[i];
+    if (e->key != pos->key || e->side != pos->side || memcmp(e->board, pos->board, sizeof e->board)) return -1;
     if (e->mate && e->depth <= depth) return 1;
     if (!e->mate && e->depth >= depth) return 0;
     return -1;
@@ -964,9 +988,10 @@ static int mate_lookup(xq_mate_table *t, const xq_position *pos, int depth)
 static void mate_store(xq_mate_table *t, const xq_position *pos, int depth, bool mate)
 {
     if (!t) return;
-    mate_entry *e = mate_slot(t, pos->key);
+    unsigned i = mate_index(pos->key);
+    t->used[i / 64] |= (uint64_t)1 << (i % 64);
+    mate_entry *e = &t->slot[i];
     e->key = pos->key;
-    e->gen = t->gen;
     e->depth = (uint8_t)depth;
     e->mate = mate;
     e->side = (uint8_t)pos->side;
@@ -996,13 +1021,18 @@ typedef struct {
 static bool visit_reply(xq_position *pos, int from, int to, const reply_visit *v)
 {
     xq_color me = pos->side;
-    uint64_t key = pos->key;
+    uint64_t key = pos->key, after = 0;
     xq_piece cap = xq_light_make(pos, from, to);
+    /* (the search after the reply reads its key, and its slot of the
+     * table: asked for while the legality is tested) */
+    if (v->depth >= 3) {
+        after = xq_light_key(pos, key, from, to, cap);
+        mate_prefetch(v->tt, after);
+    }
     bool stop = !xq_in_check(pos, me);
-    /* (a legal reply leaves its general unattacked: quiet; the search
-     * after it reads the key) */
+    /* (a legal reply leaves its general unattacked: quiet) */
     if (stop && v->depth >= 3) {
-        pos->key = xq_light_key(pos, key, from, to, cap);
+        pos->key = after;
         stop = !mate_by_checks(pos, v->depth - 2, v->budget, true, v->tt);
         pos->key = key;
     }
@@ -1196,9 +1226,10 @@ static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool
         int n = check_candidates(pos, &c, sq, uncovers, buf);
         assert(candidates_agree(pos, &c, sq, buf, n));
         assert(!quiet || no_check_missed(pos, sq, buf, n));
+        int8_t uncovered = -1;   /* (quiet_move_checks' cache for this piece) */
         for (int i = 0; i < n; i++) {
             if (--*budget < 0) return false;
-            bool checks = !quiet || quiet_move_checks(pos, &c, sq, XQ_TO(buf[i]));
+            bool checks = !quiet || quiet_move_checks(pos, &c, sq, XQ_TO(buf[i]), &uncovered);
             assert(!quiet || check_test_agrees(pos, buf[i], checks));
             if (!checks) continue;
             int to = XQ_TO(buf[i]);
@@ -1226,12 +1257,14 @@ static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool
 
 /* Mate by checks for the side to move within max_depth plies, searched
  * at once (a deeper search finds every shorter mate too, and iterating
- * deeper searches would double the work). */
-static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget, xq_mate_table *tt)
+ * deeper searches would double the work).  quiet: the caller knows that
+ * the other general is not attacked (as mate_by_checks; the search would
+ * find the same, with one more test). */
+static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget, bool quiet, xq_mate_table *tt)
 {
     xq_position p = *pos;
     int left = budget;
-    bool mate = mate_by_checks(&p, max_depth, &left, false, tt);
+    bool mate = mate_by_checks(&p, max_depth, &left, quiet, tt);
     /* A search cut short by its budget has spent it on the deep lines it
      * tried first and may have missed a shorter mate: then search each
      * shorter depth with a budget of its own, deepest first, until one
@@ -1241,7 +1274,7 @@ static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget
     for (int d = max_depth - 2; !mate && left < 0 && d >= 1; d -= 2) {
         p = *pos;
         left = budget;
-        mate = mate_by_checks(&p, d, &left, false, tt);
+        mate = mate_by_checks(&p, d, &left, quiet, tt);
     }
     return mate;
 }
@@ -1295,8 +1328,10 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
         gain = vv - exchange_gain(pos, to, 0, relax_theirs);
     }
     /* (not when the capture stands under the fictional pass: the other
-     * side would simply take the general) */
-    bool mated = gain > 0 && !relax_mine && has_mate_by_checks(pos, CAPTURE_MATE_DEPTH, CAPTURE_MATE_BUDGET, tt);
+     * side would simply take the general; else the capture was legal, so
+     * the capturer's general is not attacked: quiet) */
+    bool mated =
+        gain > 0 && !relax_mine && has_mate_by_checks(pos, CAPTURE_MATE_DEPTH, CAPTURE_MATE_BUDGET, true, tt);
     pos->key = key;
     xq_light_unmake(pos, from, to, cap);
     if (gain <= 0) return CAP_FOLLOW;
@@ -1498,8 +1533,10 @@ void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules,
     /* §28.2: a mate by checks if the other side passed, new with this move */
     if (!out->check) {
         xq_position threat = with_side(&after, s);
-        if (has_mate_by_checks(&threat, MATE_DEPTH, MATE_BUDGET, tt) &&
-            !has_mate_by_checks(before, MATE_DEPTH, MATE_BUDGET, tt))
+        /* (threat: the other general is not attacked, as m gives no check;
+         * before: not known, the position may be any) */
+        if (has_mate_by_checks(&threat, MATE_DEPTH, MATE_BUDGET, true, tt) &&
+            !has_mate_by_checks(before, MATE_DEPTH, MATE_BUDGET, false, tt))
             out->mate_threat = true;
     }
 
