@@ -4,6 +4,7 @@
 #ifndef XQ_BOARD_TABLES_H
 #define XQ_BOARD_TABLES_H
 
+#include "notation.h"
 #include "position.h"
 
 #define XQ_R9_(r) r, r, r, r, r, r, r, r, r
@@ -123,6 +124,12 @@ enum {
 };
 extern const uint8_t xq_rel[XQ_SQUARES][XQ_SQUARES];
 
+/* The horses that attack a general on s (movegen.c's HORSE_ATTACK):
+ * per diagonal neighbour (NE, SE, NW, SW) {that leg, the two horse
+ * squares beyond it}; an off-board leg reads as s itself, an off-board
+ * horse square as its leg (no bounds test in the attack tests). */
+extern const uint8_t xq_horse_attack[XQ_SQUARES][4][3];
+
 /* The out-of-line parts of xq_quiet_move_safe_inline (movegen.c): a
  * line of the general g in direction dir (XQ_REL_NORTH ...) that the
  * mover leaves, without or with a capture on it (to); a piece entering a
@@ -170,17 +177,19 @@ bool xq_play_check_moved(const xq_position *pos, xq_move m, int g, unsigned rel)
 bool xq_play_check_entered(const xq_position *pos, int g, int to, unsigned dt);
 bool xq_play_check_opened(const xq_position *pos, int g, unsigned df);
 
-/* xq_play (position.h: xq_make and xq_checks_after in one step) inline,
- * for a caller that knows the move's squares and pieces (as
- * xq_make_known takes them: the Chinese fast path, which has read them
- * and need not pack them into a move and load them again): make the
- * move, then the check state of the side now to move, which most moves
- * leave false after two table reads (the move touches none of its
- * general's lines, legs or horse squares); returns cap. */
-__attribute__((always_inline)) static inline xq_piece xq_play_known(xq_position *pos, int from, int to, xq_piece p,
-                                                                    xq_piece cap, xq_checks *s)
+/* xq_play_check_entered and xq_play_check_opened for a caller that
+ * jumps to them with its result out in hand: each stores its answer in
+ * s->in_check[pos->side] and returns out unchanged. */
+xq_played xq_play_entered_out(const xq_position *pos, int g, int to, unsigned dt, xq_checks *s, xq_played out);
+xq_played xq_play_opened_out(const xq_position *pos, int g, unsigned df, xq_checks *s, xq_played out);
+
+/* The second half of xq_play_known, for a caller that has made the move
+ * from -> to (capturing cap) itself: the check state of the side now to
+ * move (pos is the position after the move, which was legal where *s
+ * described the position before it); returns cap. */
+__attribute__((always_inline)) static inline xq_piece xq_play_check_after(const xq_position *pos, int from, int to,
+                                                                          xq_piece cap, xq_checks *s)
 {
-    xq_make_known(pos, from, to, p, cap);
     xq_color side = pos->side;
     s->in_check[side ^ 1] = false;   /* legal: the mover is not in check */
     int g = pos->general[side];
@@ -196,6 +205,20 @@ __attribute__((always_inline)) static inline xq_piece xq_play_known(xq_position 
     else if (!rt && (rf & XQ_REL_LINES)) s->in_check[side] = xq_play_check_opened(pos, g, rf);
     else s->in_check[side] = xq_play_check_moved(pos, XQ_MOVE(from, to), g, rf | rt << 8);
     return cap;
+}
+
+/* xq_play (position.h: xq_make and xq_checks_after in one step) inline,
+ * for a caller that knows the move's squares and pieces (as
+ * xq_make_known takes them: the Chinese fast path, which has read them
+ * and need not pack them into a move and load them again): make the
+ * move, then the check state of the side now to move, which most moves
+ * leave false after two table reads (the move touches none of its
+ * general's lines, legs or horse squares); returns cap. */
+__attribute__((always_inline)) static inline xq_piece xq_play_known(xq_position *pos, int from, int to, xq_piece p,
+                                                                    xq_piece cap, xq_checks *s)
+{
+    xq_make_known(pos, from, to, p, cap);
+    return xq_play_check_after(pos, from, to, cap, s);
 }
 
 /* xq_play_known for move m (legal in *pos, which *s describes): its

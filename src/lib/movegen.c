@@ -103,7 +103,8 @@ static const uint8_t HORSE_TO[XQ_SQUARES][4][3] = {EACH_SQ(HORSE_ROW)};
     {HLEG_(s, dx, dy), SQ_AT(s, dx, 2 * (dy), HLEG_(s, dx, dy)),               \
      SQ_AT(s, 2 * (dx), dy, HLEG_(s, dx, dy))}
 #define HATT_ROW(s) {HATT_PT(s, 1, 1), HATT_PT(s, 1, -1), HATT_PT(s, -1, 1), HATT_PT(s, -1, -1)}
-static const uint8_t HORSE_ATTACK[XQ_SQUARES][4][3] = {EACH_SQ(HATT_ROW)};
+const uint8_t xq_horse_attack[XQ_SQUARES][4][3] = {EACH_SQ(HATT_ROW)};
+#define HORSE_ATTACK xq_horse_attack
 
 /* Soldier moves of colour c: forward, then (across the river) west, east. */
 #define SOL_FWD(c) ((c) == 0 ? 1 : -1)
@@ -1032,7 +1033,7 @@ static inline bool check_by_move(const xq_position *pos, xq_move m)
  * g, then that ray, read after the move: it finds the mover as an
  * attacker, a screen it made, a piece it uncovered), or it left direction
  * df and entered none of them (that ray). */
-__attribute__((noinline)) bool xq_play_check_entered(const xq_position *pos, int g, int to, unsigned dt)
+static inline bool check_entered(const xq_position *pos, int g, int to, unsigned dt)
 {
     xq_color e = (xq_color)(pos->side ^ 1);
     if (pos->board[to] == XQ_PIECE(XQ_SOLDIER, e)) {
@@ -1043,10 +1044,38 @@ __attribute__((noinline)) bool xq_play_check_entered(const xq_position *pos, int
     return ray_attack(pos->board, r, ray_occ(pos, r, 0), e);
 }
 
-__attribute__((noinline)) bool xq_play_check_opened(const xq_position *pos, int g, unsigned df)
+static inline bool check_opened(const xq_position *pos, int g, unsigned df)
 {
     const ray_row *r = ray_row_of(g, df);
     return ray_attack(pos->board, r, ray_occ(pos, r, 0), (xq_color)(pos->side ^ 1));
+}
+
+__attribute__((noinline)) bool xq_play_check_entered(const xq_position *pos, int g, int to, unsigned dt)
+{
+    return check_entered(pos, g, to, dt);
+}
+
+__attribute__((noinline)) bool xq_play_check_opened(const xq_position *pos, int g, unsigned df)
+{
+    return check_opened(pos, g, df);
+}
+
+/* xq_play_check_entered and xq_play_check_opened storing their answer
+ * in s (the side to move's entry) and returning out, the caller's own
+ * result passed through: the Chinese fast path jumps here instead of
+ * calling, so that no frame is set up around the call. */
+__attribute__((noinline)) xq_played xq_play_entered_out(const xq_position *pos, int g, int to, unsigned dt,
+                                                        xq_checks *s, xq_played out)
+{
+    s->in_check[pos->side] = check_entered(pos, g, to, dt);
+    return out;
+}
+
+__attribute__((noinline)) xq_played xq_play_opened_out(const xq_position *pos, int g, unsigned df, xq_checks *s,
+                                                       xq_played out)
+{
+    s->in_check[pos->side] = check_opened(pos, g, df);
+    return out;
 }
 
 /* check_by_move when m touched g's lines, legs or horse squares (rel:

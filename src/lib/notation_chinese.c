@@ -790,41 +790,62 @@ READ_PLAY_OUT static xq_played play_desc_full(xq_position *pos, unsigned d, xq_c
  * ranks from which the move passes the geometry that needs no board
  * (on the board, palace, river, soldier direction: what fast_target
  * tests without reading the board), and the one board test left.
- * head == 0: not built yet. */
+ * head == 0: not built yet.  8 bytes, so that the plans of args 1..8
+ * of one (kind, file, action) share one cache line (plan_of; at 16
+ * bytes they took three).  The plan's load still misses the first-level
+ * cache on about two plies in three (cachegrind, the first 5,255 master
+ * games): the reader's tables evict the plans between games. */
 enum {
     PT_FREE = 0,       /* advisor, soldier: the own-piece test only */
     PT_LEG = 1,        /* horse, elephant: from + aux (leg, eye) empty */
     PT_LINE = 2,       /* chariot, cannon: no piece between (file) */
     PT_RANK = 4,       /* the line is from's rank, not its file */
     PT_CANNON = 8,     /* a capture needs exactly one piece between */
-    PT_GENERAL = 16    /* the general: the own-piece test, then play_plan_any */
+    PT_GENERAL = 16,   /* the general: the own-piece test, then play_plan_any */
+    PT_HORSE = XQ_REL_HORSE   /* (a flag besides the test) a horse: plan_check_touched reads horse squares */
 };
 typedef struct {
-    /* p | fx << 8 | ranks << 16: the mover (kind | side << 3), x * 10
-     * (where its file starts in fboard), bit r of ranks: playable from
-     * rank r as far as no board matters.  0: not built.  Written last,
-     * with release order, by the one thread that builds the plan (under
-     * plan_lock), and read with acquire order: the fields below, written
-     * before it and never after, are read only once it is not 0. */
+    /* p | fx << 8 | ranks << 16 | PLAN_BUILT | x << 28: the mover
+     * (kind | side << 3), x * 10 (where its file starts in fboard), bit
+     * r of ranks: playable from rank r as far as no board matters, the
+     * mover's file x.  0: not built.  Written last, with release order,
+     * by the one thread that builds the plan (under plan_lock), and read
+     * with acquire order: the fields below, written before it and never
+     * after, are read only once it is not 0. */
     _Atomic uint32_t head;
-    uint8_t x;          /* the mover's file */
     int8_t delta;       /* to - from */
-    uint8_t test;       /* PT_* */
+    uint8_t test;       /* PT_*, | PT_HORSE for a horse */
     int8_t aux;         /* PT_LEG: the leg or eye - from; a file line: shift (below) */
-    uint16_t between;   /* PT_LINE: the squares between, on the line's mask */
-    uint8_t pad[6];
+    uint8_t between;    /* PT_LINE: the squares between, on the line's mask (bits 0..7 at most) */
 } desc_plan;
-_Static_assert(sizeof(desc_plan) == 16, "a plan is 16 bytes");
+_Static_assert(sizeof(desc_plan) == 8, "a plan is 8 bytes");
+#define PLAN_BUILT (1u << 26)
 
 /* Plans by side and desc (bits 0-12), built as descs come (a file
- * repeats few: about 1,400 in 5,000 games), shared by the threads. */
+ * repeats few: about 1,400 in 5,000 games), shared by the threads; the
+ * plan of (side, d) at side * PLAN_DESCS + d + 7 (plan_of), so that
+ * args 1..8 of a (kind, file, action) fill one 64-byte line. */
 enum { PLAN_DESCS = 1 << 13 };
-static desc_plan plans[2][PLAN_DESCS];
+static _Alignas(64) desc_plan plans[2 * PLAN_DESCS + 8];
 static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The plan of desc d (bits 0-12 count) for side. */
+static inline desc_plan *plan_of(xq_color side, unsigned d)
+{
+    return &plans[(unsigned)side * PLAN_DESCS + (d & (PLAN_DESCS - 1)) + 7];
+}
 
 /* The board with no piece, side to move c: the one on which
  * fast_target tests only what needs no board. */
 static const xq_position empty_board[2] = {{.side = XQ_RED}, {.side = XQ_BLACK}};
+
+/* The REL bits of the to-square that matter for the check state after
+ * a move of piece p (not a general): g's lines and g itself, and for a
+ * horse the horse squares (check_by_move). */
+static inline unsigned plan_rel_to(xq_piece p)
+{
+    return XQ_REL_LINES | XQ_REL_SELF | (XQ_KIND(p) == XQ_HORSE ? XQ_REL_HORSE : 0);
+}
 
 /* Work out the plan of full-form desc d for side (see desc_plan) into
  * *pl, head last: the ranks from which fast_target finds a target on the
@@ -865,18 +886,19 @@ static void plan_fill(desc_plan *pl, xq_color side, unsigned d)
             pl->test = (uint8_t)(PT_LINE | (kind == XQ_CANNON ? PT_CANNON : 0) | (action == XQN_SIDE ? PT_RANK : 0));
             if (action == XQN_SIDE) {
                 int lo = tx < x ? tx : x, hi = tx < x ? x : tx;
-                pl->between = (uint16_t)(((1u << hi) - 1) & (~1u << lo));
+                pl->between = (uint8_t)(((1u << hi) - 1) & (~1u << lo));   /* bits 1..7 */
             } else {
                 /* ranks r+1 .. r+dr-1 or r+dr+1 .. r-1: arg - 1 of them
                  * from the lower end's next rank, r + aux */
                 int dr = dir * arg;
                 pl->aux = (int8_t)((dr > 0 ? 0 : dr) + 1);
-                pl->between = (uint16_t)((1u << (arg - 1)) - 1);
+                pl->between = (uint8_t)((1u << (arg - 1)) - 1);   /* arg <= 9: 8 bits */
             }
         }
     }
-    pl->x = (uint8_t)x;
-    atomic_store_explicit(&pl->head, XQ_PIECE(kind, side) | (unsigned)x * XQ_RANKS << 8 | ranks << 16,
+    if (kind == XQ_HORSE) pl->test |= PT_HORSE;
+    atomic_store_explicit(&pl->head, XQ_PIECE(kind, side) | (unsigned)x * XQ_RANKS << 8 | ranks << 16 | PLAN_BUILT |
+                                         (unsigned)x << 28,
                           memory_order_release);
 }
 
@@ -884,7 +906,7 @@ static void plan_fill(desc_plan *pl, xq_color side, unsigned d)
  * once a desc and side in a process, out of line. */
 __attribute__((noinline, cold)) static void plan_build(xq_color side, unsigned d)
 {
-    desc_plan *pl = &plans[side][d];
+    desc_plan *pl = plan_of(side, d);
     pthread_mutex_lock(&plan_lock);
     if (!atomic_load_explicit(&pl->head, memory_order_relaxed)) plan_fill(pl, side, d);
     pthread_mutex_unlock(&plan_lock);
@@ -897,8 +919,21 @@ __attribute__((noinline, cold)) static void plan_build(xq_color side, unsigned d
 READ_PLAY_OUT static xq_played play_desc_other(xq_position *pos, unsigned d, xq_checks *s)
 {
     unsigned i = d & (PLAN_DESCS - 1);
-    if (!atomic_load_explicit(&plans[pos->side][i].head, memory_order_acquire)) plan_build(pos->side, i);
+    if (!atomic_load_explicit(&plan_of(pos->side, i)->head, memory_order_acquire)) plan_build(pos->side, i);
     return play_desc_full(pos, d, s);
+}
+
+/* play_check_rest's rare cases: the full test (rel 0: the side now to
+ * move was in check, or has no general: xq_play_check_full), or a move
+ * that touched several of its general's lines and legs
+ * (xq_play_check_moved). */
+READ_PLAY_OUT static xq_played play_check_slow(xq_position *pos, unsigned ft, xq_checks *s, xq_played out,
+                                               unsigned rel)
+{
+    xq_color side = pos->side;
+    if (!rel) xq_play_check_full(pos, s, out.captured);
+    else s->in_check[side] = xq_play_check_moved(pos, (xq_move)ft, pos->general[side], rel);
+    return out;
 }
 
 /* The check state of the side now to move after the fast path's move
@@ -912,17 +947,12 @@ READ_PLAY_OUT static xq_played play_desc_other(xq_position *pos, unsigned d, xq_
 READ_PLAY_OUT static xq_played play_check_rest(xq_position *pos, unsigned ft, xq_checks *s, xq_played out,
                                                unsigned rel)
 {
-    xq_color side = pos->side;
-    if (!rel) {
-        xq_play_check_full(pos, s, out.captured);
-        return out;
-    }
-    int g = pos->general[side], to = (int)(ft >> 7);
+    /* the two common cases jump to a leaf that stores the answer */
     unsigned rf = rel & 0xFF, rt = rel >> 8;
-    if ((rt & XQ_REL_LINES) && (!rf || rf == rt)) s->in_check[side] = xq_play_check_entered(pos, g, to, rt);
-    else if (!rt && (rf & XQ_REL_LINES)) s->in_check[side] = xq_play_check_opened(pos, g, rf);
-    else s->in_check[side] = xq_play_check_moved(pos, (xq_move)ft, g, rel);
-    return out;
+    int g = pos->general[pos->side];
+    if (rel && (rt & XQ_REL_LINES) && (!rf || rf == rt)) return xq_play_entered_out(pos, g, (int)(ft >> 7), rt, s, out);
+    if (rel && !rt && (rf & XQ_REL_LINES)) return xq_play_opened_out(pos, g, rf, s, out);
+    return play_check_slow(pos, ft, s, out, rel);
 }
 
 /* After the fast path's move from -> to of piece p (made or not: a
@@ -934,16 +964,15 @@ READ_PLAY_OUT static xq_played play_check_rest(xq_position *pos, unsigned ft, xq
  * square for a horse there and nothing else); else what
  * play_check_rest needs: 0x10000 when that side was in check (an
  * impossible start) or has no general, else the REL bits of from that
- * matter | those of to << 8 (not 0). */
+ * matter | those of to << 8 (not 0).  rel_to: plan_rel_to(p) (a plan's
+ * test keeps its horse bit, PT_HORSE). */
 __attribute__((always_inline)) static inline unsigned plan_check_touched(const xq_position *pos, xq_color opp,
-                                                                         int from, int to, xq_piece p,
+                                                                         int from, int to, unsigned rel_to,
                                                                          const xq_checks *s)
 {
     int g = pos->general[opp];   /* a mover that is not a general moves neither */
     if (s->in_check[opp] || g >= XQ_SQUARES) return 0x10000;
-    unsigned horse = XQ_KIND(p) == XQ_HORSE ? XQ_REL_HORSE : 0;
-    return (xq_rel[g][from] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG))
-           | (xq_rel[g][to] & (XQ_REL_LINES | XQ_REL_SELF | horse)) << 8;
+    return (xq_rel[g][from] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG)) | (xq_rel[g][to] & rel_to) << 8;
 }
 
 /* xq_move_play_desc past its board tests when the move touches a line
@@ -968,7 +997,7 @@ READ_PLAY_OUT static xq_played play_plan_guarded(xq_position *pos, unsigned ft, 
     if (!safe) return (xq_played){XQ_MOVE_NONE, XQ_NONE};
     ft &= 0x3FFF;
     xq_played out = {(xq_move)ft, xq_make_known_plain(pos, from, to, p, t)};
-    unsigned rel = plan_check_touched(pos, pos->side, from, to, p, s);
+    unsigned rel = plan_check_touched(pos, pos->side, from, to, plan_rel_to(p), s);
     if (rel) return play_check_rest(pos, ft, s, out, rel & 0xFFFF);
     return out;
 }
@@ -1037,21 +1066,36 @@ static inline bool plan_ray_armed(const xq_position *pos, int g, unsigned dir, x
     return !(pos->file_occ[xq_file_of[g]] & ((1u << hi) - (2u << lo)) & ~clear);
 }
 
+/* Whether a horse of colour e stands beyond the leg `leg` (a diagonal
+ * neighbour of the general g) on a square other than to (the mover's
+ * target takes a horse there): what the leg held off, and what taking
+ * the mover off it lets attack (movegen.c's horse_behind). */
+static inline bool plan_leg_horse(const xq_position *pos, int g, int leg, int to, xq_color e)
+{
+    const uint8_t *h = xq_horse_attack[g][(xq_file_of[leg] < xq_file_of[g]) * 2 + (xq_rank_of[leg] < xq_rank_of[g])];
+    xq_piece horse = XQ_PIECE(XQ_HORSE, e);
+    return (h[1] != to && pos->board[h[1]] == horse) || (h[2] != to && pos->board[h[2]] == horse);
+}
+
 /* Whether the fast path's move from -> to (t on to) of a piece other
  * than the general, by a side not in check, cannot expose its general g
  * (< 90; rf, rt: the REL of from and to) because the other side (e) has
- * nothing on the lines it touches that could attack that way: on the
- * ray from leaves, nothing armed (plan_ray_armed, from taken off); on
- * the ray an empty to enters, no cannon of e (a new screen is all a
- * piece put there can make, the side not being in check:
- * xq_safe_screen_made); no horse leg left, g itself not touched.  A
- * capture on to's ray changes no occupancy there.  True: safe (the
- * scans of xq_quiet_move_safe_inline would find no attacker); false:
- * ask them (play_plan_guarded). */
-static inline bool plan_guard_clear(const xq_position *pos, int g, int from, unsigned rf, unsigned rt, xq_piece t)
+ * nothing on the lines and legs it touches that could attack that way:
+ * on the ray from leaves, nothing armed (plan_ray_armed, from taken
+ * off); beyond a leg from leaves, no horse that to does not take
+ * (plan_leg_horse: an advisor's step off the palace corner, most of
+ * these); on the ray an empty to enters, no cannon of e (a new screen
+ * is all a piece put there can make, the side not being in check:
+ * xq_safe_screen_made); g itself not touched.  A capture on to's ray
+ * changes no occupancy there.  True: safe (the scans of
+ * xq_quiet_move_safe_inline would find no attacker); false: ask them
+ * (play_plan_guarded). */
+static inline bool plan_guard_clear(const xq_position *pos, int g, int from, int to, unsigned rf, unsigned rt,
+                                    xq_piece t)
 {
-    if (((rf | rt) & XQ_REL_SELF) || (rf & XQ_REL_LEG)) return false;
+    if ((rf | rt) & XQ_REL_SELF) return false;
     xq_color e = (xq_color)(pos->side ^ 1);
+    if ((rf & XQ_REL_LEG) && plan_leg_horse(pos, g, from, to, e)) return false;
     unsigned df = rf & XQ_REL_LINES, dt = rt & XQ_REL_LINES;
     if (df && plan_ray_armed(pos, g, df, e, xq_file_bit[from])) return false;
     if (dt && dt != df && !t) {
@@ -1062,15 +1106,31 @@ static inline bool plan_guard_clear(const xq_position *pos, int g, int from, uns
 }
 
 /* xq_move_play_desc past its board tests for a general's move or a side
- * in check: the full own-general test (xq_move_safe, as quick_any), then
- * xq_play_inline (as read_play_any). */
+ * in check: the move made first (xq_make_known), then the mover's own
+ * general tested on the board it leads to (xq_in_check), and undone
+ * (xq_unmake) when that finds it attacked: what xq_move_safe (as
+ * quick_any) tests on a copy of the board with the move made, without
+ * the copy and without making the move a second time, as xq_play_inline
+ * after it did (read_play_any).  Then the check state of the side now
+ * to move (xq_play_check_after).  test_play_plan.c compares it with
+ * reading then playing, test_play_any.c on in-check and general moves
+ * (illegal ones too: the position must come back unchanged). */
 READ_PLAY_OUT static xq_played play_plan_any(xq_position *pos, unsigned ft, xq_checks *s)
 {
-    xq_played out = {XQ_MOVE_NONE, XQ_NONE};
-    if (!xq_move_safe(pos, (int)(ft & 127), (int)(ft >> 7))) return out;
-    out.move = (xq_move)ft;
-    out.captured = xq_play_inline(pos, out.move, s);
-    return out;
+    int from = (int)(ft & 127), to = (int)(ft >> 7);
+    xq_undo u = {pos->board[to], pos->halfmove, pos->key};
+    uint8_t general[2] = {pos->general[0], pos->general[1]};
+    xq_make_known(pos, from, to, pos->board[from], u.captured);
+    if (xq_in_check(pos, (xq_color)(pos->side ^ 1))) {
+        /* illegal (a recorded error, rare): undone, the general squares
+         * too (a board with two generals of a side may have named the
+         * other one) */
+        xq_unmake(pos, (xq_move)ft, &u);
+        pos->general[0] = general[0];
+        pos->general[1] = general[1];
+        return (xq_played){XQ_MOVE_NONE, XQ_NONE};
+    }
+    return (xq_played){(xq_move)ft, xq_play_check_after(pos, from, to, u.captured, s)};
 }
 
 /* Whether a move from -> to (t on to) of a piece other than the
@@ -1092,17 +1152,17 @@ __attribute__((always_inline)) static inline bool plan_safe_at_once(int g, int f
 /* Whether the plan's board test passes for the piece on from (rank r)
  * onto t: a leg or eye empty, or the line between from and to clear (a
  * cannon's capture: one piece there); nothing for the others. */
-__attribute__((always_inline)) static inline bool plan_board_ok(const xq_position *pos, const desc_plan *e, int r,
-                                                                int from, xq_piece t)
+__attribute__((always_inline)) static inline bool plan_board_ok(const xq_position *pos, const desc_plan *e, int x,
+                                                                int r, int from, xq_piece t)
 {
     unsigned test = e->test;
     if (test & PT_LINE) {
-        unsigned occ = (test & PT_RANK) ? pos->rank_occ[r] : (unsigned)pos->file_occ[e->x] >> (r + e->aux);
+        unsigned occ = (test & PT_RANK) ? pos->rank_occ[r] : (unsigned)pos->file_occ[x] >> (r + e->aux);
         unsigned between = occ & e->between;
         if ((test & PT_CANNON) && t) return between && !(between & (between - 1));
         return !between;
     }
-    return test != PT_LEG || !pos->board[from + e->aux];
+    return !(test & PT_LEG) || !pos->board[from + e->aux];
 }
 
 /* The ranks of the file starting at fboard[fx] that hold piece p (0..15):
@@ -1139,26 +1199,21 @@ static inline unsigned plan_ranks_on_file(const xq_position *pos, unsigned p, un
 xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s)
 {
     xq_color side = pos->side;
-    const desc_plan *e = &plans[side][d & (PLAN_DESCS - 1)];
-#if defined(__GNUC__)
-    /* keep e in a register: GCC would rather work it out again from
-     * side and d at each use, and keep those in saved registers */
-    __asm__("" : "+r"(e));
-#endif
+    const desc_plan *e = plan_of(side, d);
     uint32_t head = atomic_load_explicit(&e->head, memory_order_acquire);
     unsigned m = plan_ranks_on_file(pos, head & 15, head >> 8 & 0xFF);
     if (!(m & head >> 16) || (m & (m - 1))) return play_desc_other(pos, d, s);
-    int r = __builtin_ctz(m), from = XQ_SQ(e->x, r), to = from + e->delta;
+    int x = (int)(head >> 28), r = __builtin_ctz(m), from = XQ_SQ(x, r), to = from + e->delta;
     xq_piece t = pos->board[to], p = (xq_piece)(head & 15);
-    if ((t && XQ_COLOR(t) == side) || !plan_board_ok(pos, e, r, from, t)) return (xq_played){XQ_MOVE_NONE, XQ_NONE};
+    if ((t && XQ_COLOR(t) == side) || !plan_board_ok(pos, e, x, r, from, t)) return (xq_played){XQ_MOVE_NONE, XQ_NONE};
     unsigned ft = (unsigned)XQ_MOVE(from, to);
     if (e->test == PT_GENERAL || s->in_check[side]) return play_plan_any(pos, ft, s);
     int g = pos->general[side];
     if (g < XQ_SQUARES && !plan_safe_at_once(g, from, to, t) &&
-        !plan_guard_clear(pos, g, from, xq_rel[g][from], xq_rel[g][to], t))
+        !plan_guard_clear(pos, g, from, to, xq_rel[g][from], xq_rel[g][to], t))
         return play_plan_guarded(pos, ft | (unsigned)g << 14, s);
     xq_played out = {(xq_move)ft, xq_make_known_plain(pos, from, to, p, t)};
-    unsigned rel = plan_check_touched(pos, pos->side, from, to, p, s);
+    unsigned rel = plan_check_touched(pos, pos->side, from, to, (e->test & PT_HORSE) | XQ_REL_LINES | XQ_REL_SELF, s);
     if (rel) return play_check_rest(pos, ft, s, out, rel & 0xFFFF);
     return out;
 }
