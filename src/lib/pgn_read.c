@@ -47,6 +47,8 @@ struct xq_reader {
     xq_xml_reader *xml;       /* XQ_FMT_XML: xml_read.c does the reading */
     xq_sub_reader *sub;       /* XQF, CBR/CBL, DhtmlXQ: binread.h readers */
     uint64_t index;           /* records returned */
+    const char *path;         /* xq_input_path(in), path_len bytes: each record's file */
+    size_t path_len;
     char err[512];
 
     /* current line */
@@ -379,21 +381,38 @@ struct known {
     char pat[16];   /* the name, ' ', '"' (what starts a common tag line's rest), zeros */
     uint8_t len;    /* strlen(name) */
 };
-#define K(s) {s, s " \"", sizeof s - 1}
+/* The names in table order, for KNOWN and KNOWN_TAG. */
+#define KNOWN_NAMES(X)                                                     \
+    X("Red") X("FEN")                                           /* 3 */  \
+    X("Game") X("Site") X("Date") X("ECCO") X("Time")           /* 4 */  \
+    X("Event") X("Round") X("Black") X("White")                 /* 5 */  \
+    X("Result") X("Format") X("RedElo") X("Remark") X("Author") /* 6 */  \
+    X("RedTeam") X("Opening") X("Variant") X("RedTime")         /* 7 */  \
+    X("PlyCount") X("BlackElo") X("WhiteElo")                   /* 8 */  \
+    X("BlackTeam") X("Variation") X("WhiteTeam") X("Annotator") /* 9 */  \
+    X("EventDate") X("BlackTime") X("WhiteTime")                /* 9 */  \
+    X("TimeControl") X("Termination")                           /* 11 */
+#define K(s) {s, s " \"", sizeof s - 1},
 enum { K_FEN = 1 };   /* index of "FEN" in KNOWN */
-static const struct known KNOWN[] = {
-    K("Red"), K("FEN"),                                                    /* 3 */
-    K("Game"), K("Site"), K("Date"), K("ECCO"), K("Time"),                 /* 4 */
-    K("Event"), K("Round"), K("Black"), K("White"),                        /* 5 */
-    K("Result"), K("Format"), K("RedElo"), K("Remark"), K("Author"),       /* 6 */
-    K("RedTeam"), K("Opening"), K("Variant"), K("RedTime"),                /* 7 */
-    K("PlyCount"), K("BlackElo"), K("WhiteElo"),                           /* 8 */
-    K("BlackTeam"), K("Variation"), K("WhiteTeam"), K("Annotator"),        /* 9 */
-    K("EventDate"), K("BlackTime"), K("WhiteTime"),                        /* 9 */
-    K("TimeControl"), K("Termination"),                                    /* 11 */
-};
+static const struct known KNOWN[] = {KNOWN_NAMES(K)};
 #undef K
+/* What tag_run needs of each KNOWN name, in one entry of 32 bytes: the
+ * start of its tag line as it is written, '[', the name, ' ', '"', then
+ * zeros (compared with a line's first 16 bytes at once: known_line), the
+ * mask of those bytes' bits (bit i: byte i), the name (the static string
+ * a tag keeps) and its length. */
+struct known_tag {
+    _Alignas(16) char line[16];
+    const char *name;
+    uint16_t mask;
+    uint8_t len;
+};
+#define K(s) {"[" s " \"", s, (uint16_t)((1u << (sizeof s + 2)) - 1), sizeof s - 1},
+static const struct known_tag KNOWN_TAG[] = {KNOWN_NAMES(K)};
+#undef K
+#undef KNOWN_NAMES
 enum { KNOWN_COUNT = sizeof KNOWN / sizeof KNOWN[0], KNOWN_MAX = 16 };
+_Static_assert(sizeof KNOWN_TAG / sizeof KNOWN_TAG[0] == KNOWN_COUNT, "KNOWN_TAG: one a name");
 /* KNOWN[KNOWN_FROM[n] .. KNOWN_FROM[n + 1]) are the names of n bytes. */
 static const uint8_t KNOWN_FROM[KNOWN_MAX + 1] = {
     0, 0, 0, 0, 2, 7, 11, 16, 20, 23, 30, 30, 32, 32, 32, 32, 32,
@@ -1172,7 +1191,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     g->fen = r->fen_tag ? g->tags[r->fen_tag - 1].value : NULL;
     g->index = ++r->index;
     g->encoding = xq_input_encoding(r->in);
-    g->file = xq_game_strndup(g, xq_input_path(r->in), strlen(xq_input_path(r->in)));
+    g->file = xq_game_strndup(g, r->path, r->path_len);
 }
 
 /* Does the line (first non-blank at p) start the next record? */
@@ -1349,11 +1368,10 @@ __attribute__((unused)) static inline const struct word_slot *word_find(const st
 }
 
 /* The slot of ws (mask + 1 slots) whose key is w, empty or not, or NULL:
- * word_find_in without the test of len, for a caller that tests it (an
- * empty slot's key is 0, eight NUL bytes, which no stored word is: the
- * decoders take no NUL). */
-static inline const struct word_slot *word_probe(const struct word_slot *ws, size_t mask,
-                                                 uint64_t w)
+ * word_find_in without the test of len, for a caller that tests it (the
+ * tests' form; the reader's is pair_probe). */
+__attribute__((unused)) static inline const struct word_slot *
+word_probe(const struct word_slot *ws, size_t mask, uint64_t w)
 {
     const struct word_slot *s = &ws[word_hash(w) & mask];
     if (s->key == w) return s;
@@ -1376,6 +1394,21 @@ static inline struct word_slot *word_victim(struct word_slot *ws, uint64_t w)
     return word_victim_in(ws, WORD_SLOTS - 1, w);
 }
 
+/* The key of the empty slots 0 and 1 (the others' is 0): a word whose
+ * set (word_hash under either table's mask, without its last bit) is not
+ * theirs, as 0's is, so that no slot whose key is a word w is empty and
+ * pair_probe needs no test of len (test_reader_run.c checks it). */
+enum { WORD_KEY_EMPTY0 = 1 };
+
+/* A word cache of n slots, all empty (calloc; slots 0 and 1 keyed
+ * WORD_KEY_EMPTY0), or NULL. */
+static struct word_slot *words_new(size_t n)
+{
+    struct word_slot *t = calloc(n, sizeof *t);
+    if (t) t[0].key = t[1].key = WORD_KEY_EMPTY0;
+    return t;
+}
+
 /* Make the word cache, or grow it to WORD_SLOTS with the words it holds,
  * as the input's moves pass WORDS_AFTER and WORDS_GROW (no cache, or the
  * smaller one, when out of memory). */
@@ -1384,12 +1417,11 @@ static void words_size(xq_reader *r)
     uint64_t moves = r->file_moves + r->moves;
     if (!r->words) {
         if (!r->pairs || moves < WORDS_AFTER) return;
-        if ((r->words = calloc(WORD_SLOTS_FIRST, sizeof *r->words)))
-            r->words_mask = WORD_SLOTS_FIRST - 1;
+        if ((r->words = words_new(WORD_SLOTS_FIRST))) r->words_mask = WORD_SLOTS_FIRST - 1;
         return;
     }
     if (r->words_mask == WORD_SLOTS - 1 || moves < WORDS_GROW) return;
-    struct word_slot *t = calloc(WORD_SLOTS, sizeof *t);
+    struct word_slot *t = words_new(WORD_SLOTS);
     if (!t) return;
     for (size_t i = 0; i <= r->words_mask; i++)
         if (r->words[i].len) *word_victim(t, r->words[i].key) = r->words[i];
@@ -1406,6 +1438,14 @@ static inline bool fast_state(const xq_reader *r)
     const frame *f = &r->frames[r->depth];
     return !r->no_fast && r->ph == PH_MOVES && !r->in_comment && !r->skip && !f->pend_on &&
            r->any_line;
+}
+
+/* xq_result_str's text of the ASCII results, without its call: the same
+ * bytes (a static string; g->result is never compared by address). */
+static inline const char *ascii_result_text(xq_result res)
+{
+    return res == XQ_RESULT_RED ? "1-0" : res == XQ_RESULT_BLACK ? "0-1"
+         : res == XQ_RESULT_DRAW ? "1/2-1/2" : "*";
 }
 
 /* result_of for an ASCII token p[0..n): "1-0", "0-1", "1/2-1/2", "*". */
@@ -1439,7 +1479,7 @@ static const unsigned char *fast_result(xq_reader *r, xq_game *g, const unsigned
         memcpy(&black, "0-1\n", 4);
         if (x == red || x == black) {
             xq_result res = x == red ? XQ_RESULT_RED : XQ_RESULT_BLACK;
-            g->result = xq_result_str(res);
+            g->result = ascii_result_text(res);
             g->result_code = res;
             r->ph = PH_AFTER_RESULT;
             return p + 3;
@@ -1452,7 +1492,7 @@ static const unsigned char *fast_result(xq_reader *r, xq_game *g, const unsigned
     if (r->depth || (q < e && *q != '\n')) return NULL;
     xq_result res = ascii_result(p, (size_t)(t - p));
     if (res == XQ_RESULT_NONE) return NULL;
-    g->result = xq_result_str(res);   /* (static: the same bytes as the token) */
+    g->result = ascii_result_text(res);   /* (static: the same bytes as the token) */
     g->result_code = res;
     r->ph = PH_AFTER_RESULT;
     return q;
@@ -1804,8 +1844,9 @@ enum { TAG_LEGACY_MAX = 256 };
  * nothing, for anything else (a value fast_tag_value would refuse, one
  * longer than TAG_LEGACY_MAX bytes: the caller then tries
  * fast_tag_value). */
-static const char *tag_legacy(xq_reader *r, xq_game *g, const uint32_t *pt,
-                              const unsigned char *v, const unsigned char **nl)
+static inline __attribute__((always_inline)) const char *
+tag_legacy(xq_reader *r, xq_game *g, const uint32_t *pt, const unsigned char *v,
+           const unsigned char **nl)
 {
     char *o = tag_text_room(r, g, 3 * TAG_LEGACY_MAX + 4), *o0 = o;
     if (!o) return NULL;
@@ -1884,6 +1925,66 @@ static inline __attribute__((always_inline)) void tag_take(xq_reader *r, xq_game
     if (idx < sizeof r->tag_pred) r->tag_pred[idx] = (uint8_t)(id + 1);
 }
 
+/* Are the 16 bytes at a and at b the same? */
+static inline bool same16(const unsigned char *a, const unsigned char *b)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)a);
+    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)b);
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) == 0xFFFF;
+#else
+    return memcmp(a, b, 16) == 0;
+#endif
+}
+
+/* Does v start with the usual FEN tag's value and its `"]`
+ * (START_FEN_TEXT "\"]", 73 bytes: v must have them)?  Five compares of
+ * 16 bytes (the last overlapping), no call of memcmp. */
+static inline bool start_fen_at(const unsigned char *v)
+{
+    static const unsigned char want[] = START_FEN_TEXT "\"]";
+    enum { N = sizeof want - 1 };
+    _Static_assert(N > 64 && N <= 80, "start_fen_at: five pieces of 16 bytes");
+    return same16(v, want) && same16(v + 16, want + 16) && same16(v + 32, want + 32) &&
+           same16(v + 48, want + 48) && same16(v + N - 16, want + N - 16);
+}
+
+/* The value of a tag line whose name ends at q (at its ' "', tested by
+ * the caller; raw bytes of the input's window, whose complete lines end
+ * before e), of KNOWN name id (or -1), as fast_tag takes it (see there):
+ * the decoded value (static, or in the record's block of tag values),
+ * with *nlp at the line's '\n'; NULL for a line fast_tag refuses. */
+static inline __attribute__((always_inline)) const char *
+tag_line_value(xq_reader *r, xq_game *g, int id, const unsigned char *q, const unsigned char *e,
+          const unsigned char **nlp)
+{
+    const unsigned char *v = q + 2, *nl;
+    const uint32_t *pt = r->pairs;   /* (GBK, Big5: not UTF-8) */
+    const char *val = NULL;
+    /* the value in one pass up to its closing quote: plain ASCII (the
+     * usual), or GBK / Big5 text; anything else the way of the line's end
+     * first (memchr) and fast_tag_value */
+    size_t k;
+    if (id == K_FEN && (size_t)(e - v) > sizeof START_FEN + 1 && start_fen_at(v) &&
+        (nl = tag_close(v + sizeof START_FEN - 1))) {
+        val = START_FEN;   /* (static: no copy, no scan) */
+    } else if (v[0] == '"' && (nl = tag_close(v))) {
+        val = "";   /* (static, as the names: no copy, no scan) */
+    } else if ((k = plain_run(v)) == 0 && (nl = tag_close(v))) {
+        val = "";   /* (static, as the names: no copy) */
+    } else if ((nl = tag_close(v + k))) {
+        if (!(val = tag_copy(r, g, v, k))) return NULL;
+    } else if (!(v[k] >= 0x80 && pt && (val = tag_legacy(r, g, pt, v, &nl)))) {
+        nl = memchr(v + k, '\n', (size_t)(e - (v + k)));   /* (v + k <= the '\n') */
+        const unsigned char *ce = nl[-1] == '\r' ? nl - 1 : nl;
+        if (ce - q < 4) return NULL;
+        val = fast_tag_value(r, g, pt, !pt && xq_input_encoding(r->in) == XQ_ENC_UTF8, v, ce);
+        if (!val) return NULL;
+    }
+    *nlp = nl;
+    return val;
+}
+
 /* The window walker's tag line at p (raw bytes, '[' first, line number
  * lineno; in the input's window, whose lines end with a '\n' before e,
  * readable XQ_INPUT_PAD bytes past its end): FT_RECORD when it starts the
@@ -1924,36 +2025,99 @@ static inline __attribute__((always_inline)) int fast_tag(xq_reader *r, xq_game 
         if (starts) return FT_RECORD;
     }
     if (q[0] != ' ' || q[1] != '"') return FT_REFUSE;   /* (q is at most the line's end) */
-    const unsigned char *v = q + 2, *nl;
-    const uint32_t *pt = r->pairs;   /* (GBK, Big5: not UTF-8) */
-    const char *val = NULL;
-    /* the value in one pass up to its closing quote: plain ASCII (the
-     * usual), or GBK / Big5 text; anything else the way of the line's end
-     * first (memchr) and fast_tag_value */
-    size_t k;
-    if (id == K_FEN && (size_t)(e - v) > sizeof START_FEN + 1 &&
-        !memcmp(v, START_FEN_TEXT "\"]", sizeof START_FEN + 1) &&
-        (nl = tag_close(v + sizeof START_FEN - 1))) {
-        val = START_FEN;   /* (static: no copy, no scan) */
-    } else if (v[0] == '"' && (nl = tag_close(v))) {
-        k = 0;
-        val = "";   /* (static, as the names: no copy, no scan) */
-    } else if ((k = plain_run(v)) == 0 && (nl = tag_close(v))) {
-        val = "";   /* (static, as the names: no copy) */
-    } else if ((nl = tag_close(v + k))) {
-        if (!(val = tag_copy(r, g, v, k))) return FT_REFUSE;
-    } else if (!(v[k] >= 0x80 && pt && (val = tag_legacy(r, g, pt, v, &nl)))) {
-        nl = memchr(v + k, '\n', (size_t)(e - (v + k)));   /* (v + k <= the '\n') */
-        const unsigned char *ce = nl[-1] == '\r' ? nl - 1 : nl;
-        if (ce - q < 4) return FT_REFUSE;
-        val = fast_tag_value(r, g, pt, !pt && xq_input_encoding(r->in) == XQ_ENC_UTF8, v, ce);
-        if (!val) return FT_REFUSE;
-    }
+    const unsigned char *nl;
+    const char *val = tag_line_value(r, g, id, q, e, &nl);
+    if (!val) return FT_REFUSE;
     /* a usual name as written: the static string, not a copy */
     const char *n = exact ? KNOWN[id].name : xq_game_strndup(g, name, name_len);
     tag_take(r, g, idx, n, name_len, id, val, lineno);
     *nlp = nl;
     return FT_TAKEN;
+}
+
+/* Does the line at p (in the input's window or its pad: 16 bytes
+ * readable) start with `[Name "` for the KNOWN name of kt as written?
+ * One compare of 16 bytes under the mask of the pattern's. */
+static inline bool known_line(const unsigned char *p, const struct known_tag *kt)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i y = _mm_load_si128((const __m128i *)(const void *)kt->line);
+    unsigned bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y));
+    return (bits & kt->mask) == kt->mask;
+#else
+    for (unsigned i = 0; i < 16; i++)
+        if ((kt->mask >> i & 1) && p[i] != (unsigned char)kt->line[i]) return false;
+    return true;
+#endif
+}
+
+/* The window walker's run of tag lines from p (fast_lines: lines that
+ * start before stop, complete before e; p's line number lineno): the
+ * lines whose name is the KNOWN name of the same tag in the last record
+ * (tag_pred), written as there, taken as fast_tag takes them (the same
+ * test of the record's start, value, tag), line after line without the
+ * walker's per-line tests, fast_tag's name scan and its other cases.
+ * After its first tag the record's state is the usual one (a tag line
+ * seen, PH_TAGS, no blank line: `steady`), in which a line starts the
+ * next record only when its name was seen (known_seen, kept in a
+ * register meanwhile), and tag_take's state changes are none.  Returns
+ * the first line not taken (the caller's, for fast_tag: any other name,
+ * the line that starts the next record, a value fast_tag refuses), with
+ * the count of lines taken in *taken, and *record set when that line
+ * starts the next record after the tags and play of this one (fast_tag's
+ * FT_RECORD; p is then the line).  p is a line starting with '['.  Not
+ * inlined, as pair_run. */
+static __attribute__((noinline)) const unsigned char *
+tag_run(xq_reader *r, xq_game *g, const unsigned char *p, const unsigned char *stop,
+        const unsigned char *e, uint64_t lineno, uint64_t *taken, bool *record)
+{
+    *taken = 0;
+    *record = false;
+    if (r->any_line && r->ph != PH_TAGS && (g->tag_count || has_play(r, g))) {
+        /* a tag line after the record's tags and play starts the next
+         * record whatever its name (starts_record), when fast_tag takes
+         * the name at all (ASCII, ending at an ASCII byte but NUL): its
+         * FT_RECORD without its name scan and look-up */
+        const unsigned char *q = p + 1;
+        while (NAME_FAST[*q]) q++;
+        *record = q != p + 1 && *q < 0x80 && *q != 0;
+        return p;
+    }
+    uint64_t n = 0, seen = r->known_seen;
+    bool steady = r->any_line && r->ph == PH_TAGS && !r->blank_in_tags;
+    for (size_t idx; p < stop && (idx = g->tag_count) < sizeof r->tag_pred; n++) {
+        unsigned guess = r->tag_pred[idx];
+        if (!guess) break;
+        const struct known_tag *kt = &KNOWN_TAG[guess - 1];
+        if (!known_line(p, kt)) break;
+        int id = (int)guess - 1;
+        if (steady ? (seen >> id & 1)
+                   : r->any_line && (r->ph == PH_TAGS ? r->blank_in_tags || (seen >> id & 1)
+                                                      : g->tag_count || has_play(r, g)))
+            break;   /* (starts_record: fast_tag's FT_RECORD) */
+        const unsigned char *nl;
+        const char *val = tag_line_value(r, g, id, p + 1 + kt->len, e, &nl);
+        if (!val) break;
+        if (!steady) {   /* (tag_take's state changes) */
+            if (!r->any_line) {
+                r->any_line = true;
+                g->first_line = lineno + n;
+            }
+            if (r->ph == PH_START || r->ph == PH_MOVES) r->ph = PH_TAGS;
+            steady = !r->blank_in_tags;
+        }
+        /* tag_take's tag (tag_added_id's note of it; tag_pred[idx] is
+         * guess already) */
+        if (xq_game_add_tag_ref(g, kt->name, val)) {
+            seen |= (uint64_t)1 << id;
+            if (id == K_FEN && !r->fen_tag) r->fen_tag = g->tag_count;
+        }
+        p = nl + 1;
+    }
+    r->known_seen = seen;
+    *taken = n;
+    return p;
 }
 
 /* The window walker's line of movetext from p (fast_scan, e the end of
@@ -1992,6 +2156,143 @@ static inline char *fast_pair_node(xq_node *nd, char *o, const struct word_slot 
     memcpy(o, ws->text, 16);    /* (the text and its NUL: zeros follow it in the slot) */
     node_fill(nd, o, len, lineno, col, number, desc);
     return o + len + 1;
+}
+
+/* "N. " for the move numbers 0..999 (N as written without leading zeros),
+ * as pair_run compares it with a line's first 8 bytes (one little-endian
+ * load): N's digits, '.', ' ' from the low byte up, then a zero; in the
+ * byte below the top one its length in bytes (3..5), in the top byte the
+ * shift (64 - 8 x that length) that keeps only its bytes.  Built by
+ * macros (a table of constants: no set-up, nothing shared to fill at run
+ * time). */
+#define NP_D(c) ((uint64_t)('0' + (c)))
+#define NP1(c) (NP_D(c) | (uint64_t)'.' << 8 | (uint64_t)' ' << 16 | (uint64_t)3 << 48 | \
+                (uint64_t)40 << 56)
+#define NP2(b, c) (NP_D(b) | NP_D(c) << 8 | (uint64_t)'.' << 16 | (uint64_t)' ' << 24 | \
+                   (uint64_t)4 << 48 | (uint64_t)32 << 56)
+#define NP3(a, b, c) (NP_D(a) | NP_D(b) << 8 | NP_D(c) << 16 | (uint64_t)'.' << 24 | \
+                      (uint64_t)' ' << 32 | (uint64_t)5 << 48 | (uint64_t)24 << 56)
+#define NP(a, b, c) ((a) ? NP3(a, b, c) : (b) ? NP2(b, c) : NP1(c))
+#define NP10(a, b) NP(a, b, 0), NP(a, b, 1), NP(a, b, 2), NP(a, b, 3), NP(a, b, 4), \
+                   NP(a, b, 5), NP(a, b, 6), NP(a, b, 7), NP(a, b, 8), NP(a, b, 9)
+#define NP100(a) NP10(a, 0), NP10(a, 1), NP10(a, 2), NP10(a, 3), NP10(a, 4), NP10(a, 5), \
+                 NP10(a, 6), NP10(a, 7), NP10(a, 8), NP10(a, 9)
+enum { NUMBER_PREFIXES = 1000 };
+static const uint64_t NUMBER_PREFIX[NUMBER_PREFIXES] = {
+    NP100(0), NP100(1), NP100(2), NP100(3), NP100(4),
+    NP100(5), NP100(6), NP100(7), NP100(8), NP100(9),
+};
+#undef NP100
+#undef NP10
+#undef NP
+#undef NP3
+#undef NP2
+#undef NP1
+#undef NP_D
+
+/* Where a run of pair lines is (pair_run's arguments and results). */
+typedef struct {
+    const unsigned char *p;     /* the next line */
+    const unsigned char *last;  /* the '\n' of the last line taken, or NULL */
+    xq_node *nd;                /* the next node */
+    char *o;                    /* the next text in the move-text block */
+    uint32_t line;              /* p's line number */
+} pair_pos;
+
+/* Word w in the word cache: word_find_in (the slot of its set that holds
+ * w, or NULL), without its test of len (an empty slot's key is never a
+ * word of its set: WORD_KEY_EMPTY0).  The set's first slot, word_hash(w)
+ * & mask & ~1 (the sets are the slot pairs h, h ^ 1), is found as a byte
+ * offset (the hash shifted 5 bits less, under bmask = (mask & ~1) x 32):
+ * one shift less per word. */
+_Static_assert(sizeof(struct word_slot) == 32, "pair_probe: byte offsets of slots");
+static inline const struct word_slot *pair_probe(const struct word_slot *ws, size_t bmask,
+                                                 uint64_t w)
+{
+    size_t at = (size_t)((w * 0x9E3779B97F4A7C15u) >> (64 - WORD_BITS - 5)) & bmask;
+    const struct word_slot *s = (const struct word_slot *)(const void *)((const char *)ws + at);
+    /* the second slot unless the first holds w, without a branch: which
+     * of the two a word is in is as good as random (a branch on it was
+     * mispredicted about every other word) */
+    s += s->key != w;
+    return s->key == w ? s : NULL;
+}
+
+/* fast_pair_lines' loop: the lines from ps->p while each is one of the
+ * run ("N. WWWWWWWW WWWWWWWW\n", or the last line "N. WWWWWWWW\n", which
+ * ends it), starts before lim and leaves room for its nodes before
+ * nd_lim; ps advanced past the lines taken.  The move number is read as
+ * fast_pair_lines read it (up to 3 digits, then ". "), but first the
+ * line is compared with "N. " for the number after the last line's
+ * (NUMBER_PREFIX: in a run they count up by one), which is that number
+ * when it matches.  Not inlined: in fast_lines' frame its locals did not
+ * fit in registers. */
+static __attribute__((noinline)) void pair_run(const struct word_slot *words, size_t mask,
+                                               const unsigned char *lim, xq_node *nd_lim,
+                                               pair_pos *ps)
+{
+    const unsigned char *p = ps->p;
+    xq_node *const nd0 = ps->nd;
+    xq_node *nd = nd0;
+    char *o = ps->o;
+    uint32_t line = ps->line;
+    const size_t bmask = (mask & ~(size_t)1) * sizeof *words;
+    uint32_t v = 1;   /* the guess: the line's number */
+    while (p < lim && nd < nd_lim) {
+        uint64_t x, t = NUMBER_PREFIX[v];
+        memcpy(&x, p, 8);
+        const unsigned char *m;
+        if (((x ^ t) << (t >> 56)) == 0) {   /* "v. " (the shift drops the bytes after it) */
+            m = p + (uint8_t)(t >> 48);
+        } else {
+            /* p[0] is a digit (the caller's test) or the line is not one:
+             * each byte read below follows one that is not a '\n' */
+            if ((unsigned)p[0] - '0' >= 10u) break;
+            const unsigned char *q = p + 1;
+            v = (uint32_t)(p[0] - '0');
+            if ((unsigned)q[0] - '0' < 10u) {
+                v = v * 10 + (uint32_t)(q[0] - '0');
+                q++;
+                if ((unsigned)q[0] - '0' < 10u) {
+                    v = v * 10 + (uint32_t)(q[0] - '0');
+                    q++;
+                }
+            }
+            if (q[0] != '.' || q[1] != ' ') break;
+            m = q + 2;
+        }
+        uint32_t col = (uint32_t)(m - p) + 1;
+        uint64_t w1;
+        memcpy(&w1, m, 8);
+        if (m[8] != ' ') {
+            if (m[8] != '\n') break;
+            /* "N. WWWWWWWW\n": a last line of one move */
+            const struct word_slot *s1 = pair_probe(words, bmask, w1);
+            if (!s1) break;
+            o = fast_pair_node(nd, o, s1, line, col, v);
+            nd++;
+            line++;
+            p = m + 9;
+            break;   /* (the result line, usually, comes next) */
+        }
+        if (m[17] != '\n') break;
+        uint64_t w2;
+        memcpy(&w2, m + 9, 8);
+        const struct word_slot *s1 = pair_probe(words, bmask, w1), *s2 = pair_probe(words, bmask, w2);
+        /* (a cached word holds no blank and no '\n': the line has the shape) */
+        if (!s1 || !s2) break;
+        o = fast_pair_node(nd, o, s1, line, col, v);
+        o = fast_pair_node(nd + 1, o, s2, line, col + s1->chars + 1, 0);
+        nd += 2;
+        line++;
+        p = m + 18;
+        v += v < NUMBER_PREFIXES - 1;   /* (past 999: "999. ", read as 999 either way) */
+    }
+    ps->p = p;
+    ps->last = nd != nd0 ? p - 1 : NULL;   /* (the '\n' before p) */
+    ps->nd = nd;
+    ps->o = o;
+    ps->line = line;
 }
 
 /* The dominant line of a GBK or Big5 record, "N. WWWWWWWW WWWWWWWW\n": a
@@ -2057,65 +2358,17 @@ static inline const unsigned char *fast_pair_lines(xq_reader *r, xq_game *g, fra
      * starts before stop; a line in the last 23 bytes of the window goes
      * to fast_moves (one test a line instead of two) */
     const unsigned char *const lim = e - p <= 23 ? p : e - stop > 23 ? stop : e - 23;
-    xq_node *nd = nd0;
-    uint32_t line = (uint32_t)lineno;
-    const unsigned char *last = NULL;
-    while (p < lim && nd < nd_lim) {   /* (left: 1 or more the first time) */
-        /* p[0] is a digit, so its line's '\n' comes later: each byte read
-         * below follows one that is not a '\n' */
-        const unsigned char *q = p + 1;
-        uint32_t v = (uint32_t)(p[0] - '0');
-        if ((unsigned)q[0] - '0' < 10u) {
-            v = v * 10 + (uint32_t)(q[0] - '0');
-            q++;
-            if ((unsigned)q[0] - '0' < 10u) {
-                v = v * 10 + (uint32_t)(q[0] - '0');
-                q++;
-            }
-        }
-        uint16_t dot, want;   /* ". " in one compare */
-        memcpy(&dot, q, 2);
-        memcpy(&want, ". ", 2);
-        if (dot != want) break;
-        const unsigned char *m = q + 2;
-        if (m[8] == '\n') {   /* "N. WWWWWWWW\n": a last line of one move */
-            uint64_t w;
-            memcpy(&w, m, 8);
-            const struct word_slot *s1 = word_find_in(words, mask, w);
-            if (!s1) break;
-            o = fast_pair_node(nd, o, s1, line, (uint32_t)(m - p) + 1, v);
-            nd++;
-            line++;
-            last = m + 8;
-            p = last + 1;
-            break;   /* (the result line, usually, comes next) */
-        }
-        if (m[8] != ' ' || m[17] != '\n') break;
-        uint64_t w1, w2;
-        memcpy(&w1, m, 8);
-        memcpy(&w2, m + 9, 8);
-        const struct word_slot *s1 = word_probe(words, mask, w1), *s2 = word_probe(words, mask, w2);
-        /* (a cached word holds no blank and no '\n': the line has the shape) */
-        if (!s1 || !s2 || !s1->len || !s2->len) break;   /* (word_find, the len tests last) */
-        /* (room as fast_scan would find it before each move: `fit`) */
-        uint32_t col = (uint32_t)(m - p) + 1;
-        o = fast_pair_node(nd, o, s1, line, col, v);
-        o = fast_pair_node(nd + 1, o, s2, line, col + s1->chars + 1, 0);
-        nd += 2;
-        line++;
-        last = m + 17;
-        p = last + 1;
-        if ((unsigned)p[0] - '0' >= 10u) break;
-    }
-    if (nd == nd0) return NULL;
-    size_t count = (size_t)(nd - nd0);
+    pair_pos ps = {p, NULL, nd0, o, (uint32_t)lineno};
+    pair_run(words, mask, lim, nd_lim, &ps);
+    if (ps.nd == nd0) return NULL;
+    size_t count = (size_t)(ps.nd - nd0);
     f->count += count;
     r->moves += count;
-    r->mt = o;
+    r->mt = ps.o;
     r->pending_number = 0;
     r->ph = PH_MOVES;
-    *taken = line - (uint32_t)lineno;
-    return last;
+    *taken = ps.line - (uint32_t)lineno;
+    return ps.last;
 }
 
 /* The fast path over a run of lines straight from the input's buffer
@@ -2162,6 +2415,17 @@ static int fast_lines(xq_reader *r, xq_game *g)
         uint64_t lineno = number + lines;
         const unsigned char *q = p;
         if (*p == '[') {   /* (first: a tag line is no blank line) */
+            uint64_t tags;   /* the usual tag lines first, then fast_tag for the next */
+            bool record;
+            p = tag_run(r, g, p, stop, e, lineno, &tags, &record);
+            lines += tags;
+            if (record) {
+                rc = FT_RECORD;
+                break;
+            }
+            if (p >= stop || *p != '[') continue;
+            lineno = number + lines;
+            q = p;
             int t = fast_tag(r, g, p, e, lineno, &q);   /* (q: the line's '\n') */
             if (t != FT_TAKEN) {
                 rc = t;
@@ -2180,7 +2444,10 @@ static int fast_lines(xq_reader *r, xq_game *g)
                 continue;
             }
         }
-        if ((unsigned)*p - '0' < 10u && pair_ok && (r->ph == PH_MOVES || r->ph == PH_TAGS) &&
+        /* (a pair line's number is followed by a digit or its dot: not a
+         * result line such as "1-0", which goes to fast_result at once) */
+        if ((unsigned)*p - '0' < 10u && (p[1] == '.' || (unsigned)p[1] - '0' < 10u) && pair_ok &&
+            (r->ph == PH_MOVES || r->ph == PH_TAGS) &&
             r->any_line && (q = fast_pair_lines(r, g, f, p, stop, e, lineno, &pairs))) {
             lines += pairs - 1;   /* taken: a run of the dominant line (the last one counted below) */
         } else if ((*p == '1' || *p == '0' || *p == '*') && r->ph == PH_MOVES && !r->skip &&
@@ -2318,6 +2585,8 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
     }
     r->frame_cap = 16;
     r->in = in;
+    r->path = xq_input_path(in);   /* (owned by the input: as long as the reader) */
+    r->path_len = strlen(r->path);
     r->format = fmt;
     r->next = pgn_next;
     if (fmt == XQ_FMT_XML) {
