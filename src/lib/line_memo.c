@@ -3,19 +3,21 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/mman.h>
 
 _Static_assert((XQ_LINE_MEMO_BYTES & (XQ_LINE_MEMO_BYTES - 1)) == 0, "the ring's size is a power of two");
 _Static_assert((XQ_LINE_MEMO_SLOTS & (XQ_LINE_MEMO_SLOTS - 1)) == 0, "the table's size is a power of two");
 _Static_assert((XQ_LINE_MEMO_WAYS & (XQ_LINE_MEMO_WAYS - 1)) == 0 && XQ_LINE_MEMO_WAYS * 8 <= 64,
                "a bucket is a power of two of slots within a cache line");
+_Static_assert(XQ_LINE_MEMO_BUCKET_BITS < (UINT64_C(1) << 40), "the bucket bits are below the tag's");
 
 /* The first slot of hash's bucket.  Four ways, not two: with two, a line
  * a full bucket dropped came back as a miss and, re-added, dropped
  * another; on an input read twice over (10x masters.pgn) those re-adds
  * used up the ring's slack and then overwrote the lines next needed, in
  * a cascade (10,000 lines a copy replayed again). */
-static size_t bucket_of(uint64_t hash) { return (size_t)hash & (XQ_LINE_MEMO_SLOTS - XQ_LINE_MEMO_WAYS); }
+static size_t bucket_of(uint64_t hash) { return (size_t)(hash & XQ_LINE_MEMO_BUCKET_BITS); }
 
 /* An entry in the ring: this head, the key, the value, then padding to 8
  * bytes (so the next head is aligned). */
@@ -57,21 +59,63 @@ uint64_t xq_line_memo_hash(const void *bytes, size_t len)
     return mix(h ^ (h2 >> 1) ^ (h2 << 63));
 }
 
-/* The ring, in huge pages where the system has them for the asking
- * (Linux: transparent huge pages in "madvise" mode): the ring is written
- * once through, and in 4 KiB pages its 2,048 first-touch faults cost this
- * machine (a VM) 8% of a masters.pgn run, more than the lookups. */
-static uint8_t *ring_alloc(void)
+/* The ring and the table in one mapping, in huge pages where the system
+ * has them for the asking (Linux: transparent huge pages in "madvise"
+ * mode): the ring is written once through, and in 4 KiB pages its 2,048
+ * first-touch faults cost this machine (a VM) 8% of a masters.pgn run,
+ * more than the lookups; the table (1 MiB, read at a random place every
+ * game) in 4 KiB pages costs a TLB miss a lookup on top of its cache miss
+ * (a twentieth of a run's time went to the lookups' stalls).  The table
+ * follows the ring, in a huge page of its own (TABLE_ROOM); a fresh
+ * mapping reads as zeros, so the table needs no clearing. */
+enum {
+    HUGE_PAGE = 2 << 20,
+    TABLE_BYTES = XQ_LINE_MEMO_SLOTS * 8,
+    TABLE_ROOM = (TABLE_BYTES + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE,
+    MAP_BYTES = XQ_LINE_MEMO_BYTES + TABLE_ROOM
+};
+
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+/* m->ring and m->slot in one mapping aligned to a huge page (a larger one
+ * trimmed at both ends); false when it could not be had. */
+static bool memo_alloc(xq_line_memo *m)
 {
-#ifdef MADV_HUGEPAGE
-    void *p;
-    if (posix_memalign(&p, 2u << 20, XQ_LINE_MEMO_BYTES)) return NULL;
-    madvise(p, XQ_LINE_MEMO_BYTES, MADV_HUGEPAGE);   /* a hint: refused, the pages are small */
-    return p;
-#else
-    return malloc(XQ_LINE_MEMO_BYTES);
-#endif
+    size_t len = (size_t)MAP_BYTES + HUGE_PAGE;
+    uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return false;
+    size_t lead = (HUGE_PAGE - ((uintptr_t)p & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
+    if (lead) munmap(p, lead);                        /* before the aligned start */
+    munmap(p + lead + MAP_BYTES, HUGE_PAGE - lead);   /* after the end (lead 0: a whole huge page) */
+    p += lead;
+    madvise(p, MAP_BYTES, MADV_HUGEPAGE);   /* a hint: refused, the pages are small */
+    m->ring = p;
+    m->slot = (uint64_t *)(void *)(p + XQ_LINE_MEMO_BYTES);
+    return true;
 }
+
+static void memo_release(xq_line_memo *m)
+{
+    if (m->ring) munmap(m->ring, MAP_BYTES);
+}
+#else
+static bool memo_alloc(xq_line_memo *m)
+{
+    m->ring = malloc(XQ_LINE_MEMO_BYTES);
+    m->slot = calloc(XQ_LINE_MEMO_SLOTS, sizeof *m->slot);
+    if (m->ring && m->slot) return true;
+    free(m->ring);
+    free(m->slot);
+    m->ring = NULL;
+    m->slot = NULL;
+    return false;
+}
+
+static void memo_release(xq_line_memo *m)
+{
+    free(m->ring);
+    free(m->slot);
+}
+#endif
 
 /* A slot holds 1 + an entry's ring position in its low 40 bits (0: no
  * entry) and the top 24 bits of the entry's hash above them: a lookup of
@@ -114,17 +158,7 @@ void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t k
     size_t need = (sizeof(entry_head) + key_len + value_len + 7) & ~(size_t)7;
     if (key_len > XQ_LINE_MEMO_BYTES / 8 || value_len > XQ_LINE_MEMO_BYTES / 8 || need > XQ_LINE_MEMO_BYTES / 8)
         return NULL;
-    if (!m->ring) {
-        m->ring = ring_alloc();
-        m->slot = calloc(XQ_LINE_MEMO_SLOTS, sizeof *m->slot);
-        if (!m->ring || !m->slot) {
-            free(m->ring);
-            free(m->slot);
-            m->ring = NULL;
-            m->slot = NULL;
-            return NULL;
-        }
-    }
+    if (!m->ring && !memo_alloc(m)) return NULL;
     /* positions fit a slot's 40 bits (a terabyte of entries): past that,
      * start afresh */
     if (m->head + 2 * XQ_LINE_MEMO_BYTES >= POS_MASK) {
@@ -172,8 +206,7 @@ void xq_line_memo_unlock(xq_line_memo *m)
 void xq_line_memo_free(xq_line_memo *m)
 {
     if (!m) return;
-    free(m->ring);
-    free(m->slot);
+    memo_release(m);
     if (m->shared) pthread_mutex_destroy(&m->lock);
     memset(m, 0, sizeof *m);
 }

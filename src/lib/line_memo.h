@@ -37,17 +37,23 @@
 enum { XQ_LINE_MEMO_BYTES = 16 << 20, XQ_LINE_MEMO_SLOTS = 1 << 17, XQ_LINE_MEMO_WAYS = 4 };
 
 typedef struct {
-    uint8_t *ring;        /* owned: XQ_LINE_MEMO_BYTES, NULL until the first entry */
-    uint64_t *slot;       /* owned: XQ_LINE_MEMO_SLOTS, 1 + an entry's ring position (low 40 bits; 0 for
-                             none) and the top 24 bits of its hash (line_memo.c) */
+    uint8_t *ring;        /* owned: XQ_LINE_MEMO_BYTES, NULL until the first entry (one mapping with
+                             the table, line_memo.c) */
+    uint64_t *slot;       /* in ring's mapping: XQ_LINE_MEMO_SLOTS, 1 + an entry's ring position (low
+                             40 bits; 0 for none) and the top 24 bits of its hash (line_memo.c) */
     uint64_t head;        /* ring position of the next entry (counts every byte ever written:
                              an entry at position p is intact while head - p <= the ring's size) */
     bool shared;          /* xq_line_memo_share was called: lock is in use */
     pthread_mutex_t lock;
 } xq_line_memo;
 
-/* A 64-bit hash of len bytes (any alignment), as the memo files keys by. */
+/* A 64-bit hash of len bytes (any alignment), as the memo files keys by:
+ * its low bits choose the bucket (XQ_LINE_MEMO_BUCKET_BITS), its top 24
+ * are the slot's tag. */
 uint64_t xq_line_memo_hash(const void *bytes, size_t len);
+
+/* The bits of a hash that choose its bucket. */
+#define XQ_LINE_MEMO_BUCKET_BITS ((uint64_t)(XQ_LINE_MEMO_SLOTS - XQ_LINE_MEMO_WAYS))
 
 /* The value kept for the key (key_len bytes, hash = xq_line_memo_hash of
  * them), or NULL; *value_len its length.  The value stays valid until the
@@ -55,6 +61,16 @@ uint64_t xq_line_memo_hash(const void *bytes, size_t len);
  * released). */
 const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *key, size_t key_len,
                               size_t *value_len);
+
+/* Start loading the table's bucket for hash into the cache, so that an
+ * xq_line_memo_find of it a little later need not wait for memory (the
+ * bucket is at a random place in a megabyte, most often not cached).  A
+ * hint: no effect on any result.  Only for an unshared memo (a shared
+ * one's table is read under its lock); nothing before the first entry. */
+static inline void xq_line_memo_prefetch(const xq_line_memo *m, uint64_t hash)
+{
+    if (!m->shared && m->slot) __builtin_prefetch(&m->slot[hash & XQ_LINE_MEMO_BUCKET_BITS]);
+}
 
 /* A new entry for key (key_len bytes, copied; hash as for find) with
  * room for a value of value_len bytes, which the caller writes at the

@@ -57,6 +57,20 @@ void xq_position_put(xq_position *pos, int sq, xq_piece p)
     }
 }
 
+void xq_position_place(xq_position *pos, const uint8_t *pairs, unsigned n, uint64_t key)
+{
+    xq_position_clear(pos);
+    for (unsigned i = 0; i < n; i++, pairs += 2) {
+        unsigned sq = pairs[0];
+        xq_piece p = pairs[1];
+        pos->board[sq] = p;
+        pos->fboard[xq_sq_occ_of[sq].fsq] = p;
+        occ_set(pos, (int)sq);
+        if (XQ_KIND(p) == XQ_GENERAL) pos->general[XQ_COLOR(p)] = (uint8_t)sq;
+    }
+    pos->key = key;
+}
+
 bool xq_position_masks_ok(const xq_position *pos)
 {
     for (int sq = 0; sq < XQ_SQUARES; sq++) {

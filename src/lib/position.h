@@ -119,6 +119,17 @@ void xq_position_clear(xq_position *pos);
 /* Put piece p (or XQ_NONE) on square sq, updating key and general squares. */
 void xq_position_put(xq_position *pos, int sq, xq_piece p);
 
+/* Set *pos to the n pieces at pairs (2 bytes each: a square < XQ_SQUARES,
+ * then its piece; each square at most once) on an empty board, side Red,
+ * counters 0/1 (as xq_position_clear), general squares as
+ * xq_position_put would leave them, and key taken as given, not worked
+ * out: it must be the Zobrist key of that board with Red to move, or of
+ * the board and side the caller then sets (a key kept from the position
+ * the pairs were taken from).  One write per piece to the board, fboard
+ * and the masks, where xq_position_put on each also updates the key: for
+ * restoring a position kept as its pieces (the line memo, replay.c). */
+void xq_position_place(xq_position *pos, const uint8_t *pairs, unsigned n, uint64_t key);
+
 /* True when what *pos derives from its board agrees with it: the
  * occupancy masks, and the file-major copy fboard with its 6 tail bytes 0
  * (for tests). */

@@ -184,8 +184,11 @@ static void add_finding_text(xq_replay *out, const xq_replay_options *opt, xq_fi
  * neither side has one, neither can possibly win. */
 static bool is_attacker(xq_piece p)
 {
-    xq_kind k = XQ_KIND(p);
-    return k == XQ_HORSE || k == XQ_CHARIOT || k == XQ_CANNON || k == XQ_SOLDIER;
+    /* the kinds 4 to 7, those with bit 2: one test (the replay asks it
+     * of every capture) */
+    _Static_assert(XQ_HORSE == 4 && XQ_CHARIOT == 5 && XQ_CANNON == 6 && XQ_SOLDIER == 7,
+                   "the attacking kinds are those with bit 2");
+    return (p & 4) != 0;
 }
 
 /* Chariots, horses, cannons and soldiers of both sides on the board: when
@@ -552,6 +555,14 @@ static void check_result(const xq_replay_options *opt, xq_replay *out)
                     xq_result_str(out->result_tag), xq_result_str(out->result_board), how);
 }
 
+/* Does g's FEN tag name the standard start position by its text (none,
+ * empty, or XQ_START_FEN exactly)?  Most records: their start is not
+ * parsed (start_position). */
+static bool fen_names_start(const xq_game *g)
+{
+    return !g->fen || !*g->fen || !strcmp(g->fen, XQ_START_FEN);
+}
+
 /* The start position of g into *pos (and out->start), with its check
  * state and attacking pieces; false (out filled in) when its FEN tag does
  * not parse. */
@@ -561,7 +572,7 @@ static bool start_position(const xq_game *g, const xq_replay_options *opt, xq_re
     /* none in check in the standard position, any FEN board tested in
      * full, however impossible */
     state->in_check[0] = state->in_check[1] = false;
-    if (!g->fen || !*g->fen || !strcmp(g->fen, XQ_START_FEN)) {
+    if (fen_names_start(g)) {
         xq_position_start(pos);   /* most records name the start position: no parse, no check */
         *attackers = XQ_START_ATTACKERS;
     } else {
@@ -643,16 +654,23 @@ static int limit_at(bool watch, int limit_plies, int check_cap, const int checks
 /* The key's head: the options and the notation, 8 uint16_t. */
 enum { LINE_KEY_HEAD = 8 };
 
-/* What a kept line holds: this head, nfind line_finding, a uint16_t move
- * per ply, then (repeated) the xq_rep_verdict packed (verdict_pack).
- * Read and written with memcpy: the ring keeps no alignment after the
- * key. */
+/* What a kept line holds: this head, the final position's pieces (a
+ * square and a piece each, npieces of them, in square order), nfind
+ * line_finding, a uint16_t move per ply, then (repeated) the
+ * xq_rep_verdict packed (verdict_pack).  The final position is kept as
+ * its pieces and the fields a board does not give (key, generals, side,
+ * counters): about 70 bytes where its 90 squares took 106, and taken
+ * back by writing each piece once (final_restore) where xq_position_put
+ * on each square cost 1,400 instructions a hit.  Read and written with
+ * memcpy: the ring keeps no alignment after the key. */
 typedef struct {
-    uint8_t termination, result_board, repeated, side;   /* side: the final position's */
-    uint32_t nfind;
+    uint64_t key;                                         /* the final position's */
     int32_t halfmove, fullmove;                           /* the final position's */
-    xq_piece board[XQ_SQUARES];                           /* the final position's */
+    uint8_t termination, result_board, repeated, side;   /* side: the final position's */
+    uint8_t npieces, general[2];                          /* the final position's */
+    uint8_t nfind;                                        /* at most XQ_REPLAY_MAX_FINDINGS */
 } line_head;
+_Static_assert(sizeof(line_head) == 24 && XQ_REPLAY_MAX_FINDINGS <= UINT8_MAX, "a line's head has no padding");
 
 typedef struct {
     uint32_t ply;
@@ -686,6 +704,24 @@ static uint16_t *key_room(xq_replay_memo *memo, size_t n)
     return memo->key;
 }
 
+/* The key's head: the options and the notation. */
+static void line_key_head(const xq_replay_options *opt, xq_notation notation, uint32_t head[LINE_KEY_HEAD / 2])
+{
+    head[0] = (uint32_t)opt->move_limit;
+    head[1] = (uint32_t)opt->check_cap;
+    head[2] = (uint32_t)opt->repetitions;
+    head[3] = (uint32_t)opt->rules | (uint32_t)opt->strict << 8 | (uint32_t)opt->no_warning_text << 9 |
+              (uint32_t)notation << 16;
+}
+
+/* Do the four nodes at q all hold a full-form desc (a bit of desc_full)?
+ * Without a branch per node. */
+static inline bool quad_full(const xq_node *q, unsigned desc_full)
+{
+    return ((q[0].desc & desc_full) != 0) & ((q[1].desc & desc_full) != 0) & ((q[2].desc & desc_full) != 0) &
+           ((q[3].desc & desc_full) != 0);
+}
+
 /* The key of g's main line (nodes[0..count)) in memo->key, its length in
  * bytes in *key_len: the options' head, then per node its desc when it is
  * a full form (desc_full: the bits of one, none outside a Chinese
@@ -702,12 +738,20 @@ static const uint16_t *line_key(xq_replay_memo *memo, const xq_replay_options *o
     uint16_t *k = key_room(memo, cap);
     if (!k) return NULL;
     cap = memo->key_cap;
-    uint32_t head[LINE_KEY_HEAD / 2] = {
-        (uint32_t)opt->move_limit, (uint32_t)opt->check_cap, (uint32_t)opt->repetitions,
-        (uint32_t)opt->rules | (uint32_t)opt->strict << 8 | (uint32_t)opt->no_warning_text << 9 |
-            (uint32_t)notation << 16};
+    uint32_t head[LINE_KEY_HEAD / 2];
+    line_key_head(opt, notation, head);
     memcpy(k, head, sizeof head);
     for (size_t i = 0; i < count; i++) {
+        /* four full-form descs a step (nearly every node of a Chinese
+         * record): one test for the four, where the loop's own work was
+         * most of the key's cost */
+        for (; i + 4 <= count && quad_full(nodes + i, desc_full); i += 4, n += 4) {
+            k[n] = nodes[i].desc;
+            k[n + 1] = nodes[i + 1].desc;
+            k[n + 2] = nodes[i + 2].desc;
+            k[n + 3] = nodes[i + 3].desc;
+        }
+        if (i == count) break;
         unsigned d = nodes[i].desc;
         if (d & desc_full) {
             k[n++] = (uint16_t)d;
@@ -788,6 +832,88 @@ static void verdict_unpack(const unsigned char *p, xq_rep_verdict *v)
     memcpy(v->plies, p, (size_t)v->nplies * sizeof v->plies[0]);
 }
 
+/* The top bit of each nonzero byte of w (no carry crosses a byte: each
+ * byte's low 7 bits plus 0x7F stay within it). */
+static inline uint64_t occupied_bytes(uint64_t w)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    return (((w & low7) + low7) | w) & ~low7;
+}
+
+/* The final position's pieces into p (2 bytes each: square, piece, in
+ * square order) and its other fields into *h; returns the bytes written
+ * (at most 2 * XQ_SQUARES). */
+static size_t final_pack(const xq_position *pos, line_head *h, unsigned char *p)
+{
+    /* the board 8 squares a word, the occupied ones found by their bits
+     * (a branch per square was mispredicted a square in five, and a
+     * branchless write of each cost 10 instructions a square); p has
+     * room for every square (2 * XQ_SQUARES bytes) */
+    enum { WORDS = (XQ_SQUARES + 7) / 8 };
+    uint64_t w[WORDS];
+    w[WORDS - 1] = 0;
+    memcpy(w, pos->board, XQ_SQUARES);
+    size_t n = 0;
+    for (int k = 0; k < WORDS; k++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w[k] = __builtin_bswap64(w[k]);   /* the first square in the low byte, as below expects */
+#endif
+        uint64_t bits = occupied_bytes(w[k]);
+        for (; bits; bits &= bits - 1) {
+            unsigned sq = 8 * (unsigned)k + (unsigned)__builtin_ctzll(bits) / 8;
+            p[n++] = (unsigned char)sq;
+            p[n++] = pos->board[sq];
+        }
+    }
+    h->key = pos->key;
+    h->halfmove = pos->halfmove;
+    h->fullmove = pos->fullmove;
+    h->side = (uint8_t)pos->side;
+    h->npieces = (uint8_t)(n / 2);
+    h->general[0] = pos->general[0];
+    h->general[1] = pos->general[1];
+    return n;
+}
+
+/* The position final_pack packed (*h, its pieces at p) into *pos, as
+ * xq_position_clear and xq_position_put on each piece would make it, the
+ * key and the generals as kept (xq_position_place: each piece written
+ * once); test_line_memo_pack.c compares every field with the position
+ * packed, test_line_memo.c with the replay's own. */
+static void final_restore(xq_position *pos, const line_head *h, const unsigned char *p)
+{
+    xq_position_place(pos, p, h->npieces, h->key);
+    pos->general[0] = h->general[0];
+    pos->general[1] = h->general[1];
+    pos->side = (xq_color)h->side;
+    pos->halfmove = h->halfmove;
+    pos->fullmove = h->fullmove;
+}
+
+/* The kept moves at v (count uint16_t) into the nodes' move fields;
+ * returns the nodes' variation counts or'ed.  Four at a time: the loop's
+ * own work is most of it. */
+static uint32_t moves_take(const unsigned char *v, xq_node *nodes, size_t count)
+{
+    uint32_t variations = 0;
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4, v += 4 * sizeof(xq_move)) {
+        xq_move m[4];
+        memcpy(m, v, sizeof m);
+        nodes[i].move = m[0];
+        nodes[i + 1].move = m[1];
+        nodes[i + 2].move = m[2];
+        nodes[i + 3].move = m[3];
+        variations |= nodes[i].variation_count | nodes[i + 1].variation_count | nodes[i + 2].variation_count |
+                      nodes[i + 3].variation_count;
+    }
+    for (; i < count; i++, v += sizeof(xq_move)) {
+        memcpy(&nodes[i].move, v, sizeof(xq_move));
+        variations |= nodes[i].variation_count;
+    }
+    return variations;
+}
+
 /* A kept line's replay into *out and the nodes (which are the key's: one
  * per kept move): the findings, each at its ply's node, the moves, how
  * the game ended, the final position.  Returns the nodes' variation
@@ -797,43 +923,39 @@ static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, 
     line_head h;
     memcpy(&h, v, sizeof h);
     v += sizeof h;
-    for (uint32_t i = 0; i < h.nfind; i++, v += sizeof(line_finding)) {
+    final_restore(&out->final, &h, v);
+    v += 2 * (size_t)h.npieces;
+    for (unsigned i = 0; i < h.nfind; i++, v += sizeof(line_finding)) {
         line_finding f;
         memcpy(&f, v, sizeof f);
         /* (a loop's finding is about a ply of the line: 1..count) */
         const xq_node *at = f.ply >= 1 && f.ply <= count ? &nodes[f.ply - 1] : NULL;
         finding_slot(out, (xq_finding_kind)f.kind, (xq_severity)f.severity, (int)f.ply, at);
     }
-    uint32_t variations = 0;
-    for (size_t i = 0; i < count; i++, v += sizeof(xq_move)) {
-        memcpy(&nodes[i].move, v, sizeof(xq_move));
-        variations |= nodes[i].variation_count;
-    }
+    uint32_t variations = moves_take(v, nodes, count);
+    v += count * sizeof(xq_move);
     if (h.repeated) verdict_unpack(v, &out->repetition);
     out->repeated = h.repeated;
     out->plies = (int)count;
     out->termination = (xq_termination)h.termination;
     out->result_board = (xq_result)h.result_board;
-    xq_position_clear(&out->final);
-    for (int sq = 0; sq < XQ_SQUARES; sq++)
-        if (h.board[sq]) xq_position_put(&out->final, sq, h.board[sq]);
-    xq_position_set_side(&out->final, (xq_color)h.side);
-    out->final.halfmove = h.halfmove;
-    out->final.fullmove = h.fullmove;
     return variations;
 }
 
-/* The value of a line to keep (line_keep) at v. */
-static void line_write(unsigned char *v, const xq_replay *out, int new_from, const xq_node *nodes, size_t count)
+/* The value of a line to keep (line_keep) at v: its head h (filled in
+ * but for nfind and what final_pack wrote), the final position's pieces
+ * (packed bytes), the findings since new_from, the moves, the verdict. */
+static void line_write(unsigned char *v, line_head *h, const unsigned char *pieces, size_t packed,
+                       const xq_replay *out, int new_from, const xq_node *nodes, size_t count)
 {
-    int nfind = out->nfindings - new_from;
-    line_head h = {
-        .termination = (uint8_t)out->termination, .result_board = (uint8_t)out->result_board,
-        .repeated = out->repeated, .side = (uint8_t)out->final.side, .nfind = (uint32_t)nfind,
-        .halfmove = out->final.halfmove, .fullmove = out->final.fullmove};
-    memcpy(h.board, out->final.board, sizeof h.board);
-    memcpy(v, &h, sizeof h);
-    v += sizeof h;
+    h->termination = (uint8_t)out->termination;
+    h->result_board = (uint8_t)out->result_board;
+    h->repeated = out->repeated;
+    h->nfind = (uint8_t)(out->nfindings - new_from);
+    memcpy(v, h, sizeof *h);
+    v += sizeof *h;
+    memcpy(v, pieces, packed);
+    v += packed;
     for (int i = new_from; i < out->nfindings; i++, v += sizeof(line_finding)) {
         const xq_finding *f = &out->findings[i];
         line_finding lf = {(uint32_t)f->ply, (uint8_t)f->kind, (uint8_t)f->severity};
@@ -856,11 +978,14 @@ static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size
     if (out->error_count + out->warning_count - counted_before != nfind) return;   /* some only counted */
     for (int i = new_from; i < out->nfindings; i++)
         if (out->findings[i].message[0]) return;
-    size_t vlen = sizeof(line_head) + (size_t)nfind * sizeof(line_finding) + count * sizeof(xq_move) +
+    line_head h = {0};
+    unsigned char pieces[2 * XQ_SQUARES];
+    size_t packed = final_pack(&out->final, &h, pieces);
+    size_t vlen = sizeof h + packed + (size_t)nfind * sizeof(line_finding) + count * sizeof(xq_move) +
                   (out->repeated ? verdict_packed_size(&out->repetition) : 0);
     xq_line_memo_lock(lm);
     unsigned char *v = xq_line_memo_add(lm, hash, key, key_len, vlen);
-    if (v) line_write(v, out, new_from, nodes, count);
+    if (v) line_write(v, &h, pieces, packed, out, new_from, nodes, count);
     xq_line_memo_unlock(lm);
 }
 
@@ -899,6 +1024,37 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
                        offsetof(xq_replay, final) > offsetof(xq_replay, start) &&
                        offsetof(xq_replay, start) > offsetof(xq_replay, findings),
                    "xq_replay: head, findings, start, final, then repeated and repetition last");
+    const char *rtag, *format;
+    replay_tags(g, &rtag, &format);
+    xq_notation notation = xq_notation_from_format_tag(format);
+    /* a Chinese notation: a node's full-form desc is read and played from
+     * the desc alone (xq_move_play_desc) */
+    const bool chinese = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT;
+    /* the bits of a full-form desc in a Chinese notation, none in
+     * another: one test a ply tells the decoded full form */
+    const unsigned desc_full = chinese ? XQ_DESC_OTHER - 1 : 0;
+    /* the main line by pointers (no pointer arithmetic on a record
+     * without moves, whose nodes may be NULL: an empty array instead) */
+    static xq_node no_nodes[1];
+    xq_node *const nodes = g->main.count ? g->main.nodes : no_nodes;
+    const size_t count = g->main.count;
+    /* a line replayed before (from the standard start) is taken from the
+     * memo.  Its key first, when the FEN tag names the standard start by
+     * its text (nearly every record): its bucket in the memo's table is
+     * then on its way into the cache (xq_line_memo_prefetch) while the
+     * output is cleared and the findings and the start position are made;
+     * another FEN spelling of the start is keyed after the start position
+     * is read. */
+    const uint16_t *line = NULL;
+    size_t line_len = 0;
+    uint64_t line_hash = 0;
+    xq_line_memo *lines = memo ? (memo->shared_lines ? memo->shared_lines : &memo->lines) : NULL;
+    const bool keyed_early = memo && fen_names_start(g);
+    if (keyed_early && (line = line_key(memo, opt, notation, desc_full, nodes, count, &line_len))) {
+        line_hash = xq_line_memo_hash(line, line_len);
+        xq_line_memo_prefetch(lines, line_hash);
+    }
+    /* (after the prefetch: work done while the bucket comes) */
     replay_head_clear(out);
     memset(&out->repeated, 0, sizeof *out - offsetof(xq_replay, repeated));
 
@@ -909,8 +1065,6 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     }
 
     /* the Result tag, else the movetext result */
-    const char *rtag, *format;
-    replay_tags(g, &rtag, &format);
     read_result_tag(g, rtag, opt, out);
 
     xq_position pos;
@@ -922,32 +1076,10 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
         return;
     }
 
-    xq_notation notation = xq_notation_from_format_tag(format);
-    /* a Chinese notation: a node's full-form desc is read and played from
-     * the desc alone (xq_move_play_desc) */
-    const bool chinese = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT;
-    /* the bits of a full-form desc in a Chinese notation, none in
-     * another: one test a ply tells the decoded full form */
-    const unsigned desc_full = chinese ? XQ_DESC_OTHER - 1 : 0;
-    /* repetition tracking: the keys since the last capture (not
-     * zero-filled: written before they are read), and the filter of every
-     * key of the game (key_filter_game): most positions are new, and a
-     * key whose slot was not stamped by this game spares the scan of the
-     * stretch.  A capture makes every earlier position unreachable
-     * (CXA1999 §24), so the stretch restarts there; the filter need not (a
-     * slot stamped by an older key only costs a scan) */
-    /* the main line by pointers (no pointer arithmetic on a record
-     * without moves, whose nodes may be NULL: an empty array instead) */
-    static xq_node no_nodes[1];
-    xq_node *const nodes = g->main.count ? g->main.nodes : no_nodes;
-    const size_t count = g->main.count;
-    /* a line replayed before (from the standard start): taken from the memo */
-    const uint16_t *line = NULL;
-    size_t line_len = 0;
-    uint64_t line_hash = 0;
-    xq_line_memo *lines = memo ? (memo->shared_lines ? memo->shared_lines : &memo->lines) : NULL;
-    if (memo && is_start(&pos) && (line = line_key(memo, opt, notation, desc_full, nodes, count, &line_len))) {
+    if (memo && !keyed_early && is_start(&pos) &&
+        (line = line_key(memo, opt, notation, desc_full, nodes, count, &line_len)))
         line_hash = xq_line_memo_hash(line, line_len);
+    if (line) {
         size_t vlen;
         xq_line_memo_lock(lines);
         const unsigned char *v = xq_line_memo_find(lines, line_hash, line, line_len, &vlen);
@@ -959,6 +1091,13 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
         }
     }
     const int new_from = out->nfindings, counted_before = out->error_count + out->warning_count;
+    /* repetition tracking: the keys since the last capture (not
+     * zero-filled: written before they are read), and the filter of every
+     * key of the game (key_filter_game): most positions are new, and a
+     * key whose slot was not stamped by this game spares the scan of the
+     * stretch.  A capture makes every earlier position unreachable
+     * (CXA1999 §24), so the stretch restarts there; the filter need not (a
+     * slot stamped by an older key only costs a scan) */
     /* room for every key of the game (a stretch is at most all of it), so
      * the loop never tests for room; one slot more, a spare (below) */
     uint64_t klocal[XQ_KEYS_LOCAL + 1], *keys = klocal;

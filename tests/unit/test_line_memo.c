@@ -5,7 +5,8 @@
  * is exactly the replay without one (memo NULL), field by field, finding
  * by finding and node->move by node->move; and the memo is a correct
  * bounded map (found after add, overwritten entries gone, equal hashes
- * with different keys kept apart, oversized entries refused).  A check
+ * with different keys kept apart, oversized entries refused, empty when
+ * used again after xq_line_memo_free, xq_line_memo_prefetch only a hint).  A check
  * on memo->lines.head shows that lines are really kept and taken back
  * (a test that the memo serves, not only that it does no harm).
  * Records: the first master games of ../shared (skipped without them)
@@ -132,6 +133,61 @@ static void memo_round_trips(void **state)
     assert_int_equal(m.head, 0);
     xq_line_memo_free(&m);   /* twice: harmless */
     xq_line_memo_free(NULL);
+}
+
+/* The memo freed and used again starts empty: its ring and table (one
+ * fresh mapping: the table reads as zeros without clearing) hold nothing
+ * of before.  xq_line_memo_prefetch is a hint: on a memo without
+ * a table, with entries, shared or not, it changes nothing. */
+static void memo_reuse_and_prefetch(void **state)
+{
+    (void)state;
+    xq_line_memo m = {0};
+    xq_line_memo_prefetch(&m, 12345);   /* no table yet: nothing */
+    assert_null(m.ring);
+    enum { N = 500 };
+    static uint64_t hash[N];
+    static size_t klen[N];
+    for (int round = 0; round < 3; round++) {
+        /* a memo used again finds nothing of before (the keys are
+         * add_entry's, the same each round; so are the hashes) */
+        if (round) {
+            for (uint32_t i = 0; i < N; i++) assert_false(find_entry(&m, hash[i], i, klen[i], 24));
+            assert_null(m.ring);
+        }
+        for (uint32_t i = 0; i < N; i++) {
+            unsigned char key[64];
+            klen[i] = 8 + i % 40;
+            fill(key, klen[i], i, 0);
+            hash[i] = xq_line_memo_hash(key, klen[i]);
+            xq_line_memo_prefetch(&m, hash[i]);
+            assert_true(add_entry(&m, hash[i], i, klen[i], 24));
+        }
+        assert_non_null(m.slot);
+        for (uint32_t i = 0; i < N; i++) {
+            xq_line_memo_prefetch(&m, hash[i]);
+            assert_true(find_entry(&m, hash[i], i, klen[i], 24));
+        }
+        /* no slot of the table names an entry beyond the ones added */
+        size_t used = 0;
+        for (size_t s = 0; s < XQ_LINE_MEMO_SLOTS; s++) used += m.slot[s] != 0;
+        assert_int_equal(used, N);
+        xq_line_memo_free(&m);
+        assert_null(m.ring);
+    }
+    /* a shared memo: prefetch does nothing, find and add as before */
+    assert_true(xq_line_memo_share(&m));
+    unsigned char key[16];
+    fill(key, sizeof key, 9, 7);
+    uint64_t h = xq_line_memo_hash(key, sizeof key);
+    xq_line_memo_lock(&m);
+    assert_true(add_entry(&m, h, 9, sizeof key, 10));
+    xq_line_memo_unlock(&m);
+    xq_line_memo_prefetch(&m, h);
+    xq_line_memo_lock(&m);
+    assert_true(find_entry(&m, h, 9, sizeof key, 10));
+    xq_line_memo_unlock(&m);
+    xq_line_memo_free(&m);
 }
 
 /* Many more entries than the ring holds (16 MiB): the ring wraps several
@@ -867,6 +923,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(memo_round_trips),
+        cmocka_unit_test(memo_reuse_and_prefetch),
         cmocka_unit_test(memo_wraps),
         cmocka_unit_test(memo_collisions),
         cmocka_unit_test(memo_refuses_large),
