@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include <sys/mman.h>
+#include "huge_pages.h"
 
 _Static_assert((XQ_LINE_MEMO_BYTES & (XQ_LINE_MEMO_BYTES - 1)) == 0, "the ring's size is a power of two");
 _Static_assert((XQ_LINE_MEMO_SLOTS & (XQ_LINE_MEMO_SLOTS - 1)) == 0, "the table's size is a power of two");
@@ -75,47 +75,18 @@ enum {
     MAP_BYTES = XQ_LINE_MEMO_BYTES + TABLE_ROOM
 };
 
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-/* m->ring and m->slot in one mapping aligned to a huge page (a larger one
- * trimmed at both ends); false when it could not be had. */
+/* m->ring and m->slot in one huge-page mapping (xq_huge_alloc); false
+ * when it could not be had. */
 static bool memo_alloc(xq_line_memo *m)
 {
-    size_t len = (size_t)MAP_BYTES + HUGE_PAGE;
-    uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return false;
-    size_t lead = (HUGE_PAGE - ((uintptr_t)p & (HUGE_PAGE - 1))) & (HUGE_PAGE - 1);
-    if (lead) munmap(p, lead);                        /* before the aligned start */
-    munmap(p + lead + MAP_BYTES, HUGE_PAGE - lead);   /* after the end (lead 0: a whole huge page) */
-    p += lead;
-    madvise(p, MAP_BYTES, MADV_HUGEPAGE);   /* a hint: refused, the pages are small */
+    uint8_t *p = xq_huge_alloc(MAP_BYTES);
+    if (!p) return false;
     m->ring = p;
     m->slot = (uint64_t *)(void *)(p + XQ_LINE_MEMO_BYTES);
     return true;
 }
 
-static void memo_release(xq_line_memo *m)
-{
-    if (m->ring) munmap(m->ring, MAP_BYTES);
-}
-#else
-static bool memo_alloc(xq_line_memo *m)
-{
-    m->ring = malloc(XQ_LINE_MEMO_BYTES);
-    m->slot = calloc(XQ_LINE_MEMO_SLOTS, sizeof *m->slot);
-    if (m->ring && m->slot) return true;
-    free(m->ring);
-    free(m->slot);
-    m->ring = NULL;
-    m->slot = NULL;
-    return false;
-}
-
-static void memo_release(xq_line_memo *m)
-{
-    free(m->ring);
-    free(m->slot);
-}
-#endif
+static void memo_release(xq_line_memo *m) { xq_huge_free(m->ring, MAP_BYTES); }
 
 /* A slot holds 1 + an entry's ring position in its low 40 bits (0: no
  * entry) and the top 24 bits of the entry's hash above them: a lookup of

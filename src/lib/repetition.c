@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
+#include "huge_pages.h"
 
 /* Append text[0..len) to buf[*at..size-1), cutting it short at the end. */
 static void put(char *buf, size_t size, size_t *at, const char *text, size_t len)
@@ -262,7 +262,7 @@ void xq_rep_memo_free(xq_rep_memo *memo)
     if (memo->entry)
         for (int s = 0; s < MEMO_SMALL_SEGS; s++) free(memo->entry[s]);
     free(memo->entry);
-    if (memo->big) free(memo->big);
+    if (memo->big) xq_huge_free(memo->big, MEMO_BIG_BYTES);
     else free(memo->slot);
     xq_mate_table_free(memo->mates);
     memo->entry = NULL;
@@ -360,18 +360,7 @@ static int memo_drop(xq_rep_memo *memo, int i)
  * for the asking (Linux: transparent huge pages in "madvise" mode): in
  * 4 KiB pages its first-touch faults cost this machine (a VM) more than
  * all the lookups. */
-static void *memo_big_alloc(void)
-{
-#ifdef MADV_HUGEPAGE
-    void *p;
-    size_t huge = (size_t)2 << 20, size = (MEMO_BIG_BYTES + huge - 1) / huge * huge;
-    if (posix_memalign(&p, huge, size)) return NULL;
-    madvise(p, size, MADV_HUGEPAGE);   /* a hint: refused, the pages are small */
-    return p;
-#else
-    return malloc(MEMO_BIG_BYTES);
-#endif
-}
+static void *memo_big_alloc(void) { return xq_huge_alloc(MEMO_BIG_BYTES); }
 
 /* The slots built again in `slot` (`slots` of them, a power of two,
  * zeroed), from the old slots' hashes alone: no entry is read. */
@@ -398,7 +387,6 @@ static bool memo_grow(xq_rep_memo *memo)
     if (cap > MEMO_SMALL_SEGS * XQ_REP_MEMO_SEG && !memo->big) {
         char *big = memo_big_alloc();
         if (!big) return false;
-        memset(big, 0, MEMO_BIG_SLOTS);
         xq_rep_memo_entry *blocks = (xq_rep_memo_entry *)(void *)(big + MEMO_BIG_SLOTS);
         for (int s = MEMO_SMALL_SEGS; s < MEMO_SEGS; s++)
             memo->entry[s] = blocks + (size_t)(s - MEMO_SMALL_SEGS) * XQ_REP_MEMO_SEG;

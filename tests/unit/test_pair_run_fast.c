@@ -268,7 +268,7 @@ static void test_words_grow(void **state)
     }
     words_size(&r);   /* (grown: stays) */
     assert_int_equal(r.words_mask, WORD_SLOTS - 1);
-    free(r.words);
+    words_free(r.words, r.words_mask + 1);
 }
 
 /* The empty part of a node as node_fill leaves it: every byte zero, from

@@ -81,7 +81,7 @@ static void test_empty_keys(void **state)
             assert_int_equal(t[i].len, 0);
             assert_true((word_hash(t[i].key) & mask & ~(size_t)1) != (i & ~(size_t)1));
         }
-        free(t);
+        words_free(t, n);
     }
 }
 
@@ -119,7 +119,7 @@ static void test_pair_probe(void **state)
             for (size_t i = 0; i < COUNT(odd); i++)
                 assert_ptr_equal(pair_probe(t, bmask, odd[i]), word_find_in(t, mask, odd[i]));
         }
-        free(t);
+        words_free(t, n);
     }
 }
 
