@@ -79,10 +79,8 @@ static void visit_pack(xqt_walk *w)
 static void pack_random_games(void **state)
 {
     (void)state;
-    xqt_walk w = {.rng = &rng_state, .bias = XQT_UNIFORM, .visit = visit_pack, .visit_end = true};
-    xqt_walk_games(&w, 60, 200);
-    w.bias = XQT_CAPTURES;
-    xqt_walk_games(&w, 200, 300);
+    xqt_walk w = {.rng = &rng_state, .visit = visit_pack, .visit_end = true};
+    XQT_WALK_SERIES(&w, {XQT_UNIFORM, 60, 200}, {XQT_CAPTURES, 200, 300});
 }
 
 static void pack_odd_positions(void **state)

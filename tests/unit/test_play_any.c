@@ -107,10 +107,7 @@ static void test_any_random_games(void **state)
     uint64_t rng = 0xC4EC4ull;
     tried = played = refused = in_check_positions = 0;
     xqt_walk w = {.rng = &rng, .visit = visit_checks, .visit_end = true};
-    w.bias = XQT_LINES;
-    xqt_walk_games(&w, 4, 100);
-    w.bias = XQT_CAPTURES;
-    xqt_walk_games(&w, 4, 120);
+    XQT_WALK_SERIES(&w, {XQT_LINES, 4, 100}, {XQT_CAPTURES, 4, 120});
     assert_true(in_check_positions > 400);
     assert_true(tried > 1000000);
     assert_true(played > 2500);

@@ -133,10 +133,7 @@ static void test_guard_random(void **state)
     uint64_t rng = 0x6A7D6A7Dull;
     compared = played = line_legal = line_refused = 0;
     xqt_walk w = {.rng = &rng, .visit = visit_walk, .visit_end = true};
-    w.bias = XQT_LINES;
-    xqt_walk_games(&w, 12, 150);
-    w.bias = XQT_CAPTURES;
-    xqt_walk_games(&w, 4, 150);
+    XQT_WALK_SERIES(&w, {XQT_LINES, 12, 150}, {XQT_CAPTURES, 4, 150});
     size_t n;
     const char *const *fens = xqt_odd_fens(&n);
     w.bias = XQT_LINES;

@@ -86,12 +86,7 @@ static void test_plan_random_games(void **state)
     uint64_t rng = 0x5EED5EEDull;
     compared = played = 0;
     xqt_walk w = {.rng = &rng, .visit = visit_all_descs, .visit_end = true};
-    w.bias = XQT_UNIFORM;
-    xqt_walk_games(&w, 6, 120);
-    w.bias = XQT_CAPTURES;
-    xqt_walk_games(&w, 6, 150);
-    w.bias = XQT_LINES;
-    xqt_walk_games(&w, 8, 150);
+    XQT_WALK_SERIES(&w, {XQT_UNIFORM, 6, 120}, {XQT_CAPTURES, 6, 150}, {XQT_LINES, 8, 150});
     /* most descs name no legal move; enough of them do */
     assert_true(played > 2000);
     assert_true(compared > 1000000);

@@ -179,12 +179,7 @@ static void test_plain_file_walks(void **state)
     w.visit = visit;
     w.ctx = &t;
     w.visit_end = true;
-    w.bias = XQT_UNIFORM;
-    xqt_walk_games(&w, 60, 120);
-    w.bias = XQT_CAPTURES;
-    xqt_walk_games(&w, 60, 160);
-    w.bias = XQT_LINES;
-    xqt_walk_games(&w, 60, 160);
+    XQT_WALK_SERIES(&w, {XQT_UNIFORM, 60, 120}, {XQT_CAPTURES, 60, 160}, {XQT_LINES, 60, 160});
     size_t nfens;
     const char *const *fens = xqt_odd_fens(&nfens);
     xqt_walk_fens(&w, fens, nfens, 40);

@@ -465,6 +465,30 @@ static inline void xqt_walk_games(xqt_walk *w, int games, int plies)
     for (int g = 0; g < games; g++) xqt_walk_from(w, NULL, plies);
 }
 
+/* One step of a series of walks (xqt_walk_series): games walks of up to
+ * plies moves from the start position under bias. */
+typedef struct {
+    xqt_bias bias;
+    int games, plies;
+} xqt_walk_step;
+
+/* The n steps in turn, w->bias set to each one's (and left at the last
+ * one's): the mix of uniform, capture and line walks a test wants, in
+ * one call. */
+static inline void xqt_walk_series(xqt_walk *w, const xqt_walk_step *steps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        w->bias = steps[i].bias;
+        xqt_walk_games(w, steps[i].games, steps[i].plies);
+    }
+}
+
+/* xqt_walk_series(w, the steps written out, their count):
+ * XQT_WALK_SERIES(&w, {XQT_LINES, 4, 100}, {XQT_CAPTURES, 4, 120}). */
+#define XQT_WALK_SERIES(w, ...)                                     \
+    xqt_walk_series((w), (const xqt_walk_step[]){__VA_ARGS__},      \
+                    sizeof((const xqt_walk_step[]){__VA_ARGS__}) / sizeof(xqt_walk_step))
+
 /* One walk of up to plies moves from each of the n FENs. */
 static inline void xqt_walk_fens(xqt_walk *w, const char *const *fens, size_t n, int plies)
 {
