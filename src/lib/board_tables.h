@@ -4,7 +4,6 @@
 #ifndef XQ_BOARD_TABLES_H
 #define XQ_BOARD_TABLES_H
 
-#include "notation.h"
 #include "position.h"
 
 #define XQ_R9_(r) r, r, r, r, r, r, r, r, r

@@ -60,20 +60,16 @@ uint64_t xq_line_memo_hash(const void *bytes, size_t len)
 }
 
 /* The ring and the table in one mapping, in huge pages where the system
- * has them for the asking (Linux: transparent huge pages in "madvise"
- * mode): the ring is written once through, and in 4 KiB pages its 2,048
- * first-touch faults cost this machine (a VM) 8% of a masters.pgn run,
- * more than the lookups; the table (1 MiB, read at a random place every
- * game) in 4 KiB pages costs a TLB miss a lookup on top of its cache miss
- * (a twentieth of a run's time went to the lookups' stalls).  The table
- * follows the ring, in a huge page of its own (TABLE_ROOM); a fresh
- * mapping reads as zeros, so the table needs no clearing. */
-enum {
-    HUGE_PAGE = 2 << 20,
-    TABLE_BYTES = XQ_LINE_MEMO_SLOTS * 8,
-    TABLE_ROOM = (TABLE_BYTES + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE,
-    MAP_BYTES = XQ_LINE_MEMO_BYTES + TABLE_ROOM
-};
+ * has them for the asking (xq_huge_alloc): the ring is written once
+ * through, and in 4 KiB pages its 2,048 first-touch faults cost this
+ * machine (a VM) 8% of a masters.pgn run, more than the lookups; the
+ * table (1 MiB, read at a random place every game) in 4 KiB pages costs a
+ * TLB miss a lookup on top of its cache miss (a twentieth of a run's time
+ * went to the lookups' stalls).  The table follows the ring, whose 16 MiB
+ * end on a huge page's edge; a fresh mapping reads as zeros, so the table
+ * needs no clearing. */
+enum { MAP_BYTES = XQ_LINE_MEMO_BYTES + XQ_LINE_MEMO_SLOTS * 8 };
+_Static_assert(XQ_LINE_MEMO_BYTES % (2 << 20) == 0, "the table starts on a huge page");
 
 /* m->ring and m->slot in one huge-page mapping (xq_huge_alloc); false
  * when it could not be had. */

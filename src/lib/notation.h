@@ -196,13 +196,7 @@ xq_move xq_move_read_play(xq_position *pos, const char *text, size_t len, xq_not
 enum { XQ_DESC_OTHER = 0x8000 };
 uint16_t xq_move_desc(const char *text, size_t len);
 
-/* What xq_move_read_play_desc did: the move read and played
- * (XQ_MOVE_NONE: none, nothing changed) and the piece it captured
- * (XQ_NONE for none).  Returned by value: two registers, no memory. */
-typedef struct {
-    xq_move move;
-    xq_piece captured;
-} xq_played;
+/* xq_move_read_play_desc's result: xq_played (position.h). */
 
 /* xq_move_read_play with the text's xq_move_desc at hand: desc must be
  * xq_move_desc(text, len) or 0 (not known; the text is then decoded as

@@ -237,6 +237,16 @@ typedef struct {
     bool in_check[2];   /* by colour */
 } xq_checks;
 
+/* A move made and what it took: the move (XQ_MOVE_NONE: none, nothing
+ * changed) and the piece it captured (XQ_NONE for none), as
+ * xq_move_read_play_desc (notation.h) and the make-and-check helpers of
+ * board_tables.h return them.  Returned by value: two registers, no
+ * memory. */
+typedef struct {
+    xq_move move;
+    xq_piece captured;
+} xq_played;
+
 void xq_checks_init(xq_checks *s, const xq_position *pos);
 
 /* Update *s for the position pos that the legal move m (legal by
