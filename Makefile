@@ -22,13 +22,27 @@ DEBPKGS  = libxml2-dev zlib1g-dev libcmocka-dev pkg-config
 TESTPKGS = fairy-stockfish parallel groff-base man-db
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# The tools do not link libxml2 (it maps ICU, libstdc++, liblzma... at
+# every start, ~3 ms): src/lib/xml_lib.c dlopen()s it by its SONAME the
+# first time an XML record is read (dlopen is in libc from glibc 2.34 on;
+# elsewhere add DL_LIBS=-ldl).  Its headers still give the types.  Tests and
+# fuzz targets link it as needed (test_write calls it for RELAX NG).
+ZLIB_LIBS  = $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
+XML2_LIBS  = $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+DL_LIBS   ?=
+# SONAME of the libxml2.so the linker would take (pkg-config's libdir
+# first), else libxml2 2.x's; only xml_lib.o is compiled with it.
+XML2_SO     = $(firstword $(wildcard $(shell pkg-config --variable=libdir libxml-2.0 2>/dev/null)/libxml2.so) \
+                $(shell $(CC) -print-file-name=libxml2.so 2>/dev/null))
+OBJDUMP    ?= objdump
+XML2_SONAME = $(or $(shell $(OBJDUMP) -p $(XML2_SO) 2>/dev/null | awk '$$1 == "SONAME" {print $$2; exit}'),libxml2.so.2)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc/lib $(PKG_CFLAGS) -MMD -MP
-LDLIBS  = $(PKG_LIBS) -lpthread
+LDLIBS  = $(ZLIB_LIBS) $(DL_LIBS) -lpthread
+TEST_LIBS = -Wl,--as-needed $(XML2_LIBS) -Wl,--no-as-needed
 
 LIB_SRC   = $(wildcard src/lib/*.c)
 LIB_OBJ   = $(LIB_SRC:src/lib/%.c=$(BUILD)/lib/%.o)
@@ -82,7 +96,9 @@ $(BUILD)/libxq.a: $(LIB_OBJ)
 
 $(BUILD)/lib/%.o: src/lib/%.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LIB_DEFS) -c $< -o $@
+
+$(BUILD)/lib/xml_lib.o: LIB_DEFS = -DXQ_LIBXML2_SONAME='"$(XML2_SONAME)"'
 
 $(BUILD)/tools/%.o: src/tools/%.c | deps
 	@mkdir -p $(@D)
@@ -94,7 +110,7 @@ $(BIN)/%: $(BUILD)/tools/%.o $(TOOL_HOBJ) $(BUILD)/libxq.a
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxq.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -DXQ_SHARED='"$(SHARED)"' $< $(BUILD)/libxq.a $(CMOCKA_LIBS) $(LDLIBS) -o $@
+	$(CC) $(ALL_CFLAGS) -DXQ_SHARED='"$(SHARED)"' $< $(BUILD)/libxq.a $(CMOCKA_LIBS) $(LDLIBS) $(TEST_LIBS) -o $@
 
 unit: deps $(UNIT_BIN)
 
@@ -121,7 +137,7 @@ fuzz:
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(BUILD)/libxq.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(BUILD)/libxq.a $(LDLIBS) -o $@
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(BUILD)/libxq.a $(LDLIBS) $(XML2_LIBS) -o $@
 
 # -O3 for the machine in general (-march=native measured no faster, and
 # valgrind cannot run its instructions)

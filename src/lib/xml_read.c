@@ -1,5 +1,6 @@
 /* xml_read.c - our XML game format in, with libxml2's streaming reader
- * and safe options.  See xml_read.h. */
+ * and safe options.  See xml_read.h.  libxml2 is called through the table
+ * of xml_lib.h (the library is loaded on the first XML input), named lx. */
 #include "xml_read.h"
 
 #include <stdarg.h>
@@ -7,11 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlreader.h>
-
 #include "replay.h"
+#include "xml_lib.h"
 
 /* Bytes of the file start looked at for a DOCTYPE before libxml2 sees any. */
 enum { PROLOG_PEEK = 65536 };
@@ -24,6 +22,7 @@ static const int XML_OPTIONS = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_B
                                XML_PARSE_NOWARNING;
 
 struct xq_xml_reader {
+    const xq_libxml2 *lx;      /* libxml2's functions */
     xq_input *in;
     xmlTextReaderPtr rd;
     const char *path;          /* for messages: the path, "(stdin)" for "-" */
@@ -108,11 +107,11 @@ static const xmlNode *game_of(const xmlNode *node)
 /* libxml2's message of e, one line; a document that ends inside an
  * element (libxml2 says "Extra content at the end of the document") says
  * which element is left open. */
-static void error_text(const xmlError *e, const xmlNode *open, char *msg, size_t size)
+static void error_text(const xq_libxml2 *lx, const xmlError *e, const xmlNode *open, char *msg, size_t size)
 {
     if (e->code == XML_ERR_DOCUMENT_END && open && open->type == XML_ELEMENT_NODE)
         snprintf(msg, size, "the document ends early: <%s> (line %ld) is not closed", (const char *)open->name,
-                 xmlGetLineNo(open));
+                 lx->xmlGetLineNo(open));
     else snprintf(msg, size, "%s", e->message ? e->message : "malformed XML");
     size_t n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = 0;
@@ -149,7 +148,7 @@ static void on_error(void *ctx, xmlErrorPtr e)
     x->err_col = e->int2 > 0 ? (uint32_t)e->int2 : 1;
     if (x->io_error) return;   /* the input's reason stands */
     char msg[400];
-    error_text(e, c ? c->node : NULL, msg, sizeof msg);
+    error_text(x->lx, e, c ? c->node : NULL, msg, sizeof msg);
     snprintf(x->error, sizeof x->error, "%s:%u:%u: XML error: %s", x->path, x->err_line, x->err_col, msg);
 }
 
@@ -195,13 +194,18 @@ static bool prolog_has_doctype(xq_xml_reader *x)
 
 xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz)
 {
-    xmlInitParser();
+    const char *path = xq_input_path(in), *why = "";
+    const xq_libxml2 *lx = xq_libxml2_load(&why);   /* (xmlInitParser() done there) */
+    if (!lx) {   /* as for other unreadable input: this file only */
+        if (errsz) snprintf(err, errsz, "%s: cannot read XML: %s", strcmp(path, "-") ? path : "(stdin)", why);
+        return NULL;
+    }
     xq_xml_reader *x = calloc(1, sizeof *x);
-    const char *path = xq_input_path(in);
     if (!x) {
         if (errsz) snprintf(err, errsz, "%s: out of memory", path);
         return NULL;
     }
+    x->lx = lx;
     x->in = in;
     x->path = strcmp(path, "-") ? path : "(stdin)";
     if (prolog_has_doctype(x)) {
@@ -209,20 +213,20 @@ xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz)
         free(x);
         return NULL;
     }
-    x->rd = xmlReaderForIO(read_cb, NULL, x, NULL, NULL, XML_OPTIONS);
+    x->rd = lx->xmlReaderForIO(read_cb, NULL, x, NULL, NULL, XML_OPTIONS);
     if (!x->rd) {
         if (errsz) snprintf(err, errsz, "%s: cannot start the XML reader", x->path);
         free(x);
         return NULL;
     }
-    xmlTextReaderSetStructuredErrorHandler(x->rd, on_error, x);
+    lx->xmlTextReaderSetStructuredErrorHandler(x->rd, on_error, x);
     return x;
 }
 
 void xq_xml_reader_close(xq_xml_reader *x)
 {
     if (!x) return;
-    if (x->rd) xmlFreeTextReader(x->rd);
+    if (x->rd) x->lx->xmlFreeTextReader(x->rd);
     free(x);
 }
 
@@ -245,17 +249,17 @@ static const char *attr(const xmlNode *n, const char *name)
 }
 
 /* Text content of element n copied into the game's arena. */
-static const char *content(xq_game *g, const xmlNode *n)
+static const char *content(const xq_libxml2 *lx, xq_game *g, const xmlNode *n)
 {
-    xmlChar *c = xmlNodeGetContent(n);
+    xmlChar *c = lx->xmlNodeGetContent(n);
     const char *s = c ? xq_game_strndup(g, (const char *)c, strlen((const char *)c)) : "";
-    xmlFree(c);
+    if (c) xq_libxml2_free(c);   /* (xmlFree(NULL) does nothing either) */
     return s;
 }
 
-static void unknown(xq_game *g, const xmlNode *n, const char *where)
+static void unknown(const xq_libxml2 *lx, xq_game *g, const xmlNode *n, const char *where)
 {
-    xq_game_diag(g, XQ_SEV_WARNING, (uint32_t)xmlGetLineNo(n), 1, 0, "unknown element <%s> in <%s> ignored",
+    xq_game_diag(g, XQ_SEV_WARNING, (uint32_t)lx->xmlGetLineNo(n), 1, 0, "unknown element <%s> in <%s> ignored",
                  (const char *)n->name, where);
 }
 
@@ -290,12 +294,12 @@ static void read_nags(xq_game *g, xq_node *node, const char *list)
     node->nag_count = (uint16_t)n;
 }
 
-static void read_line(xq_game *g, const xmlNode *parent, xq_branch *out);
+static void read_line(const xq_libxml2 *lx, xq_game *g, const xmlNode *parent, xq_branch *out);
 
-static void read_move(xq_game *g, const xmlNode *el, xq_node *node)
+static void read_move(const xq_libxml2 *lx, xq_game *g, const xmlNode *el, xq_node *node)
 {
     memset(node, 0, sizeof *node);
-    node->line = (uint32_t)xmlGetLineNo(el);
+    node->line = (uint32_t)lx->xmlGetLineNo(el);
     node->col = 1;
     const char *iccs = attr(el, "iccs"), *text = attr(el, "text");
     const char *t = iccs && *iccs ? iccs : text ? text : "";
@@ -308,34 +312,36 @@ static void read_move(xq_game *g, const xmlNode *el, xq_node *node)
     if (nvar) node->variations = xq_game_alloc(g, nvar * sizeof *node->variations);
     for (const xmlNode *c = el->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE) continue;
-        if (is_el(c, "comment")) node->comment = join(g, node->comment, content(g, c));
-        else if (is_el(c, "variation") && node->variations) read_line(g, c, &node->variations[node->variation_count++]);
-        else unknown(g, c, "move");
+        if (is_el(c, "comment")) node->comment = join(g, node->comment, content(lx, g, c));
+        else if (is_el(c, "variation") && node->variations)
+            read_line(lx, g, c, &node->variations[node->variation_count++]);
+        else unknown(lx, g, c, "move");
     }
 }
 
 /* The moves and leading comment among the children of parent (a <game>
  * or <variation>); other children are left to the caller. */
-static void read_line(xq_game *g, const xmlNode *parent, xq_branch *out)
+static void read_line(const xq_libxml2 *lx, xq_game *g, const xmlNode *parent, xq_branch *out)
 {
     memset(out, 0, sizeof *out);
     size_t count = 0;
     for (const xmlNode *c = parent->children; c; c = c->next) count += is_el(c, "move");
     if (count && !(out->nodes = xq_game_alloc(g, count * sizeof *out->nodes))) return;
     for (const xmlNode *c = parent->children; c; c = c->next) {
-        if (is_el(c, "move")) read_move(g, c, &out->nodes[out->count++]);
+        if (is_el(c, "move")) read_move(lx, g, c, &out->nodes[out->count++]);
         else if (is_el(c, "comment") && out->count) out->nodes[out->count - 1].comment =
-            join(g, out->nodes[out->count - 1].comment, content(g, c));
-        else if (is_el(c, "comment")) out->comment = join(g, out->comment, content(g, c));
-        else if (c->type == XML_ELEMENT_NODE && is_el(parent, "variation")) unknown(g, c, "variation");
+            join(g, out->nodes[out->count - 1].comment, content(lx, g, c));
+        else if (is_el(c, "comment")) out->comment = join(g, out->comment, content(lx, g, c));
+        else if (c->type == XML_ELEMENT_NODE && is_el(parent, "variation")) unknown(lx, g, c, "variation");
     }
 }
 
 static void read_game(xq_xml_reader *x, const xmlNode *el, xq_game *g)
 {
+    const xq_libxml2 *lx = x->lx;
     xq_game_reset(g);
     g->index = ++x->index;
-    g->first_line = (uint64_t)xmlGetLineNo(el);
+    g->first_line = (uint64_t)lx->xmlGetLineNo(el);
     g->encoding = XQ_ENC_UTF8;
     g->file = xq_game_strndup(g, xq_input_path(x->in), strlen(xq_input_path(x->in)));
     const char *res = attr(el, "result");
@@ -346,17 +352,17 @@ static void read_game(xq_xml_reader *x, const xmlNode *el, xq_game *g)
     }
     for (const xmlNode *c = el->children; c; c = c->next) {
         if (is_el(c, "tag")) {
-            const char *name = attr(c, "name"), *value = content(g, c);
+            const char *name = attr(c, "name"), *value = content(lx, g, c);
             if (name && *name) xq_game_add_tag(g, name, strlen(name), value, strlen(value));
-            else xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)xmlGetLineNo(c), 1, 0, "<tag> without a name ignored");
+            else xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)lx->xmlGetLineNo(c), 1, 0, "<tag> without a name ignored");
         } else if (is_el(c, "fen")) {
-            const char *fen = content(g, c);
+            const char *fen = content(lx, g, c);
             xq_game_add_tag(g, "FEN", 3, fen, strlen(fen));
         } else if (c->type == XML_ELEMENT_NODE && !is_el(c, "move") && !is_el(c, "comment")) {
-            unknown(g, c, "game");
+            unknown(lx, g, c, "game");
         }
     }
-    read_line(g, el, &g->main);
+    read_line(lx, g, el, &g->main);
     g->fen = xq_game_tag(g, "FEN");
 }
 
@@ -393,7 +399,7 @@ static int give_game(xq_xml_reader *x, xmlNode *el, xq_game *g)
  * the last one (last), or NULL. */
 static xmlNode *unreturned(const xq_xml_reader *x, bool last)
 {
-    xmlNode *root = x->doc ? xmlDocGetRootElement(x->doc) : NULL, *found = NULL;
+    xmlNode *root = x->doc ? x->lx->xmlDocGetRootElement(x->doc) : NULL, *found = NULL;
     if (!root || !is_el(root, "games")) return NULL;
     for (xmlNode *c = root->children; c; c = c->next)
         if (is_el(c, "game") && c->_private != &RETURNED) {
@@ -424,7 +430,7 @@ static int failed(xq_xml_reader *x, xq_game *g, char *err, size_t errsz)
          * document complete; or a libxml2 that words errors otherwise):
          * the reader's document, and the last game left may be cut, so
          * say it is rather than pass a cut game as whole */
-        xmlNodePtr cur = xmlTextReaderCurrentNode(x->rd);
+        xmlNodePtr cur = x->lx->xmlTextReaderCurrentNode(x->rd);
         x->doc = cur ? cur->doc : NULL;
         x->cut = unreturned(x, true);
     }
@@ -440,27 +446,28 @@ static int refuse(xq_xml_reader *x, char *err, size_t errsz, const char *why)
 
 int xq_xml_reader_next(xq_xml_reader *x, xq_game *g, char *err, size_t errsz)
 {
+    const xq_libxml2 *lx = x->lx;
     if (x->refused) return fail(x, err, errsz, "");
     if (x->failed) return drain(x, g, err, errsz);
     if (x->stopped) return failed(x, g, err, errsz);   /* (an error met after the last game given) */
-    int ret = x->at_game ? xmlTextReaderNext(x->rd) : xmlTextReaderRead(x->rd);
+    int ret = x->at_game ? lx->xmlTextReaderNext(x->rd) : lx->xmlTextReaderRead(x->rd);
     x->at_game = false;
-    for (; ret == 1 && !x->stopped; ret = xmlTextReaderRead(x->rd)) {
-        int type = xmlTextReaderNodeType(x->rd), depth = xmlTextReaderDepth(x->rd);
+    for (; ret == 1 && !x->stopped; ret = lx->xmlTextReaderRead(x->rd)) {
+        int type = lx->xmlTextReaderNodeType(x->rd), depth = lx->xmlTextReaderDepth(x->rd);
         if (type == XML_READER_TYPE_DOCUMENT_TYPE) {
-            refuse_doctype(x, (unsigned long)xmlTextReaderGetParserLineNumber(x->rd));
+            refuse_doctype(x, (unsigned long)lx->xmlTextReaderGetParserLineNumber(x->rd));
             return refuse(x, err, errsz, "");
         }
         if (type == XML_READER_TYPE_ENTITY_REFERENCE) return refuse(x, err, errsz, "entity references are refused");
         if (type != XML_READER_TYPE_ELEMENT) continue;
-        xmlNodePtr node = xmlTextReaderCurrentNode(x->rd);
+        xmlNodePtr node = lx->xmlTextReaderCurrentNode(x->rd);
         if (depth == 0 && !is_el(node, "games")) {
             char msg[200];
             snprintf(msg, sizeof msg, "root element <%s> is not <games> of %s", (const char *)node->name, XQ_XML_NS);
             return refuse(x, err, errsz, msg);
         }
         if (depth == 1 && is_el(node, "game")) {
-            xmlNodePtr el = xmlTextReaderExpand(x->rd);
+            xmlNodePtr el = lx->xmlTextReaderExpand(x->rd);
             if (!el || x->stopped) break;   /* cut: handed over from the tree, with the others left */
             x->at_game = true;
             return give_game(x, el, g);

@@ -35,7 +35,8 @@ typedef struct xq_xml_reader xq_xml_reader;
  * outlive the reader; nothing of it must have been consumed (peeking is
  * fine).  Returns NULL with a one-line message in err (errsz bytes) when
  * the document is refused ("PATH:LINE: XML document type declarations
- * (DOCTYPE) are refused ...") or on out-of-memory. */
+ * (DOCTYPE) are refused ...", or "PATH: cannot read XML: REASON" when
+ * libxml2 cannot be loaded: xml_lib.h) or on out-of-memory. */
 xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz);
 
 /* Read the next <game> into g (reset first).  Returns 1, 0 at the end of
