@@ -113,6 +113,9 @@ if [ "$SMALL" -gt 0 ]; then
   report "floor: cat $SMALL files" "$1" "$2" "$SMALL" "$SMALL_PLIES" "$SMALL_BYTES" 0
   set -- $(median "$RUNS" sh -c "'$BIN/xq-validate' -q -j1 '$TMP/small'/*.pgn")
   report "xq-validate -j1, $SMALL files" "$1" "$2" "$SMALL" "$SMALL_PLIES" "$SMALL_BYTES" "$SMALL_CAT"
+  # the default -j (every CPU): a file of one batch starts no thread
+  set -- $(median "$RUNS" sh -c "'$BIN/xq-validate' -q '$TMP/small'/*.pgn")
+  report "xq-validate (default -j), $SMALL files" "$1" "$2" "$SMALL" "$SMALL_PLIES" "$SMALL_BYTES" "$SMALL_CAT"
 fi
 
 if [ "$SCALE" -gt 0 ]; then

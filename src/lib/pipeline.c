@@ -22,6 +22,7 @@
 #include "pipeline.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,7 +49,9 @@ typedef struct ring ring;
  * filed slots under the output lock). */
 typedef struct {
     _Alignas(64) ring *r;     /* a crew a cache line or more: its memo is written often */
-    xq_slot *slots;           /* THREAD_SLOTS, cache-line aligned */
+    xq_slot *slots;           /* THREAD_SLOTS, cache-line aligned, in slots_mem; NULL until the
+                                 crew's thread runs (crew_slots_alloc) */
+    void *slots_mem;          /* owned: the block slots is in */
     size_t end[SETS];         /* 1 + sequence number of the set's last game; 0 = never used */
     unsigned next_set;
     xq_replay_memo *memo;     /* the thread's memo, shared by its slots (slot->memo) */
@@ -69,6 +72,12 @@ struct ring {
     xq_slot **order;          /* [seq % cap]: the slot of game seq once done, else NULL */
     size_t cap;               /* threads * THREAD_SLOTS >= games in flight */
     xq_line_memo lines;       /* the main lines the crews' own memos share (opt->memos NULL) */
+    /* the calling thread's, before and after the workers run */
+    crew *crews;              /* threads of them; crews[0] is the calling thread's */
+    pthread_t *tids;          /* [1 .. started) the workers started */
+    int threads, started;
+    bool workers_due;         /* start_workers is yet to be called */
+    bool out_of_memory;       /* reading stopped for want of memory (status -1) */
 };
 
 int xq_cpu_count(void)
@@ -77,11 +86,18 @@ int xq_cpu_count(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-static bool slot_open_streams(xq_slot *s)
+/* Make a zeroed slot (its game then an empty one: xq_game_init) ready
+ * for a game: its memory streams and the tool's scratch; what an earlier
+ * call made stays.  Done when a game is first read into the slot, so a
+ * small file sets up only the slots it fills (64 slots' streams and
+ * pages made up front cost 6 ms of page faults a file at -j2, most of a
+ * small file's run).  False when memory ran out. */
+static bool slot_ready(xq_slot *s, size_t user_size)
 {
-    s->out = open_memstream(&s->out_buf, &s->out_len);
-    s->err = open_memstream(&s->err_buf, &s->err_len);
-    return s->out && s->err;
+    if (!s->out) s->out = open_memstream(&s->out_buf, &s->out_len);
+    if (!s->err) s->err = open_memstream(&s->err_buf, &s->err_len);
+    if (user_size && !s->user) s->user = calloc(1, user_size);
+    return s->out && s->err && (!user_size || s->user);
 }
 
 /* Whether stream f may hold bytes that a fflush would pass on: with
@@ -130,17 +146,6 @@ static void emit(const xq_pipeline_options *opt, xq_slot *s)
     s->out_len = s->err_len = 0;
 }
 
-/* Prepare n slots (zeroed): game, memory streams, the tool's scratch. */
-static bool slots_init(xq_slot *slots, size_t n, size_t user_size)
-{
-    for (size_t i = 0; i < n; i++) {
-        xq_game_init(&slots[i].game);
-        if (!slot_open_streams(&slots[i]) || (user_size && !(slots[i].user = calloc(1, user_size))))
-            return false;
-    }
-    return true;
-}
-
 static void free_slots(xq_slot *slots, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -184,13 +189,12 @@ static xq_replay_memo *memos_for(xq_pipeline_memos *memos, int n)
 static int run_serial(xq_reader *rd, const xq_pipeline_options *opt, const char **err_msg)
 {
     xq_slot *s = calloc(1, sizeof *s);
-    if (!s || !slot_open_streams(s) || (opt->user_size && !(s->user = calloc(1, opt->user_size)))) {
+    if (!s || !slot_ready(s, opt->user_size)) {
         if (s) free_slots(s, 1);
         free(s);
         *err_msg = "out of memory";
         return -1;
     }
-    xq_game_init(&s->game);
     xq_replay_memo own = {0};
     s->memo = opt->memos ? memos_for(opt->memos, 1) : &own;
     if (!s->memo) {
@@ -210,16 +214,23 @@ static int run_serial(xq_reader *rd, const xq_pipeline_options *opt, const char 
     return st < 0 ? -1 : 0;
 }
 
-/* Under rlock: read up to CLAIM_BATCH games into slots; *first = the
- * sequence number of the first.  Returns how many were read; 0 once the
- * input is over (the end or an error, kept in r->status: reading stops
- * there for every thread, as in the serial loop). */
-static size_t read_batch(ring *r, xq_slot *slots, size_t *first)
+/* Under rlock: read up to CLAIM_BATCH games into c's slots from slots
+ * on; *first = the sequence number of the first.  Returns how many were
+ * read; 0 once the input is over (the end or an error, kept in
+ * r->status: reading stops there for every thread, as in the serial
+ * loop; a slot that cannot be made ready is an error too). */
+static size_t read_batch(ring *r, const crew *c, xq_slot *slots, size_t *first)
 {
     size_t n = 0;
     pthread_mutex_lock(&r->rlock);
     *first = r->read_count;
     while (r->status == 1 && n < CLAIM_BATCH) {
+        if (!slot_ready(&slots[n], r->opt->user_size)) {
+            r->status = -1;
+            r->out_of_memory = true;
+            break;
+        }
+        slots[n].memo = c->memo;
         int st = xq_reader_next(r->rd, &slots[n].game);
         if (st == 1) n++;
         else r->status = st;
@@ -263,17 +274,47 @@ static void wait_emitted(ring *r, size_t end)
     pthread_mutex_unlock(&r->olock);
 }
 
-/* A thread's loop, the calling thread's as well as the workers'. */
+static void *crew_run(void *arg);
+
+/* The calling thread, its first batch read: start the workers when the
+ * input goes on (a file of one batch or less is done by one thread: a
+ * thread started and joined per small file cost more than the file). */
+static void start_workers(ring *r)
+{
+    r->workers_due = false;
+    if (r->status != 1) return;   /* no other thread runs yet */
+    while (r->started < r->threads &&
+           pthread_create(&r->tids[r->started], NULL, crew_run, &r->crews[r->started]) == 0)
+        r->started++;
+}
+
+/* Each thread's slots, zeroed, on cache lines of their own (no false
+ * sharing): calloc, so that a large block comes as fresh zero pages,
+ * touched only as slots are used (not memset).  Owned by the crew. */
+static bool crew_slots_alloc(crew *c)
+{
+    size_t bytes = THREAD_SLOTS * sizeof(xq_slot) + 63;
+    c->slots_mem = calloc(1, bytes);
+    if (!c->slots_mem) return false;
+    c->slots = (xq_slot *)(((uintptr_t)c->slots_mem + 63) & ~(uintptr_t)63);
+    return true;
+}
+
+/* A thread's loop, the calling thread's as well as the workers'.  A
+ * worker makes its slots itself (their pages are then first touched on
+ * its core); one that cannot leaves the games to the others. */
 static void *crew_run(void *arg)
 {
     crew *c = arg;
     ring *r = c->r;
+    if (!c->slots && !crew_slots_alloc(c)) return NULL;
     for (;;) {
         unsigned set = c->next_set;
         xq_slot *slots = c->slots + (size_t)set * CLAIM_BATCH;
         wait_emitted(r, c->end[set]);
-        size_t first, n = read_batch(r, slots, &first);
+        size_t first, n = read_batch(r, c, slots, &first);
         if (n == 0) return NULL;
+        if (c == r->crews && r->workers_due) start_workers(r);
         c->end[set] = first + n;
         c->next_set = (set + 1) % SETS;
         for (size_t k = 0; k < n; k++) r->opt->process(r->opt->ctx, &slots[k]);
@@ -281,34 +322,18 @@ static void *crew_run(void *arg)
     }
 }
 
-/* Each thread's slots on cache lines of their own (no false sharing). */
-static xq_slot *crew_slots_alloc(size_t user_size)
-{
-    size_t bytes = (THREAD_SLOTS * sizeof(xq_slot) + 63) / 64 * 64;
-    xq_slot *s = aligned_alloc(64, bytes);
-    if (!s) return NULL;
-    memset(s, 0, bytes);
-    if (!slots_init(s, THREAD_SLOTS, user_size)) {
-        free_slots(s, THREAD_SLOTS);
-        free(s);
-        return NULL;
-    }
-    return s;
-}
-
 static void crews_free(crew *crews, int n)
 {
     for (int t = 0; t < n; t++) {
-        if (crews[t].slots) {
-            free_slots(crews[t].slots, THREAD_SLOTS);
-            free(crews[t].slots);
-        }
+        if (crews[t].slots) free_slots(crews[t].slots, THREAD_SLOTS);
+        free(crews[t].slots_mem);
         xq_replay_memo_free(&crews[t].own_memo);
     }
     free(crews);
 }
 
-/* Slots for every thread and the order ring; false when memory ran out. */
+/* The crews (the calling thread's with its slots; the workers make
+ * theirs) and the order ring; false when memory ran out. */
 static bool ring_alloc(ring *r, int threads, crew **crews_out)
 {
     r->cap = (size_t)threads * THREAD_SLOTS;
@@ -323,10 +348,8 @@ static bool ring_alloc(ring *r, int threads, crew **crews_out)
         crews[t].r = r;
         crews[t].memo = kept ? &kept[t] : &crews[t].own_memo;
         crews[t].own_memo.shared_lines = &r->lines;
-        if (!(crews[t].slots = crew_slots_alloc(r->opt->user_size))) return false;
-        for (size_t k = 0; k < THREAD_SLOTS; k++) crews[t].slots[k].memo = crews[t].memo;
     }
-    return true;
+    return crew_slots_alloc(&crews[0]);
 }
 
 int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **err_msg)
@@ -353,10 +376,13 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
     pthread_mutex_init(&r.rlock, NULL);
     pthread_mutex_init(&r.olock, NULL);
     pthread_cond_init(&r.freed, NULL);
-    int started = 1;   /* crews[0] is the calling thread's */
-    while (started < threads && pthread_create(&tids[started], NULL, crew_run, &crews[started]) == 0) started++;
+    r.crews = crews;
+    r.tids = tids;
+    r.threads = threads;
+    r.started = 1;   /* crews[0] is the calling thread's: it starts the others (start_workers) */
+    r.workers_due = true;
     crew_run(&crews[0]);
-    for (int t = 1; t < started; t++) pthread_join(tids[t], NULL);
+    for (int t = 1; t < r.started; t++) pthread_join(tids[t], NULL);
     /* every game was filed, and the last filing emitted all of them */
     pthread_cond_destroy(&r.freed);
     pthread_mutex_destroy(&r.olock);
@@ -365,5 +391,6 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
     xq_line_memo_free(&r.lines);
     free(r.order);
     free(tids);
+    if (r.out_of_memory) *err_msg = "out of memory";
     return r.status < 0 ? -1 : 0;
 }

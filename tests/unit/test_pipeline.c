@@ -2,7 +2,8 @@
  * one: the same output, byte for byte, and every game accounted once, in
  * input order, one call at a time, with at most 32 * threads games in
  * flight; at the end of the file, after a read error (cut gzip data), with
- * fewer games than threads, and with none. */
+ * fewer games than threads, and with none; a file of one batch (16 games)
+ * or less is done by the calling thread alone. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -34,6 +35,8 @@ typedef struct {
     pthread_t memo_thread[64];
     int nmemos;
     unsigned long long memo_errors;
+    pthread_t caller;            /* the thread that called xq_pipeline_run */
+    atomic_ullong on_workers;    /* games processed on another thread */
 } run_check;
 
 /* Note that this thread uses memo m; count an error if another did. */
@@ -70,6 +73,7 @@ static void process(void *ctx, xq_slot *slot)
      * thread's memo, and its verdict must not depend on what that memo
      * saw before (other games, another thread's share of them) */
     check_memo_owner(c, slot->memo);
+    if (!pthread_equal(pthread_self(), c->caller)) atomic_fetch_add(&c->on_workers, 1);
     xq_replay_options ro;
     xq_replay_options_default(&ro);
     xq_replay_game_memo(&slot->game, &ro, slot->memo, &slot->replay);
@@ -91,8 +95,11 @@ static void account(void *ctx, xq_slot *slot)
 }
 
 /* Run path through the pipeline on threads threads; the output (malloc'd)
- * goes to *out, its status is returned, the accounted games to *games. */
-static int run(const char *path, int threads, char **out, unsigned long long *games)
+ * goes to *out, its status is returned, the accounted games to *games, the
+ * games processed by a thread other than the caller's to *on_workers (when
+ * not NULL). */
+static int run_on(const char *path, int threads, char **out, unsigned long long *games,
+                  unsigned long long *on_workers)
 {
     char err[256];
     xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
@@ -100,7 +107,7 @@ static int run(const char *path, int threads, char **out, unsigned long long *ga
     size_t len = 0;
     FILE *f = open_memstream(out, &len);
     assert_non_null(f);
-    run_check c = {.threads = threads};
+    run_check c = {.threads = threads, .caller = pthread_self()};
     pthread_mutex_init(&c.memo_lock, NULL);
     xq_pipeline_options po = {.threads = threads, .out = f, .ctx = &c, .process = process, .account = account};
     const char *why = NULL;
@@ -115,7 +122,13 @@ static int run(const char *path, int threads, char **out, unsigned long long *ga
     pthread_mutex_destroy(&c.memo_lock);
     assert_true(atomic_load(&c.max_ahead) <= 32 * threads);
     *games = atomic_load(&c.accounted);
+    if (on_workers) *on_workers = atomic_load(&c.on_workers);
     return st;
+}
+
+static int run(const char *path, int threads, char **out, unsigned long long *games)
+{
+    return run_on(path, threads, out, games, NULL);
 }
 
 /* ngames records of varied lengths (0 to 60 plies), as PGN text. */
@@ -223,12 +236,35 @@ static void test_few_games(void **state)
     }
 }
 
+/* Up to one batch of games (CLAIM_BATCH, 16): no worker is started, the
+ * calling thread does all (a thread per small file cost more than the
+ * file); one game more and the output is still the serial run's. */
+static void test_one_batch(void **state)
+{
+    static const int counts[] = {1, 2, 15, 16, 17, 33};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+        size_t n;
+        char *text = make_pgn(counts[k], &n), path[64];
+        save(text, n, path, false, 0);
+        char *out;
+        unsigned long long games, on_workers;
+        assert_int_equal(run_on(path, 4, &out, &games, &on_workers), 0);
+        assert_int_equal(games, (unsigned long long)counts[k]);
+        if (counts[k] <= 16) assert_int_equal(on_workers, 0);
+        free(out);
+        same_as_serial(path, (unsigned long long)counts[k]);
+        unlink(path);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_many_games),
         cmocka_unit_test(test_read_error),
         cmocka_unit_test(test_few_games),
+        cmocka_unit_test(test_one_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
