@@ -9,7 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <assert.h>
 #include "huge_pages.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Append text[0..len) to buf[*at..size-1), cutting it short at the end. */
 static void put(char *buf, size_t size, size_t *at, const char *text, size_t len)
@@ -222,16 +227,104 @@ static void finish_side(xq_rep_side *s, const side_acc *a, xq_rules rules, bool 
 
 /* ---- the memo of classifications --------------------------------------- */
 
-/* One classification: the position in full (board and side to move, not
- * only its key), the move and the rule set it was made under. */
+/* What the verdict reads of a classification (xq_move_class): the act,
+ * the idle kind, the pieces newly chased and by whom, the chariots held
+ * by the horse they chase (AXF rule 19), and whether a soldier alone
+ * newly attacks a piece (§27.2; only that it does).  The judge walks
+ * the cycle on these, from the memo or from a fresh classification. */
+typedef struct {
+    uint8_t act, idle;          /* xq_act, xq_idle_kind */
+    uint8_t nvictims, npinner;  /* counts of victims / pinner_victims */
+    bool soldier;               /* nsoldier_victims > 0 */
+    uint8_t victims[XQ_MAX_VICTIMS], chasers[XQ_MAX_VICTIMS], pinners[XQ_MAX_VICTIMS];
+} move_facts;
+
+static void facts_of(const xq_move_class *mc, move_facts *f)
+{
+    f->act = (uint8_t)mc->act;
+    f->idle = (uint8_t)mc->idle;
+    f->nvictims = (uint8_t)mc->nvictims;
+    f->npinner = (uint8_t)mc->npinner_victims;
+    f->soldier = mc->nsoldier_victims > 0;
+    memcpy(f->victims, mc->victims, (size_t)mc->nvictims);
+    memcpy(f->chasers, mc->chasers, (size_t)mc->nvictims);
+    memcpy(f->pinners, mc->pinner_victims, (size_t)mc->npinner_victims);
+}
+
+/* A board of 90 pieces (4 bits each: kind | colour << 3) as 45 bytes,
+ * two squares a byte (square 2i in the low half of byte i): the memo
+ * keeps positions in full at half the room.  With SSE2 two bytes a, b of
+ * a 16-bit lane pack as (lane | lane >> 4) & 0xFF = a | b << 4, then the
+ * lanes narrow to bytes; else square by square (debug builds with SSE2
+ * check one against the other).  out: 48 bytes, the last 3 zero. */
+enum { PACKED_BOARD = 45 };
+static void board_pack(const xq_piece *board, uint8_t *out)
+{
+#ifdef __SSE2__
+    uint8_t b[96] = {0};
+    memcpy(b, board, XQ_SQUARES);
+    const __m128i low = _mm_set1_epi16(0xFF);
+    for (int k = 0; k < 3; k++) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)(b + 32 * k));
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(b + 32 * k + 16));
+        v0 = _mm_and_si128(_mm_or_si128(v0, _mm_srli_epi16(v0, 4)), low);
+        v1 = _mm_and_si128(_mm_or_si128(v1, _mm_srli_epi16(v1, 4)), low);
+        _mm_storeu_si128((__m128i *)(void *)(out + 16 * k), _mm_packus_epi16(v0, v1));
+    }
+#endif
+#if !defined(__SSE2__) || !defined(NDEBUG)
+    uint8_t plain[48] = {0};
+    for (int i = 0; i < PACKED_BOARD; i++) plain[i] = (uint8_t)((board[2 * i] & 15) | (board[2 * i + 1] & 15) << 4);
+#ifdef __SSE2__
+    assert(!memcmp(plain, out, sizeof plain));
+#else
+    memcpy(out, plain, sizeof plain);
+#endif
+#endif
+}
+
+/* One classification: the position in full (its key, side to move and
+ * packed board), the move and the rule set it was made under, and the
+ * facts the verdict reads, their squares in `sq` (victims, their
+ * chasers, then the pinner victims).  80 bytes, so that the memo at its
+ * largest fits one huge page with its slots (masters.pgn keeps 11,038);
+ * a classification with more squares than `sq` holds is not kept. */
+enum { ENTRY_SQUARES = 21 };
 struct xq_rep_memo_entry {
     uint64_t key;
     xq_move move;
-    uint8_t rules;
-    uint8_t side;
-    xq_piece board[XQ_SQUARES];
-    xq_move_class mc;
+    uint8_t rules_side;           /* rules | side << 1 */
+    uint8_t act_idle;             /* act | idle << 2 | soldier << 6 */
+    uint8_t nvictims, npinner;
+    uint8_t board[PACKED_BOARD];  /* board_pack */
+    uint8_t sq[ENTRY_SQUARES];
 };
+_Static_assert(sizeof(struct xq_rep_memo_entry) == 80, "memo entry: 80 bytes");
+
+/* Can entry e hold f?  (2 squares a victim, 1 a pinner victim.) */
+static inline bool facts_fit(const move_facts *f) { return 2 * f->nvictims + f->npinner <= ENTRY_SQUARES; }
+
+static void entry_put_facts(xq_rep_memo_entry *e, const move_facts *f)
+{
+    e->act_idle = (uint8_t)(f->act | f->idle << 2 | (unsigned)f->soldier << 6);
+    e->nvictims = f->nvictims;
+    e->npinner = f->npinner;
+    memcpy(e->sq, f->victims, f->nvictims);
+    memcpy(e->sq + f->nvictims, f->chasers, f->nvictims);
+    memcpy(e->sq + 2 * f->nvictims, f->pinners, f->npinner);
+}
+
+static void entry_get_facts(const xq_rep_memo_entry *e, move_facts *f)
+{
+    f->act = e->act_idle & 3;
+    f->idle = (e->act_idle >> 2) & 15;
+    f->soldier = (e->act_idle >> 6) & 1;
+    f->nvictims = e->nvictims;
+    f->npinner = e->npinner;
+    memcpy(f->victims, e->sq, e->nvictims);
+    memcpy(f->chasers, e->sq + e->nvictims, e->nvictims);
+    memcpy(f->pinners, e->sq + 2 * e->nvictims, e->npinner);
+}
 
 /* A slot of the open-addressed table: the 32-bit hash of an entry's
  * (key, move, rules) and the entry's index + 1 (0: an empty slot).  A
@@ -255,6 +348,8 @@ enum {
 #define MEMO_BIG_SLOTS ((size_t)MEMO_MAX_SLOTS * sizeof(xq_rep_memo_slot))
 #define MEMO_BIG_BYTES \
     (MEMO_BIG_SLOTS + (size_t)(MEMO_SEGS - MEMO_SMALL_SEGS) * XQ_REP_MEMO_SEG * sizeof(xq_rep_memo_entry))
+/* one huge page: a memo that grows past its small blocks faults once */
+_Static_assert(MEMO_BIG_BYTES <= ((size_t)2 << 20), "the memo's big region: one 2 MiB huge page");
 
 void xq_rep_memo_free(xq_rep_memo *memo)
 {
@@ -290,11 +385,15 @@ static inline uint32_t memo_hash(uint64_t key, xq_move m, xq_rules rules)
 /* The mask of slot indices (a power of two of slots, at least 2 * cap). */
 static inline unsigned memo_mask(const xq_rep_memo *memo) { return memo->mask; }
 
-/* Does entry e hold the classification of m from pos under rules? */
+/* Does entry e hold the classification of m from pos under rules?  The
+ * key, move, rules and side first; the board (packed) only when they
+ * agree. */
 static inline bool memo_same(const xq_rep_memo_entry *e, const xq_position *pos, xq_move m, xq_rules rules)
 {
-    return e->key == pos->key && e->move == m && e->rules == rules && e->side == pos->side &&
-           !memcmp(e->board, pos->board, sizeof e->board);
+    if (e->key != pos->key || e->move != m || e->rules_side != (uint8_t)(rules | pos->side << 1)) return false;
+    uint8_t packed[48];
+    board_pack(pos->board, packed);
+    return !memcmp(e->board, packed, PACKED_BOARD);
 }
 
 /* The index of the entry holding the classification of m from pos under
@@ -340,7 +439,7 @@ static void slot_put(xq_rep_memo_slot *slot, unsigned mask, uint32_t h, int i)
 static int memo_drop(xq_rep_memo *memo, int i)
 {
     const xq_rep_memo_entry *e = memo_entry(memo, i);
-    unsigned mask = memo_mask(memo), at = memo_hash(e->key, e->move, (xq_rules)e->rules) & mask;
+    unsigned mask = memo_mask(memo), at = memo_hash(e->key, e->move, (xq_rules)(e->rules_side & 1)) & mask;
     xq_rep_memo_slot *slot = memo->slot;
     while (slot[at].idx1 != (uint32_t)i + 1) at = (at + 1) & mask;
     for (unsigned j = (at + 1) & mask; slot[j].idx1; j = (j + 1) & mask) {
@@ -431,22 +530,26 @@ static const xq_rep_memo_entry *memo_next(const xq_rep_memo *memo)
     return i >= 0 ? memo_entry(memo, i) : NULL;
 }
 
-/* Keep mc as the classification of m from pos under rules (h its
- * memo_hash; not found in the memo); when there is no room, nothing is
- * kept (the move is classified again if met). */
-static void memo_add(xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules, uint32_t h,
-                     const xq_move_class *mc)
+/* Keep f as the classification of m from pos under rules (h its
+ * memo_hash; not found in the memo); when there is no room, or f has more
+ * squares than an entry holds, nothing is kept (the move is classified
+ * again if met).  True when kept. */
+static bool memo_add(xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules, uint32_t h,
+                     const move_facts *f)
 {
+    if (!facts_fit(f)) return false;
     int i = memo_room(memo);
-    if (i < 0) return;
+    if (i < 0) return false;
     xq_rep_memo_entry *e = memo_entry(memo, i);
+    uint8_t packed[48];
+    board_pack(pos->board, packed);
     e->key = pos->key;
     e->move = m;
-    e->rules = (uint8_t)rules;
-    e->side = (uint8_t)pos->side;
-    memcpy(e->board, pos->board, sizeof e->board);
-    e->mc = *mc;
+    e->rules_side = (uint8_t)(rules | pos->side << 1);
+    memcpy(e->board, packed, PACKED_BOARD);
+    entry_put_facts(e, f);
     slot_put(memo->slot, memo_mask(memo), h, i);
+    return true;
 }
 
 bool xq_repetition_judge(const xq_position *base, int base_ply, const xq_move *moves, int n,
@@ -491,17 +594,18 @@ static void memo_find_cycle(const xq_rep_memo *memo, const xq_position *pos, con
  * ply (a full memo may have replaced it since); a ply found in none was
  * added since only if an earlier ply of the same hash was: then looked up
  * again, else known to be missing without reading a slot. */
-static const xq_move_class *memo_kept(const xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules,
-                                      const uint32_t *h, const int32_t *found, const bool *added, int k)
+static const xq_rep_memo_entry *memo_kept(const xq_rep_memo *memo, const xq_position *pos, xq_move m,
+                                          xq_rules rules, const uint32_t *h, const int32_t *found, const bool *added,
+                                          int k)
 {
     if (found[k] >= 0) {
         const xq_rep_memo_entry *e = memo_entry(memo, found[k]);
-        if (memo_same(e, pos, m, rules)) return &e->mc;
+        if (memo_same(e, pos, m, rules)) return e;
     }
     bool again = false;
     for (int j = 0; j < k && !again; j++) again = added[j] && h[j] == h[k];
     int i = again ? memo_find(memo, pos, m, rules, h[k]) : -1;
-    return i >= 0 ? &memo_entry(memo, i)->mc : NULL;
+    return i >= 0 ? memo_entry(memo, i) : NULL;
 }
 
 enum { JUDGE_LOCAL = 48 };   /* stretches of up to this many moves need no allocation */
@@ -583,27 +687,29 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
      * (position, move) once (and not again when the memo has it from an
      * earlier call) */
     for (int i = first; i < n; i++) {
-        xq_move_class mc;
-        const xq_move_class *kept = memo_kept(memo, &pos[i], moves[i], rules, hash, found, added, i - first);
+        move_facts mc;
+        const xq_rep_memo_entry *kept = memo_kept(memo, &pos[i], moves[i], rules, hash, found, added, i - first);
         if (kept) {
-            mc = *kept;
+            entry_get_facts(kept, &mc);
         } else {
             /* (the mate searches' table comes with the first classification) */
             if (!memo->mates) memo->mates = xq_mate_table_new();
-            xq_classify_move_with(&pos[i], moves[i], rules, memo->mates, &mc);
-            memo_add(memo, &pos[i], moves[i], rules, hash[i - first], &mc);
-            added[i - first] = true;
+            xq_move_class full;
+            xq_classify_move_with(&pos[i], moves[i], rules, memo->mates, &full);
+            facts_of(&full, &mc);
+            added[i - first] = memo_add(memo, &pos[i], moves[i], rules, hash[i - first], &mc);
         }
         if (rules == XQ_RULES_CXA1999) {
             /* CXA 1999 has no exception for a piece held by its victim */
-            for (int k = 0; k < mc.npinner_victims && mc.nvictims < XQ_MAX_VICTIMS; k++) {
-                mc.chasers[mc.nvictims] = mc.pinner_victims[k];   /* (chasers serve AXF only) */
-                mc.victims[mc.nvictims++] = mc.pinner_victims[k];
+            for (int k = 0; k < mc.npinner && mc.nvictims < XQ_MAX_VICTIMS; k++) {
+                mc.chasers[mc.nvictims] = mc.pinners[k];   /* (chasers serve AXF only) */
+                mc.victims[mc.nvictims++] = mc.pinners[k];
             }
         } else if (mc.act == XQ_ACT_CHASE && !mc.nvictims) {
             mc.act = XQ_ACT_IDLE;   /* AXF rule 19: a chariot held by a horse does not chase it */
         }
-        side_acc *a = &acc[mc.side];
+        xq_color mover = pos[i].side;
+        side_acc *a = &acc[mover];
         a->moves++;
         switch (mc.act) {
         case XQ_ACT_CHECK: a->checks++; break;
@@ -611,7 +717,7 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
         case XQ_ACT_CHASE: a->chases++; break;
         default: a->idles++; break;
         }
-        if (mc.act != XQ_ACT_IDLE || mc.nsoldier_victims) a->soldier_attacks++;
+        if (mc.act != XQ_ACT_IDLE || mc.soldier) a->soldier_attacks++;
         uint64_t ids = 0;
         for (int k = 0; k < mc.nvictims; k++) {
             int v = id[mc.victims[k]];
@@ -625,7 +731,7 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
         a->every &= ids;
         if (mc.act == XQ_ACT_CHASE) {
             a->every_chase &= ids;
-            any_chase[mc.side] = true;
+            any_chase[mover] = true;
         }
         if (out->nplies < XQ_REP_MAX_PLIES) {
             xq_rep_ply *p = &out->plies[out->nplies++];

@@ -258,10 +258,11 @@ void xq_rep_memo_free(xq_rep_memo *memo);
 /* xq_repetition_judge, looking classifications up in *memo first and
  * adding the new ones to it (memo NULL: a memo local to the call, as
  * xq_repetition_judge does).  Same verdicts, same return value.  The memo
- * grows to at most XQ_REP_MEMO_MAX entries (about 210 bytes each, in
- * blocks of XQ_REP_MEMO_SEG that never move: 3.4 MB and 256 KB of slots at
- * most, past 1,024 entries in one 4 MiB region of huge pages where the
- * system has them; masters.pgn needs 11,038) and then
+ * grows to at most XQ_REP_MEMO_MAX entries (80 bytes each: the position
+ * with its board packed, the move, and only what the verdict reads of
+ * the classification; in blocks of XQ_REP_MEMO_SEG that never move: 1.3 MB
+ * and 256 KB of slots at most, past 1,024 entries in one 2 MiB region, a
+ * huge page where the system has them; masters.pgn needs 11,038) and then
  * replaces its oldest entry with each new classification (so its memory
  * stays bounded whatever the input's size, and what was classified
  * recently is kept); it also holds a table of mate-search results (about
@@ -355,6 +356,14 @@ void xq_mate_table_free(xq_mate_table *t);
  * with less work. */
 void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *mates,
                            xq_move_class *out);
+
+/* How many more legal moves the other side has after m than before it
+ * (with it to move both times; negative: m hinders its pieces, §28.7),
+ * m legal for the side to move in *before and not a check.  Counted
+ * only for the pieces whose moves m may change where it can tell
+ * (repetition_classify.c: legal_delta), else in full; the same number as
+ * the two full counts (tests/unit/test_judge_block.c). */
+int xq_legal_delta(const xq_position *before, xq_move m);
 
 #endif /* XQ_REPETITION_INTERNAL */
 

@@ -1302,23 +1302,79 @@ typedef struct {
     cap_pair pair[XQ_MAX_MOVES];
 } capture_scan;
 
-/* What the capture from -> to by the side to move of *pos means (pos is
- * left as it was).  `them` is the position with the other side to move;
- * relax_mine / relax_theirs the checks answered by a fictional pass. */
-static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int to, xq_rules rules,
-                             const sqset *relax_mine, const sqset *relax_theirs, xq_mate_table *tt)
+/* What weighing the captures of side s in a position needs: the position
+ * with s to move and with the other side to move, and the checks on the
+ * board, either way, which a fictional pass answers.  The other side's
+ * position and checks are made when first needed (ctx_them,
+ * ctx_relax_theirs): many scans weigh no capture, and only a capture
+ * between equal pieces asks for `them`. */
+typedef struct {
+    xq_position pos, them;
+    sqset mine, theirs;
+    const sqset *relax_mine, *relax_theirs;   /* NULL, or &mine / &theirs */
+    bool them_made, theirs_made;              /* them / theirs and relax_theirs made */
+    xq_color s;
+    bool in_check;                            /* s's general attacked in pos */
+    xq_rules rules;
+    xq_mate_table *tt;                        /* for the mate searches, or NULL */
+} capture_ctx;
+
+static void capture_ctx_init(capture_ctx *x, const xq_position *in, xq_color s, xq_rules rules, xq_mate_table *tt)
 {
+    sqset none = {{0, 0}};
+    x->tt = tt;
+    x->s = s;
+    x->rules = rules;
+    x->pos = with_side(in, s);
+    x->them_made = x->theirs_made = false;
+    x->in_check = xq_in_check(&x->pos, s);
+    x->mine = x->in_check ? checkers_of(&x->pos) : none;
+    x->relax_mine = set_empty(&x->mine) ? NULL : &x->mine;
+}
+
+/* The position with the other side to move (made once). */
+static xq_position *ctx_them(capture_ctx *x)
+{
+    if (!x->them_made) {
+        x->them = with_side(&x->pos, (xq_color)(x->s ^ 1));
+        x->them_made = true;
+    }
+    return &x->them;
+}
+
+/* The checks on the other side's general that a fictional pass answers
+ * when it takes back, or NULL for none (made once, on the board of pos:
+ * the same as on `them`, which differs only in the side to move). */
+static const sqset *ctx_relax_theirs(capture_ctx *x)
+{
+    if (!x->theirs_made) {
+        sqset none = {{0, 0}};
+        xq_color o = (xq_color)(x->s ^ 1);
+        x->theirs = xq_in_check(&x->pos, o) ? checkers_of_color(&x->pos, o) : none;
+        x->relax_theirs = set_empty(&x->theirs) ? NULL : &x->theirs;
+        x->theirs_made = true;
+    }
+    return x->relax_theirs;
+}
+
+/* What the capture from -> to by side x->s means (x->pos is left as it
+ * was); x->relax_mine / ctx_relax_theirs the checks answered by a
+ * fictional pass. */
+static cap_kind capture_kind(capture_ctx *x, int from, int to)
+{
+    xq_position *pos = &x->pos;
+    const sqset *relax_mine = x->relax_mine, *relax_theirs = ctx_relax_theirs(x);
     xq_piece a = pos->board[from], v = pos->board[to];
     int va = value_of(a, from), vv = value_of(v, to);
     /* equal pieces that may take each other: the other side may take
      * first, an offer to exchange */
-    if (va == vv && can_reach(them, to, from) && capture_allowed(them, to, from, relax_theirs))
+    if (va == vv && can_reach(ctx_them(x), to, from) && capture_allowed(ctx_them(x), to, from, relax_theirs))
         return CAP_EXCHANGE;
     uint64_t key = pos->key;
     xq_piece cap = xq_light_make(pos, from, to);
     pos->key = xq_light_key(pos, key, from, to, cap);   /* (for the mate search's table) */
     int gain;
-    if (rules == XQ_RULES_AXF) {
+    if (x->rules == XQ_RULES_AXF) {
         /* AXF: a piece is protected when it can be taken back at all; a
          * protected piece is chased only by a lesser one */
         gain = can_take(pos, to, relax_theirs) ? vv - va : vv;
@@ -1331,7 +1387,7 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
      * side would simply take the general; else the capture was legal, so
      * the capturer's general is not attacked: quiet) */
     bool mated =
-        gain > 0 && !relax_mine && has_mate_by_checks(pos, CAPTURE_MATE_DEPTH, CAPTURE_MATE_BUDGET, true, tt);
+        gain > 0 && !relax_mine && has_mate_by_checks(pos, CAPTURE_MATE_DEPTH, CAPTURE_MATE_BUDGET, true, x->tt);
     pos->key = key;
     xq_light_unmake(pos, from, to, cap);
     if (gain <= 0) return CAP_FOLLOW;
@@ -1341,30 +1397,20 @@ static cap_kind capture_kind(xq_position *pos, xq_position *them, int from, int 
     return CAP_PIECE;
 }
 
-/* What weighing the captures of side s in a position needs: the position
- * with s to move and with the other side to move, and the checks on the
- * board, either way, which a fictional pass answers. */
-typedef struct {
-    xq_position pos, them;
-    sqset mine, theirs;
-    const sqset *relax_mine, *relax_theirs;   /* NULL, or &mine / &theirs */
-    xq_color s;
-    xq_rules rules;
-    xq_mate_table *tt;                        /* for the mate searches, or NULL */
-} capture_ctx;
-
-static void capture_ctx_init(capture_ctx *x, const xq_position *in, xq_color s, xq_rules rules, xq_mate_table *tt)
+/* Is the pseudo-legal capture from `from` by the side to move of pos
+ * legal without playing it?  When that side is not in check and the
+ * capturer is not its general and stands neither on its general's file
+ * or rank nor next to it: the capture leaves its square empty (opening
+ * no line to the general and no horse leg next to it) and the square it
+ * takes stays occupied, so nothing attacks the general after it
+ * (capture_allowed then says true too). */
+static inline bool capture_surely_legal(const xq_position *pos, bool in_check, int from)
 {
-    sqset none = {{0, 0}};
-    x->tt = tt;
-    x->s = s;
-    x->rules = rules;
-    x->pos = with_side(in, s);
-    x->them = with_side(in, (xq_color)(s ^ 1));
-    x->mine = xq_in_check(&x->pos, s) ? checkers_of(&x->pos) : none;
-    x->theirs = xq_in_check(&x->them, (xq_color)(s ^ 1)) ? checkers_of(&x->them) : none;
-    x->relax_mine = set_empty(&x->mine) ? NULL : &x->mine;
-    x->relax_theirs = set_empty(&x->theirs) ? NULL : &x->theirs;
+    int g = pos->general[pos->side];
+    if (in_check || g >= XQ_SQUARES || from == g) return false;
+    bool far = xq_file_of[from] != xq_file_of[g] && xq_rank_of[from] != xq_rank_of[g] &&
+               (abs(xq_file_of[from] - xq_file_of[g]) > 1 || abs(xq_rank_of[from] - xq_rank_of[g]) > 1);
+    return far;
 }
 
 /* The pseudo-legal capture from -> to by side x->s (from holds a piece of
@@ -1374,8 +1420,11 @@ static void capture_ctx_init(capture_ctx *x, const xq_position *in, xq_color s, 
 static bool weigh_capture(capture_ctx *x, int from, int to, cap_kind *kind)
 {
     xq_piece a = x->pos.board[from], v = x->pos.board[to];
-    if (!of_value(v, to) || !capture_allowed(&x->pos, from, to, x->relax_mine)) return false;
-    *kind = capture_kind(&x->pos, &x->them, from, to, x->rules, x->relax_mine, x->relax_theirs, x->tt);
+    if (!of_value(v, to)) return false;
+    bool sure = capture_surely_legal(&x->pos, x->in_check, from);
+    assert(!sure || capture_allowed(&x->pos, from, to, x->relax_mine));
+    if (!sure && !capture_allowed(&x->pos, from, to, x->relax_mine)) return false;
+    *kind = capture_kind(x, from, to);
     if (*kind == CAP_PIECE && XQ_KIND(a) == XQ_CHARIOT && XQ_KIND(v) == XQ_HORSE && !x->relax_mine) {
         /* a chariot whose only legal move is this capture is held
          * by the horse (AXF rule 19); not judged while in check */
@@ -1473,6 +1522,166 @@ static int legal_count(const xq_position *pos, xq_color c)
     return xq_legal_moves(&p, moves);
 }
 
+/* The larger of the file and rank distances between squares a and b. */
+static inline int sq_dist(int a, int b)
+{
+    int df = abs(xq_file_of[a] - xq_file_of[b]), dr = abs(xq_rank_of[a] - xq_rank_of[b]);
+    return df > dr ? df : dr;
+}
+
+/* Is square x on the file or rank of square a? */
+static inline bool sq_lines(int x, int a) { return xq_file_of[x] == xq_file_of[a] || xq_rank_of[x] == xq_rank_of[a]; }
+
+/* May the legal moves of the piece of o on x differ before and after m =
+ * from -> to (a quiet move of the other side off the file and rank of
+ * o's general g, o in check neither time: see fewer_legal_moves)?  Its
+ * pseudo-legal moves read only the squares of its file and rank (a
+ * chariot or cannon) or within two steps of it (the others: legs, eyes,
+ * targets), and from and to are the only squares m changes.  A move of
+ * a piece other than the general is legal unless it exposes g (o not in
+ * check), through g's file and rank (opened at x, or screened where it
+ * lands: lines that m left alone) or, from a leg of g (diagonal to it),
+ * to a horse behind that leg, two steps from g (where m may have moved).
+ * So the general, the pieces whose moves read from or to, and, when m
+ * touches a square within two steps of g, the pieces on its legs; no
+ * other. */
+static inline bool moves_may_change(const xq_position *pos, int x, int from, int to, int g)
+{
+    xq_kind k = XQ_KIND(pos->board[x]);
+    if (k == XQ_GENERAL) return true;
+    if (sq_dist(x, g) == 1 && !sq_lines(x, g) && (sq_dist(from, g) <= 2 || sq_dist(to, g) <= 2)) return true;
+    if ((k == XQ_CHARIOT || k == XQ_CANNON) && (sq_lines(x, from) || sq_lines(x, to))) return true;
+    return sq_dist(x, from) <= 2 || sq_dist(x, to) <= 2;
+}
+
+/* What decides, for the side to move (not in check, its general on g),
+ * whether a move of a piece other than the general exposes g
+ * (CXA1999 §3.1, §4.1.2), read once per position:
+ *  - danger: the squares where a piece landing becomes the only screen
+ *    between g and a cannon of the other side on g's file or rank (before
+ *    the first piece met from g when that piece is such a cannon; that
+ *    piece's own square when the second one is: a screen taken,
+ *    impossible without a check, kept for safety);
+ *  - opens: the own pieces on g's file or rank whose leaving that line
+ *    lets a chariot, the other general (on the file) or a cannon attack
+ *    g: the first piece met when the second is a chariot or general or
+ *    the third a cannon, the second when the first is a chariot or
+ *    general or the third a cannon; a piece further away leaves the first
+ *    two pieces as they were. */
+typedef struct {
+    sqset danger, opens;
+} quiet_guard;
+
+static void quiet_guard_init(const xq_position *pos, int g, quiet_guard *q)
+{
+    static const int8_t STEP[4] = {9, -9, 1, -1};   /* as ORTH_F / ORTH_R */
+    xq_color e = (xq_color)(pos->side ^ 1);
+    xq_piece chariot = XQ_PIECE(XQ_CHARIOT, e), cannon = XQ_PIECE(XQ_CANNON, e), general = XQ_PIECE(XQ_GENERAL, e);
+    memset(q, 0, sizeof *q);
+    for (int d = 0; d < 4; d++) {
+        int at[3], n = 0;
+        int edge = past_edge(g, d);
+        for (int sq = g + STEP[d]; sq != edge && n < 3; sq += STEP[d])
+            if (pos->board[sq]) at[n++] = sq;
+        if (!n) continue;
+        xq_piece p1 = pos->board[at[0]], p2 = n > 1 ? pos->board[at[1]] : XQ_NONE,
+                 p3 = n > 2 ? pos->board[at[2]] : XQ_NONE;
+        bool first1 = p1 == chariot || (d < 2 && p1 == general), first2 = p2 == chariot || (d < 2 && p2 == general);
+        if (p1 == cannon)
+            for (int sq = g + STEP[d]; sq != at[0]; sq += STEP[d]) set_add(&q->danger, sq);
+        if (p2 == cannon) set_add(&q->danger, at[0]);
+        if (XQ_COLOR(p1) != e && (first2 || p3 == cannon)) set_add(&q->opens, at[0]);
+        if (n > 1 && XQ_COLOR(p2) != e && (first1 || p3 == cannon)) set_add(&q->opens, at[1]);
+    }
+}
+
+/* The legal moves of the piece on x, of the side to move, which is not
+ * in check and has its general on g: its pseudo-legal moves
+ * (piece_moves, the sets of xq_legal_moves_from before its legality
+ * filter), each legal unless it exposes g.  A move lands on a square of
+ * q->danger or not; leaving g's file or rank opens it when q->opens has
+ * x; leaving a leg of g (diagonal to it) lets an enemy horse behind it
+ * attack, unless the move takes that horse; nothing else can expose g.
+ * The general's moves, and a piece's moves along the line of g it stands
+ * on, are played to see.  pos is left as it was. */
+static int quiet_legal_from(xq_position *pos, int x, int g, const quiet_guard *q)
+{
+    xq_move moves[PIECE_MOVES];
+    int n = piece_moves(pos, x, false, moves, 0), legal = 0;
+    bool on_file = xq_file_of[x] == xq_file_of[g], on_rank = xq_rank_of[x] == xq_rank_of[g];
+    int horse1 = NO_SQ, horse2 = NO_SQ;   /* enemy horses behind x when x is a leg of g */
+    if (!on_file && !on_rank && sq_dist(x, g) == 1) {
+        xq_piece horse = XQ_PIECE(XQ_HORSE, pos->side ^ 1);
+        const uint8_t(*ho)[3] = HORSE_OVER[g];
+        for (int d = 0; d < 4; d++)
+            if (ho[d][0] == x) {
+                if (ho[d][1] != NO_SQ && pos->board[ho[d][1]] == horse) horse1 = ho[d][1];
+                if (ho[d][2] != NO_SQ && pos->board[ho[d][2]] == horse) horse2 = ho[d][2];
+            }
+    }
+    bool opens = set_has(&q->opens, x);
+    for (int i = 0; i < n; i++) {
+        int to = XQ_TO(moves[i]);
+        bool along = (on_file && xq_file_of[to] == xq_file_of[g]) || (on_rank && xq_rank_of[to] == xq_rank_of[g]);
+        if (x == g || along) {
+            xq_piece cap = xq_light_make(pos, x, to);
+            legal += !xq_in_check(pos, (xq_color)(pos->side ^ 1));
+            xq_light_unmake(pos, x, to, cap);
+            continue;
+        }
+        bool exposed = set_has(&q->danger, to) || opens || (horse1 != NO_SQ && horse1 != to) ||
+                       (horse2 != NO_SQ && horse2 != to);
+        legal += !exposed;
+    }
+    return legal;
+}
+
+/* The legal moves of the side to move, which is not in check and has a
+ * general (quiet_legal_from for each of its pieces); with `only`, of the
+ * pieces moves_may_change names for a move from -> to alone. */
+static int quiet_legal_count(xq_position *pos, int from, int to, bool only)
+{
+    int g = pos->general[pos->side], n = 0;
+    quiet_guard q;
+    quiet_guard_init(pos, g, &q);
+    sqset own = color_set(pos, pos->side);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = own.w[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
+            if (!only || moves_may_change(pos, x, from, to, g)) n += quiet_legal_from(pos, x, g, &q);
+        }
+    return n;
+}
+
+/* legal_count(after, o) - legal_count(before, o), after = before + m
+ * (o to move), m not a check (§28.7: does m hinder the other side's
+ * pieces?).  When o is in check neither time (after: m is no check) and
+ * m is no capture, the counts skip the legality test of the moves that
+ * cannot expose o's general (quiet_legal_count); and when neither from
+ * nor to is on the file or rank of o's general, they differ only by the
+ * moves of the pieces moves_may_change names, so only those are counted,
+ * in both positions (xq_legal_delta; test_judge_block.c compares it with
+ * the two full counts of xq_legal_moves).  Else both counts in full. */
+static int legal_delta(const xq_position *before, const xq_position *after, xq_move m, xq_color o)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m), g = before->general[o];
+    xq_position b = with_side(before, o), a = *after;
+    if (g >= XQ_SQUARES || before->board[to] || a.side != o || xq_in_check(&b, o) || xq_in_check(&a, o))
+        return legal_count(after, o) - legal_count(before, o);
+    bool only = !sq_lines(from, g) && !sq_lines(to, g);
+    int delta = quiet_legal_count(&a, from, to, only) - quiet_legal_count(&b, from, to, only);
+    assert(delta == legal_count(after, o) - legal_count(before, o));
+    return delta;
+}
+
+int xq_legal_delta(const xq_position *before, xq_move m)
+{
+    xq_position after = *before;
+    xq_undo u;
+    xq_make(&after, m, &u);
+    return legal_delta(before, &after, m, after.side);
+}
+
 /* The square of an attacker that makes a fresh capture of `kind` on victim. */
 static int fresh_attacker(const int8_t *was, const capture_scan *after, cap_kind kind, bool mated_counts, int victim)
 {
@@ -1565,7 +1774,7 @@ void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules,
         if (exchange_gain(&reply, to, 0, NULL) > 0) out->idle = XQ_IDLE_OFFER;
         else if (attacker_has(&sa, to, CAP_FOLLOW) && !set_empty_of(fresh_victims(was, &sa, CAP_FOLLOW, axf)))
             out->idle = XQ_IDLE_FOLLOW;
-        else if (legal_count(&after, o) < legal_count(before, o))
+        else if (legal_delta(before, &after, m, o) < 0)
             out->idle = XQ_IDLE_BLOCK;
         else
             out->idle = XQ_IDLE_PLAIN;
