@@ -100,7 +100,9 @@ typedef struct {
 
     /* original bytes of the whole record: from the end of the previous
      * record up to the start of the next, so concatenating the raw bytes
-     * of every record of a file gives the file back (decompressed). */
+     * of every record of a file gives the file back (decompressed).  NULL
+     * with raw_len counting them when the reader was told no one reads
+     * them (xq_read_options.no_raw); empty for XML. */
     const char *raw;
     size_t raw_len;
 
@@ -122,7 +124,9 @@ typedef struct {
     size_t raw_cap, tag_cap, diag_cap;
     /* malloc'd node array kept with the game (kept by xq_game_reset, freed
      * by xq_game_free): the PGN reader hands its main line over here
-     * instead of copying it into the arena (pgn_read.c record_end) */
+     * instead of copying it into the arena (pgn_read.c record_end), and
+     * reads the game's next record into it again, leaving its other
+     * array here meanwhile (main_nodes_take) */
     xq_node *node_buf;
     size_t node_cap;          /* in nodes */
 } xq_game;

@@ -569,7 +569,9 @@ static inline long entry_marker(uint32_t e, const marker_set *set)
  * (misses, iconv's forms, U+FFFD per bad byte) by marker_count over the
  * few bytes it wrote.  Returns markers - bad sequences, the score
  * table_decode's text and count would give; the pair cache ends as
- * table_decode leaves it (the same decode_slow calls).  0 on
+ * table_decode leaves it (the same decode_slow calls) but for the
+ * entries of ASCII leads, which it neither reads nor makes (decode_slow
+ * makes them on first sight later, as for a fresh cache).  0 on
  * out-of-memory (as before: no text, no count). */
 static long score_decode(iconv_t cd, uint32_t **pairs, const unsigned char *s, size_t n,
                          const marker_set *set, const uint32_t *markers, size_t nm)
@@ -583,6 +585,17 @@ static long score_decode(iconv_t cd, uint32_t **pairs, const unsigned char *s, s
     const unsigned char *p = s, *end = s + n;
     while (p < end) {
         while (end - p >= 2) {   /* the hot loop, as table_decode's */
+            /* an ASCII byte but NUL is itself in every supported legacy
+             * encoding, whatever follows (decode_slow's entry), and no
+             * marker: skipped without its entry, so that the scoring
+             * touches fewer pages of the 256 KiB cache it makes per
+             * encoding (an ASCII pair's entry lies in the row of its
+             * second byte, anywhere: a masters run had 22 first-touch
+             * page faults fewer, 590 -> 568) */
+            if (*p - 1u < 0x7Fu) {
+                p++;
+                continue;
+            }
             uint32_t e = pt[pair_key(p)];
             if (e <= PAIR_SLOW) break;
             score += entry_marker(e, set);

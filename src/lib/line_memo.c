@@ -19,10 +19,13 @@ _Static_assert(XQ_LINE_MEMO_BUCKET_BITS < (UINT64_C(1) << 40), "the bucket bits 
  * a cascade (10,000 lines a copy replayed again). */
 static size_t bucket_of(uint64_t hash) { return (size_t)(hash & XQ_LINE_MEMO_BUCKET_BITS); }
 
-/* An entry in the ring: this head, the key, the value, then padding to 8
- * bytes (so the next head is aligned). */
+/* An entry in the ring: this head, the key, the value, no padding (every
+ * part is read and written with memcpy, at any alignment).  No hash: the
+ * slot's tag (24 bits of it) sorts out nearly every other key before its
+ * entry is read, and the key is compared in full anyway; its 8 bytes an
+ * entry were fresh memory (a page's first touch costs as much as its
+ * bytes' use). */
 typedef struct {
-    uint64_t hash;
     uint32_t key_len, value_len;
 } entry_head;
 
@@ -59,30 +62,35 @@ uint64_t xq_line_memo_hash(const void *bytes, size_t len)
     return mix(h ^ (h2 >> 1) ^ (h2 << 63));
 }
 
-/* The ring and the table in one mapping, in huge pages where the system
+/* The table and the ring in one mapping, in huge pages where the system
  * has them for the asking (xq_huge_alloc): the ring is written once
  * through, and in 4 KiB pages its 2,048 first-touch faults cost this
  * machine (a VM) 8% of a masters.pgn run, more than the lookups; the
  * table (1 MiB, read at a random place every game) in 4 KiB pages costs a
  * TLB miss a lookup on top of its cache miss (a twentieth of a run's time
- * went to the lookups' stalls).  The table follows the ring, whose 16 MiB
- * end on a huge page's edge; a fresh mapping reads as zeros, so the table
- * needs no clearing. */
-enum { MAP_BYTES = XQ_LINE_MEMO_BYTES + XQ_LINE_MEMO_SLOTS * 8 };
-_Static_assert(XQ_LINE_MEMO_BYTES % (2 << 20) == 0, "the table starts on a huge page");
+ * went to the lookups' stalls).  The table comes first and the ring right
+ * after it: the table's huge page is touched by the first lookup anyway,
+ * and its second half takes the ring's first MiB, where a table after the
+ * ring's 16 MiB had a huge page of its own, half of it never used (each
+ * fresh huge page is zeroed by the kernel: 1-2.5 ms on this VM).  A fresh
+ * mapping reads as zeros, so the table needs no clearing. */
+enum { TABLE_BYTES = XQ_LINE_MEMO_SLOTS * 8, MAP_BYTES = TABLE_BYTES + XQ_LINE_MEMO_BYTES };
 
-/* m->ring and m->slot in one huge-page mapping (xq_huge_alloc); false
+/* m->slot and m->ring in one huge-page mapping (xq_huge_alloc); false
  * when it could not be had. */
 static bool memo_alloc(xq_line_memo *m)
 {
     uint8_t *p = xq_huge_alloc(MAP_BYTES);
     if (!p) return false;
-    m->ring = p;
-    m->slot = (uint64_t *)(void *)(p + XQ_LINE_MEMO_BYTES);
+    m->slot = (uint64_t *)(void *)p;
+    m->ring = p + TABLE_BYTES;
     return true;
 }
 
-static void memo_release(xq_line_memo *m) { xq_huge_free(m->ring, MAP_BYTES); }
+static void memo_release(xq_line_memo *m)
+{
+    if (m->slot) xq_huge_free(m->slot, MAP_BYTES);
+}
 
 /* A slot holds 1 + an entry's ring position in its low 40 bits (0: no
  * entry) and the top 24 bits of the entry's hash above them: a lookup of
@@ -113,7 +121,7 @@ const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *
         if (!e) continue;
         entry_head h;
         memcpy(&h, e, sizeof h);
-        if (h.hash != hash || h.key_len != key_len || memcmp(e + sizeof h, key, key_len)) continue;
+        if (h.key_len != key_len || memcmp(e + sizeof h, key, key_len)) continue;
         *value_len = h.value_len;
         return e + sizeof h + key_len;
     }
@@ -122,7 +130,7 @@ const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *
 
 void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t key_len, size_t value_len)
 {
-    size_t need = (sizeof(entry_head) + key_len + value_len + 7) & ~(size_t)7;
+    size_t need = sizeof(entry_head) + key_len + value_len;
     if (key_len > XQ_LINE_MEMO_BYTES / 8 || value_len > XQ_LINE_MEMO_BYTES / 8 || need > XQ_LINE_MEMO_BYTES / 8)
         return NULL;
     if (!m->ring && !memo_alloc(m)) return NULL;
@@ -138,7 +146,7 @@ void *xq_line_memo_add(xq_line_memo *m, uint64_t hash, const void *key, size_t k
     uint64_t at = m->head;
     m->head += need;
     unsigned char *e = m->ring + (at & (XQ_LINE_MEMO_BYTES - 1));
-    entry_head h = {hash, (uint32_t)key_len, (uint32_t)value_len};
+    entry_head h = {(uint32_t)key_len, (uint32_t)value_len};
     memcpy(e, &h, sizeof h);
     memcpy(e + sizeof h, key, key_len);
     /* the bucket's empty or overwritten slot, else its older entry */

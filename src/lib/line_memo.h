@@ -30,17 +30,20 @@
 #include <stdint.h>
 
 /* The ring's size in bytes (a power of two), the table's slots, and the
- * entries a bucket holds (its slots share a cache line).  On masters.pgn an entry takes about 470 bytes (2 bytes of
- * key and 2 of value per ply, 87 plies a game): 16 MiB keep the last
- * 35,000 or so different games, all of masters.pgn's 32,000 (8 MiB kept
- * 17,000 and cost 5% more instructions there). */
+ * entries a bucket holds (its slots share a cache line).  On masters.pgn
+ * an entry takes about 475 bytes (2 bytes of key and 2 of moves per ply,
+ * 87 plies a game), 305 without the moves (xq_replay_options.no_moves,
+ * xq-validate's): 16 MiB keep the last 35,000 or so different games
+ * (55,000 without the moves), all of masters.pgn's 27,800 (8 MiB kept
+ * 17,000 and cost 5% more instructions there).  Only the bytes written
+ * are touched: a masters.pgn run writes 13.2 MB (8.5 MB without moves). */
 enum { XQ_LINE_MEMO_BYTES = 16 << 20, XQ_LINE_MEMO_SLOTS = 1 << 17, XQ_LINE_MEMO_WAYS = 4 };
 
 typedef struct {
-    uint8_t *ring;        /* owned: XQ_LINE_MEMO_BYTES, NULL until the first entry (one mapping with
-                             the table, line_memo.c) */
-    uint64_t *slot;       /* in ring's mapping: XQ_LINE_MEMO_SLOTS, 1 + an entry's ring position (low
-                             40 bits; 0 for none) and the top 24 bits of its hash (line_memo.c) */
+    uint8_t *ring;        /* in slot's mapping: XQ_LINE_MEMO_BYTES, NULL until the first entry */
+    uint64_t *slot;       /* owned: XQ_LINE_MEMO_SLOTS, 1 + an entry's ring position (low 40 bits;
+                             0 for none) and the top 24 bits of its hash; the ring follows it in
+                             one mapping (line_memo.c) */
     uint64_t head;        /* ring position of the next entry (counts every byte ever written:
                              an entry at position p is intact while head - p <= the ring's size) */
     bool shared;          /* xq_line_memo_share was called: lock is in use */
@@ -55,9 +58,11 @@ uint64_t xq_line_memo_hash(const void *bytes, size_t len);
 /* The bits of a hash that choose its bucket. */
 #define XQ_LINE_MEMO_BUCKET_BITS ((uint64_t)(XQ_LINE_MEMO_SLOTS - XQ_LINE_MEMO_WAYS))
 
-/* The value kept for the key (key_len bytes, hash = xq_line_memo_hash of
- * them), or NULL; *value_len its length.  The value stays valid until the
- * next xq_line_memo_add or xq_line_memo_free (shared: until the lock is
+/* The value kept for the key (key_len bytes; hash a function of the
+ * key alone, the same for every use of the memo: xq_line_memo_hash of its
+ * bytes, or of some of them as the replay's line_key_hash), or NULL;
+ * *value_len its length.  The value stays valid until the next
+ * xq_line_memo_add or xq_line_memo_free (shared: until the lock is
  * released). */
 const void *xq_line_memo_find(const xq_line_memo *m, uint64_t hash, const void *key, size_t key_len,
                               size_t *value_len);

@@ -64,6 +64,9 @@ enum {
 typedef struct {
     xq_encoding encoding;   /* XQ_ENC_AUTO: detect per file */
     xq_format format;       /* XQ_FMT_AUTO: sniff; XQ_FMT_PGN forces text */
+    bool no_raw;            /* the caller never reads a game's raw bytes (only raw_len): text
+                               records then leave g->raw NULL and count raw_len alone, sparing a
+                               copy of every record (xq-validate without --keep, xq-stats) */
 } xq_read_options;
 
 typedef struct xq_reader xq_reader;

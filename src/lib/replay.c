@@ -52,6 +52,7 @@ void xq_replay_options_default(xq_replay_options *opt)
     opt->rules = XQ_RULES_CXA1999;
     opt->strict = false;
     opt->no_warning_text = false;
+    opt->no_moves = false;
 }
 
 /* The results nearly every Result tag holds, "1-0", "0-1", "1/2-1/2" and
@@ -565,14 +566,14 @@ static bool fen_names_start(const xq_game *g)
 
 /* The start position of g into *pos (and out->start), with its check
  * state and attacking pieces; false (out filled in) when its FEN tag does
- * not parse. */
-static bool start_position(const xq_game *g, const xq_replay_options *opt, xq_replay *out, xq_position *pos,
-                           xq_checks *state, int *attackers)
+ * not parse.  named_start: fen_names_start(g), asked once a game. */
+static bool start_position(const xq_game *g, bool named_start, const xq_replay_options *opt, xq_replay *out,
+                           xq_position *pos, xq_checks *state, int *attackers)
 {
     /* none in check in the standard position, any FEN board tested in
      * full, however impossible */
     state->in_check[0] = state->in_check[1] = false;
-    if (fen_names_start(g)) {
+    if (named_start) {
         xq_position_start(pos);   /* most records name the start position: no parse, no check */
         *attackers = XQ_START_ATTACKERS;
     } else {
@@ -651,8 +652,9 @@ static int limit_at(bool watch, int limit_plies, int check_cap, const int checks
  * nobody wants) is kept in the memo with its findings' plies: a game that
  * repeats it takes it back, the places from its own nodes. */
 
-/* The key's head: the options and the notation, 8 uint16_t. */
-enum { LINE_KEY_HEAD = 8 };
+/* The key's head: the options and the notation, 4 uint16_t
+ * (line_key_head). */
+enum { LINE_KEY_HEAD = 4 };
 
 /* What a kept line holds: this head, the final position's pieces (a
  * square and a piece each, npieces of them, in square order), nfind
@@ -704,22 +706,43 @@ static uint16_t *key_room(xq_replay_memo *memo, size_t n)
     return memo->key;
 }
 
-/* The key's head: the options and the notation. */
-static void line_key_head(const xq_replay_options *opt, xq_notation notation, uint32_t head[LINE_KEY_HEAD / 2])
+/* The key's head: the options and the notation, each in its own bits
+ * (8 bytes: a key's bytes are fresh memory in the memo, and are hashed
+ * and compared); false when an option is out of the range its bits hold
+ * (no tool gives such: then the line is not kept, the memo only spares
+ * work). */
+static bool line_key_head(const xq_replay_options *opt, xq_notation notation, uint16_t head[LINE_KEY_HEAD])
 {
-    head[0] = (uint32_t)opt->move_limit;
-    head[1] = (uint32_t)opt->check_cap;
-    head[2] = (uint32_t)opt->repetitions;
-    head[3] = (uint32_t)opt->rules | (uint32_t)opt->strict << 8 | (uint32_t)opt->no_warning_text << 9 |
-              (uint32_t)notation << 16;
+    if ((unsigned)opt->move_limit > UINT16_MAX || (unsigned)opt->check_cap > UINT16_MAX ||
+        (unsigned)opt->repetitions > UINT8_MAX || (unsigned)opt->rules > 15 || (unsigned)notation > UINT16_MAX)
+        return false;
+    head[0] = (uint16_t)opt->move_limit;
+    head[1] = (uint16_t)opt->check_cap;
+    head[2] = (uint16_t)((unsigned)opt->repetitions | (unsigned)opt->rules << 8 | (unsigned)opt->strict << 12 |
+                         (unsigned)opt->no_warning_text << 13 | (unsigned)opt->no_moves << 14);
+    head[3] = (uint16_t)notation;
+    return true;
 }
 
-/* Do the four nodes at q all hold a full-form desc (a bit of desc_full)?
- * Without a branch per node. */
-static inline bool quad_full(const xq_node *q, unsigned desc_full)
+/* The descs of the four nodes at q into k[0..4), and whether the four
+ * are full forms of a Chinese notation (desc_full XQ_DESC_OTHER - 1): a
+ * node's desc is 0 (unknown), XQ_DESC_OTHER or a full form, one of
+ * 1..XQ_DESC_OTHER - 1.  The four as the lanes of one word, tested at
+ * once: no lane with the top bit, and none zero (the borrow of w - ones
+ * reaches a lane's top bit, not set in w, exactly when some lane is zero,
+ * the top bits clear).  The stores are made whatever the answer (when it
+ * is no, the caller writes over them). */
+static inline bool quad_copy_full(const xq_node *q, uint16_t *k)
 {
-    return ((q[0].desc & desc_full) != 0) & ((q[1].desc & desc_full) != 0) & ((q[2].desc & desc_full) != 0) &
-           ((q[3].desc & desc_full) != 0);
+    _Static_assert(XQ_DESC_OTHER == 0x8000, "full forms are 1..XQ_DESC_OTHER - 1, under the top bit");
+    const uint64_t ones = 0x0001000100010001ull, tops = ones << 15;
+    uint64_t w = (uint64_t)q[0].desc | (uint64_t)q[1].desc << 16 | (uint64_t)q[2].desc << 32 |
+                 (uint64_t)q[3].desc << 48;
+    k[0] = (uint16_t)w;
+    k[1] = (uint16_t)(w >> 16);
+    k[2] = (uint16_t)(w >> 32);
+    k[3] = (uint16_t)(w >> 48);
+    return !((w | ((w - ones) & ~w)) & tops);
 }
 
 /* The key of g's main line (nodes[0..count)) in memo->key, its length in
@@ -727,10 +750,11 @@ static inline bool quad_full(const xq_node *q, unsigned desc_full)
  * a full form (desc_full: the bits of one, none outside a Chinese
  * notation; an unknown desc, 0, is decoded here), else what the replay
  * reads then: the desc (no bit of desc_full), the text's length in bytes
- * and its bytes (zero-padded to a uint16_t).  NULL when the line cannot
- * be kept: no moves, a text of over 65,535 bytes, no memory. */
-static const uint16_t *line_key(xq_replay_memo *memo, const xq_replay_options *opt, xq_notation notation,
-                                unsigned desc_full, const xq_node *nodes, size_t count, size_t *key_len)
+ * and its bytes (zero-padded to a uint16_t); head: line_key_head's.
+ * NULL when the line cannot be kept: no moves, a text of over 65,535
+ * bytes, no memory. */
+static const uint16_t *line_key(xq_replay_memo *memo, const uint16_t head[LINE_KEY_HEAD], unsigned desc_full,
+                                const xq_node *nodes, size_t count, size_t *key_len)
 {
     if (!count) return NULL;
     /* room for a uint16_t per node left at every step: a desc needs no test */
@@ -738,19 +762,15 @@ static const uint16_t *line_key(xq_replay_memo *memo, const xq_replay_options *o
     uint16_t *k = key_room(memo, cap);
     if (!k) return NULL;
     cap = memo->key_cap;
-    uint32_t head[LINE_KEY_HEAD / 2];
-    line_key_head(opt, notation, head);
-    memcpy(k, head, sizeof head);
+    memcpy(k, head, LINE_KEY_HEAD * sizeof *k);
     for (size_t i = 0; i < count; i++) {
         /* four full-form descs a step (nearly every node of a Chinese
-         * record): one test for the four, where the loop's own work was
-         * most of the key's cost */
-        for (; i + 4 <= count && quad_full(nodes + i, desc_full); i += 4, n += 4) {
-            k[n] = nodes[i].desc;
-            k[n + 1] = nodes[i + 1].desc;
-            k[n + 2] = nodes[i + 2].desc;
-            k[n + 3] = nodes[i + 3].desc;
-        }
+         * record; k has room for a word per node left) */
+        if (desc_full)
+            while (i + 4 <= count && quad_copy_full(nodes + i, k + n)) {
+                i += 4;
+                n += 4;
+            }
         if (i == count) break;
         unsigned d = nodes[i].desc;
         if (d & desc_full) {
@@ -780,6 +800,50 @@ static const uint16_t *line_key(xq_replay_memo *memo, const xq_replay_options *o
     }
     *key_len = n * sizeof *k;
     return k;
+}
+
+/* The word line_key writes first for node q: its desc when a full form,
+ * else, in a Chinese notation (desc_full not 0), the desc decoded from
+ * the text when unknown (0), else the desc as it is. */
+static inline uint16_t key_word(const xq_node *q, unsigned desc_full)
+{
+    unsigned d = q->desc;
+    if (__builtin_expect(!(d & desc_full), 0) && !d && desc_full)
+        d = xq_move_desc(q->text, q->text_len ? q->text_len : strlen(q->text));
+    return (uint16_t)d;
+}
+
+/* The hash the memo files a line's key by (line_memo.h: any function of
+ * the key alone), from the nodes, before the key is built (so that the
+ * table's bucket, prefetched then, has the building's time to come in:
+ * the lookup's share of a masters run's perf samples went from 2.3% to
+ * 1.6%): of the key's head, the number of plies and the first word
+ * line_key writes for each of the first HASH_FRONT and the last HASH_BACK
+ * plies (key_word: equal keys, equal words).  Lines alike in all of these
+ * (the same length, opening and last moves, not the same moves) only
+ * share a bucket and a tag: the key is compared in full before a line is
+ * taken (on masters.pgn as many lines are kept as with a hash of every
+ * byte). */
+enum { HASH_FRONT = 8, HASH_BACK = 4 };
+static uint64_t line_key_hash(const uint16_t head[LINE_KEY_HEAD], unsigned desc_full, const xq_node *nodes,
+                              size_t count)
+{
+    /* a word at a time into a polynomial (odd multiplier: no word's bits
+     * lost), then every bit mixed into every other (murmur3's finaliser):
+     * the memo files keys by the hash's low bits and its top 24 */
+    const uint64_t mul = 0x9E3779B97F4A7C15ull;
+    uint64_t h, head64;
+    memcpy(&head64, head, sizeof head64);
+    h = (head64 ^ count) * mul;
+    size_t front = count <= HASH_FRONT + HASH_BACK ? count : HASH_FRONT;
+    for (size_t i = 0; i < front; i++) h = (h + key_word(&nodes[i], desc_full)) * mul;
+    if (count > front)
+        for (size_t i = count - HASH_BACK; i < count; i++) h = (h + key_word(&nodes[i], desc_full)) * mul;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return h ^ (h >> 33);
 }
 
 /* A repetition verdict as a kept line holds it: the fields before its
@@ -914,11 +978,26 @@ static uint32_t moves_take(const unsigned char *v, xq_node *nodes, size_t count)
     return variations;
 }
 
+/* The nodes' variation counts or'ed (nonzero: some node has variations),
+ * four nodes a step. */
+static uint32_t nodes_variations(const xq_node *nodes, size_t count)
+{
+    uint32_t variations = 0;
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4)
+        variations |= nodes[i].variation_count | nodes[i + 1].variation_count | nodes[i + 2].variation_count |
+                      nodes[i + 3].variation_count;
+    for (; i < count; i++) variations |= nodes[i].variation_count;
+    return variations;
+}
+
 /* A kept line's replay into *out and the nodes (which are the key's: one
- * per kept move): the findings, each at its ply's node, the moves, how
- * the game ended, the final position.  Returns the nodes' variation
- * counts or'ed (nonzero: check_branch is due). */
-static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, xq_replay *out)
+ * per kept move): the findings, each at its ply's node, the moves (when
+ * kept: with_moves, as when the line was kept), how the game ended, the
+ * final position.  Returns the nodes' variation counts or'ed (nonzero:
+ * check_branch is due; always 0 without the moves: such a line is not
+ * taken, xq_replay_game_memo). */
+static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, bool with_moves, xq_replay *out)
 {
     line_head h;
     memcpy(&h, v, sizeof h);
@@ -932,8 +1011,11 @@ static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, 
         const xq_node *at = f.ply >= 1 && f.ply <= count ? &nodes[f.ply - 1] : NULL;
         finding_slot(out, (xq_finding_kind)f.kind, (xq_severity)f.severity, (int)f.ply, at);
     }
-    uint32_t variations = moves_take(v, nodes, count);
-    v += count * sizeof(xq_move);
+    uint32_t variations = 0;
+    if (with_moves) {
+        variations = moves_take(v, nodes, count);
+        v += count * sizeof(xq_move);
+    }
     if (h.repeated) verdict_unpack(v, &out->repetition);
     out->repeated = h.repeated;
     out->plies = (int)count;
@@ -944,9 +1026,10 @@ static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, 
 
 /* The value of a line to keep (line_keep) at v: its head h (filled in
  * but for nfind and what final_pack wrote), the final position's pieces
- * (packed bytes), the findings since new_from, the moves, the verdict. */
+ * (packed bytes), the findings since new_from, the moves (with_moves),
+ * the verdict. */
 static void line_write(unsigned char *v, line_head *h, const unsigned char *pieces, size_t packed,
-                       const xq_replay *out, int new_from, const xq_node *nodes, size_t count)
+                       const xq_replay *out, int new_from, const xq_node *nodes, size_t count, bool with_moves)
 {
     h->termination = (uint8_t)out->termination;
     h->result_board = (uint8_t)out->result_board;
@@ -961,7 +1044,8 @@ static void line_write(unsigned char *v, line_head *h, const unsigned char *piec
         line_finding lf = {(uint32_t)f->ply, (uint8_t)f->kind, (uint8_t)f->severity};
         memcpy(v, &lf, sizeof lf);
     }
-    for (size_t i = 0; i < count; i++, v += sizeof(xq_move)) memcpy(v, &nodes[i].move, sizeof(xq_move));
+    if (with_moves)
+        for (size_t i = 0; i < count; i++, v += sizeof(xq_move)) memcpy(v, &nodes[i].move, sizeof(xq_move));
     if (out->repeated) verdict_pack(&out->repetition, v);
 }
 
@@ -969,9 +1053,11 @@ static void line_write(unsigned char *v, line_head *h, const unsigned char *piec
  * under key, when it can be taken back whole: every move played, and
  * every finding since the first new_from (out->findings[new_from..]) kept
  * and without text (counted_before: the errors and warnings counted
- * before them).  Takes the memo's lock when it is shared. */
+ * before them); the moves only with_moves (the caller reads them: no
+ * opt->no_moves, which the key holds).  Takes the memo's lock when it is
+ * shared. */
 static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size_t key_len, const xq_replay *out,
-                      int new_from, int counted_before, const xq_node *nodes, size_t count)
+                      int new_from, int counted_before, const xq_node *nodes, size_t count, bool with_moves)
 {
     if (out->status != XQ_STATUS_VALID || (size_t)out->plies != count) return;
     int nfind = out->nfindings - new_from;
@@ -981,11 +1067,12 @@ static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size
     line_head h = {0};
     unsigned char pieces[2 * XQ_SQUARES];
     size_t packed = final_pack(&out->final, &h, pieces);
-    size_t vlen = sizeof h + packed + (size_t)nfind * sizeof(line_finding) + count * sizeof(xq_move) +
+    size_t vlen = sizeof h + packed + (size_t)nfind * sizeof(line_finding) +
+                  (with_moves ? count * sizeof(xq_move) : 0) +
                   (out->repeated ? verdict_packed_size(&out->repetition) : 0);
     xq_line_memo_lock(lm);
     unsigned char *v = xq_line_memo_add(lm, hash, key, key_len, vlen);
-    if (v) line_write(v, &h, pieces, packed, out, new_from, nodes, count);
+    if (v) line_write(v, &h, pieces, packed, out, new_from, nodes, count, with_moves);
     xq_line_memo_unlock(lm);
 }
 
@@ -1039,20 +1126,26 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     xq_node *const nodes = g->main.count ? g->main.nodes : no_nodes;
     const size_t count = g->main.count;
     /* a line replayed before (from the standard start) is taken from the
-     * memo.  Its key first, when the FEN tag names the standard start by
-     * its text (nearly every record): its bucket in the memo's table is
-     * then on its way into the cache (xq_line_memo_prefetch) while the
-     * output is cleared and the findings and the start position are made;
-     * another FEN spelling of the start is keyed after the start position
-     * is read. */
+     * memo.  Its key's hash first, from the nodes (line_key_hash), when
+     * the FEN tag names the standard start by its text (nearly every
+     * record): its bucket in the memo's table is then on its way into the
+     * cache (xq_line_memo_prefetch) while the key is built, the output
+     * cleared and the findings and the start position made (a prefetch of
+     * the entry the bucket names, once it came, only moved the wait to
+     * itself); another FEN spelling of the start is keyed after the start
+     * position is read. */
     const uint16_t *line = NULL;
     size_t line_len = 0;
     uint64_t line_hash = 0;
     xq_line_memo *lines = memo ? (memo->shared_lines ? memo->shared_lines : &memo->lines) : NULL;
-    const bool keyed_early = memo && fen_names_start(g);
-    if (keyed_early && (line = line_key(memo, opt, notation, desc_full, nodes, count, &line_len))) {
-        line_hash = xq_line_memo_hash(line, line_len);
+    uint16_t key_head[LINE_KEY_HEAD];
+    const bool named_start = fen_names_start(g);
+    const bool keyable = memo && count && line_key_head(opt, notation, key_head);
+    const bool keyed_early = keyable && named_start;
+    if (keyed_early) {
+        line_hash = line_key_hash(key_head, desc_full, nodes, count);
         xq_line_memo_prefetch(lines, line_hash);
+        line = line_key(memo, key_head, desc_full, nodes, count, &line_len);
     }
     /* (after the prefetch: work done while the bucket comes) */
     replay_head_clear(out);
@@ -1070,20 +1163,27 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     xq_position pos;
     xq_checks state;                      /* who is in check (xq_checks_after) */
     int attackers;                        /* attacking pieces on the board (attackers_on) */
-    if (!start_position(g, opt, out, &pos, &state, &attackers)) {
+    if (!start_position(g, named_start, opt, out, &pos, &state, &attackers)) {
         memset(&out->start, 0, sizeof out->start);   /* no position: both zero */
         memset(&out->final, 0, sizeof out->final);
         return;
     }
 
-    if (memo && !keyed_early && is_start(&pos) &&
-        (line = line_key(memo, opt, notation, desc_full, nodes, count, &line_len)))
-        line_hash = xq_line_memo_hash(line, line_len);
+    if (keyable && !named_start && is_start(&pos) &&
+        (line = line_key(memo, key_head, desc_full, nodes, count, &line_len)))
+        line_hash = line_key_hash(key_head, desc_full, nodes, count);
     if (line) {
         size_t vlen;
         xq_line_memo_lock(lines);
         const unsigned char *v = xq_line_memo_find(lines, line_hash, line, line_len, &vlen);
-        uint32_t variations = v ? line_take(v, nodes, count, out) : 0;
+        /* kept without its moves (opt->no_moves), a line is taken only
+         * by a game without variations: check_branch would start from its
+         * moves; one with them is played (and not kept again) */
+        if (v && opt->no_moves && nodes_variations(nodes, count)) {
+            v = NULL;
+            line = NULL;
+        }
+        uint32_t variations = v ? line_take(v, nodes, count, !opt->no_moves, out) : 0;
         xq_line_memo_unlock(lines);
         if (v) {
             replay_end(g, opt, notation, variations, out);
@@ -1264,6 +1364,6 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     }
     out->final = pos;
     if (line && !keys_short)
-        line_keep(lines, line_hash, line, line_len, out, new_from, counted_before, nodes, count);
+        line_keep(lines, line_hash, line, line_len, out, new_from, counted_before, nodes, count, !opt->no_moves);
     replay_end(g, opt, notation, variations, out);
 }

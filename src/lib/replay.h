@@ -82,6 +82,13 @@ typedef struct {
                              prints only errors: warnings are still counted and kept with their
                              kind, severity, ply and place, and errors keep their text.  Spares
                              formatting them (most are plain-file tandem warnings).  Default false */
+    bool no_moves;       /* the caller reads no main-line node->move after xq_replay_game_memo
+                            (xq-validate: its reports quote the verdict's own moves): a main line
+                            taken from the memo of main lines (xq_replay_game_memo) then leaves
+                            the nodes' move fields as they were, and the memo keeps no moves for
+                            it (2 bytes a ply of fresh memory a new line; a line with variations
+                            is played, as check_branch starts from its moves).  Every other field
+                            of the result is the same.  Default false */
 } xq_replay_options;
 
 /* Defaults of the CXA 1999 rule set. */
@@ -146,10 +153,10 @@ void xq_replay_memo_free(xq_replay_memo *memo);
  * replayed before under the same options and notation (the same node
  * descs, and texts where a desc is no full form), every move played and
  * no finding with a text, is taken from the memo of main lines
- * (memo->shared_lines, else memo->lines): its moves (node->move),
- * findings (placed at this game's nodes), ending and final position,
- * instead of being played again.  The result is the same as with memo
- * NULL, byte for byte (test_line_memo.c). */
+ * (memo->shared_lines, else memo->lines): its moves (node->move; not
+ * with opt->no_moves, see there), findings (placed at this game's nodes),
+ * ending and final position, instead of being played again.  The result
+ * is the same as with memo NULL, byte for byte (test_line_memo.c). */
 void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_memo *memo, xq_replay *out);
 
 #endif

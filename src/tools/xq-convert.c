@@ -330,6 +330,7 @@ int main(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     opt.write.format = XQ_OUT_PGN;
     opt.threads = xq_cpu_count();
+    opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     int st = parse_options(argc, argv, &opt);
     if (st >= 0) return st;
 

@@ -167,6 +167,7 @@ int main(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     xq_replay_options_default(&opt.rules);
     opt.threads = xq_cpu_count();
+    opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage};
     int c;
     while ((c = getopt_long(argc, argv, "t:JWe:qj:hV", longopts, NULL)) != -1) {

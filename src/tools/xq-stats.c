@@ -428,6 +428,7 @@ int main(int argc, char **argv)
     opt.stats.rules.no_warning_text = true;
     opt.report.top = 20;
     opt.threads = xq_cpu_count();
+    opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     opt.ecco_plies = 20;
     opt.ecco_min = 1;
     bool rules_set = false, cap_given = false;

@@ -441,6 +441,12 @@ int main(int argc, char **argv)
     /* the text report prints warnings only with -W: without it their
      * messages are never read, so the replay need not write them */
     opt.rules.no_warning_text = opt.report == REPORT_TEXT && !opt.warnings;
+    /* only --keep writes records (their bytes, or their moves through the
+     * writers): without it neither the bytes nor the main line's moves are
+     * read after the replay, so neither is kept (the memo of main lines
+     * then holds no moves either: replay.h) */
+    opt.read.no_raw = opt.keep == KEEP_NONE;
+    opt.rules.no_moves = opt.keep == KEEP_NONE;
 
     totals t = {0};
     int status = XQ_EXIT_OK;

@@ -18,7 +18,7 @@ typedef struct {
  * offset.  Adds to *t what was read. */
 static inline void xqt_read_both(const char *path, xq_encoding enc, const out_file *o, xqt_both *t)
 {
-    xq_read_options opt = {enc, XQ_FMT_PGN};
+    xq_read_options opt = {.encoding = enc, .format = XQ_FMT_PGN};
     char err[256];
     xq_reader *fast = xq_reader_open(path, &opt, err, sizeof err);
     xq_reader *slow = xq_reader_open(path, &opt, err, sizeof err);

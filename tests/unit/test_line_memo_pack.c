@@ -13,7 +13,10 @@
  *    node as its comment says, on random lines of every length 1..40 mixing
  *    full-form descs, other descs with their texts, and unknown descs (0)
  *    whose text is or is not a full form, in Chinese and in WXF notation
- *    (where no desc counts as a full form);
+ *    (where no desc counts as a full form), under option sets with and
+ *    without strict and no_moves; and line_key_hash (from the nodes,
+ *    before the key) the same for the same key whatever the descs given
+ *    (all unknown, all decoded), and different for most different lines;
  *  - moves_take (four moves a step) against a move-by-move copy, with the
  *    variation counts or'ed, for every length 0..40. */
 #include <setjmp.h>
@@ -107,10 +110,11 @@ static void pack_odd_positions(void **state)
 static size_t key_plain(const xq_replay_options *opt, xq_notation notation, unsigned desc_full,
                         const xq_node *nodes, size_t count, uint16_t *k)
 {
-    uint32_t head[LINE_KEY_HEAD / 2] = {
-        (uint32_t)opt->move_limit, (uint32_t)opt->check_cap, (uint32_t)opt->repetitions,
-        (uint32_t)opt->rules | (uint32_t)opt->strict << 8 | (uint32_t)opt->no_warning_text << 9 |
-            (uint32_t)notation << 16};
+    uint16_t head[LINE_KEY_HEAD] = {
+        (uint16_t)opt->move_limit, (uint16_t)opt->check_cap,
+        (uint16_t)(opt->repetitions | (int)opt->rules << 8 | opt->strict << 12 | opt->no_warning_text << 13 |
+                   opt->no_moves << 14),
+        (uint16_t)notation};
     memcpy(k, head, sizeof head);
     size_t n = LINE_KEY_HEAD;
     for (size_t i = 0; i < count; i++) {
@@ -134,6 +138,14 @@ static size_t key_plain(const xq_replay_options *opt, xq_notation notation, unsi
 static const char *const texts[] = {"炮二平五", "馬８進７", "車一平二", "兵七進一", "相三進五",
                                     "前炮平四", "炮25",     "h2e2",     "C2.5",     "後車進三"};
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t hashes[4000];
+
 static void key_agrees(void **state)
 {
     (void)state;
@@ -156,13 +168,41 @@ static void key_agrees(void **state)
         xq_notation notation = round & 1 ? XQ_NOTATION_CHINESE : XQ_NOTATION_WXF;
         unsigned desc_full = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT ? XQ_DESC_OTHER - 1 : 0;
         opt.move_limit = 60 + round % 3;
+        opt.no_moves = round % 5 == 0;
+        opt.strict = round % 7 == 0;
         size_t len;
-        const uint16_t *k = line_key(&memo, &opt, notation, desc_full, nodes, count, &len);
+        uint16_t head[LINE_KEY_HEAD];
+        assert_true(line_key_head(&opt, notation, head));
+        const uint16_t *k = line_key(&memo, head, desc_full, nodes, count, &len);
         assert_non_null(k);
         size_t want = key_plain(&opt, notation, desc_full, nodes, count, plain);
         assert_int_equal(len, want);
         assert_memory_equal(k, plain, len);
+        /* the hash from the nodes is one of the key alone: in a Chinese
+         * notation the same with every desc unknown (0) or every desc
+         * decoded (the same key; elsewhere the key holds the desc as it
+         * is) */
+        uint64_t h = line_key_hash(head, desc_full, nodes, count);
+        xq_node other[40];
+        for (int mode = 0; mode < 2 && desc_full; mode++) {
+            memcpy(other, nodes, sizeof other);
+            for (size_t i = 0; i < count; i++)
+                other[i].desc = mode ? xq_move_desc(other[i].text, strlen(other[i].text)) : 0;
+            size_t olen;
+            const uint16_t *ok = line_key(&memo, head, desc_full, other, count, &olen);
+            assert_non_null(ok);
+            assert_int_equal(olen, want);
+            assert_memory_equal(ok, plain, olen);
+            assert_true(line_key_hash(head, desc_full, other, count) == h);
+        }
+        hashes[round] = h;
     }
+    /* and a function of its words: different lines (most of these 4,000)
+     * mostly differ in it */
+    qsort(hashes, 4000, sizeof hashes[0], cmp_u64);
+    int same = 0;
+    for (int i = 1; i < 4000; i++) same += hashes[i] == hashes[i - 1];
+    assert_true(same < 4000 / 4);
     xq_replay_memo_free(&memo);
 }
 

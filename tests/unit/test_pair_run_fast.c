@@ -195,7 +195,7 @@ static void test_slot_text_zeros(void **state)
     iconv_close(o.cd);
     char path[64];
     save_tmp(o.p, o.len, path);
-    xq_read_options opt = {XQ_ENC_BIG5, XQ_FMT_PGN};
+    xq_read_options opt = {.encoding = XQ_ENC_BIG5, .format = XQ_FMT_PGN};
     char err[256];
     xq_reader *r = xq_reader_open(path, &opt, err, sizeof err);
     assert_non_null(r);

@@ -298,7 +298,7 @@ static void test_takes_common_lines(void **state)
     iconv_close(o.cd);
     char path[64];
     save_tmp(o.p, o.len, path);
-    xq_read_options opt = {XQ_ENC_BIG5, XQ_FMT_PGN};
+    xq_read_options opt = {.encoding = XQ_ENC_BIG5, .format = XQ_FMT_PGN};
     char err[256];
     xq_reader *r = xq_reader_open(path, &opt, err, sizeof err);
     assert_non_null(r);
