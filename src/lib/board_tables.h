@@ -116,12 +116,18 @@ __attribute__((always_inline)) static inline xq_piece xq_make_core(xq_position *
 /* Where square s lies as seen from a general on g (movegen.c's REL
  * table, xq_rel[g][s]: one bit at most): on g's file north (higher
  * ranks) or south, on its rank east (higher files) or west, g itself, a
- * diagonal neighbour (a horse leg), a horse move away; 0 elsewhere. */
+ * diagonal neighbour (a horse leg), a horse move away; 0 elsewhere.
+ * A row for every value of a general square (uint8_t), the rows from 90
+ * on all 0: for a side without a general (square 0xFF, impossible
+ * boards only) every square reads as off its lines, which is what the
+ * per-ply tests answer for it (nothing to expose, no check), so they
+ * need no test of the square first. */
 enum {
     XQ_REL_NORTH = 1, XQ_REL_SOUTH = 2, XQ_REL_EAST = 4, XQ_REL_WEST = 8,
     XQ_REL_SELF = 16, XQ_REL_LEG = 32, XQ_REL_HORSE = 64, XQ_REL_LINES = 15
 };
-extern const uint8_t xq_rel[XQ_SQUARES][XQ_SQUARES];
+enum { XQ_REL_ROWS = 256 };
+extern const uint8_t xq_rel[XQ_REL_ROWS][XQ_SQUARES];
 
 /* The horses that attack a general on s (movegen.c's HORSE_ATTACK):
  * per diagonal neighbour (NE, SE, NW, SW) {that leg, the two horse
@@ -149,8 +155,7 @@ bool xq_safe_exposes_general(const xq_position *pos, int from, int to);
 __attribute__((always_inline)) static inline bool xq_quiet_move_safe_inline(const xq_position *pos, int from,
                                                                             int to)
 {
-    int g = pos->general[pos->side];
-    if (g >= XQ_SQUARES) return true;   /* no general: nothing to expose */
+    int g = pos->general[pos->side];   /* no general: a row of 0, nothing to expose */
     unsigned rf = xq_rel[g][from], rt = xq_rel[g][to];
     if (!((rf | rt) & (XQ_REL_LINES | XQ_REL_SELF)) && !(rf & XQ_REL_LEG)) return true;
     if ((rf | rt) & XQ_REL_SELF) return !xq_safe_exposes_general(pos, from, to);
@@ -191,8 +196,8 @@ __attribute__((always_inline)) static inline xq_piece xq_play_check_after(const 
 {
     xq_color side = pos->side;
     s->in_check[side ^ 1] = false;   /* legal: the mover is not in check */
-    int g = pos->general[side];
-    if (s->in_check[side] || g >= XQ_SQUARES) return xq_play_check_full(pos, s, cap);
+    int g = pos->general[side];   /* none: a row of 0 (xq_rel), no check */
+    if (s->in_check[side]) return xq_play_check_full(pos, s, cap);
     /* check_by_move's first test here: most moves touch no line or leg
      * of the general (in_check[side] then stays false) */
     unsigned rf = xq_rel[g][from] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG),

@@ -150,7 +150,9 @@ enum {
                         EACH9G_(M, g, 36), EACH9G_(M, g, 45), EACH9G_(M, g, 54), EACH9G_(M, g, 63), \
                         EACH9G_(M, g, 72), EACH9G_(M, g, 81)
 #define REL_ROW(g) {EACH_SQ_G(REL_OF, g)}
-const uint8_t xq_rel[XQ_SQUARES][XQ_SQUARES] = {EACH_SQ(REL_ROW)};
+/* Rows 90..255 (a general square of none, 0xFF) stay 0: nothing is on
+ * the lines of a missing general (board_tables.h). */
+const uint8_t xq_rel[XQ_REL_ROWS][XQ_SQUARES] = {EACH_SQ(REL_ROW)};
 #define REL xq_rel
 
 /* The four rays of a square (north, south, east, west: REL's line bits
@@ -634,10 +636,101 @@ static inline bool legal_given(const xq_position *pos, xq_move m, bool in_check)
     return !needs_test(pos, m, in_check) || !exposed_given(pos, m, in_check);
 }
 
+/* --- Evasions: the moves that may lift a check ------------------------- */
+
+/* What a move of a piece other than the general must do to lift one
+ * check on its general g (CXA1999 §2.3, §3.1): take the attacker, or
+ * stand between it and g (a chariot, a cannon, a flying general: the
+ * squares between; a horse: its leg), or, for a cannon, take its screen
+ * away.  A move that does none of these leaves that attacker attacking
+ * (its line keeps its pieces, its leg stays empty), so it is illegal
+ * whatever else it does: with several attackers, one of them tells.
+ * to: the to-squares that may lift it (bit sq of word sq >> 6); screen:
+ * the cannon's screen (a from-square that may lift it), or NONE. */
+typedef struct {
+    uint64_t to[2];
+    int screen;
+} evasion;
+
+static inline void evasion_add(evasion *ev, int sq) { ev->to[sq >> 6] |= 1ull << (sq & 63); }
+
+/* Each square of ray r from its first one to its k-th (0-based) into ev. */
+static inline void evasion_ray(evasion *ev, const ray_row *r, int k)
+{
+    for (int i = 0; i <= k; i++) evasion_add(ev, r->sq[i]);
+}
+
+/* The evasions of one check on the general g of the side to move, by
+ * colour e (the checks general_attacked finds: a chariot or, on the
+ * file, the other general first on a line, a cannon second, a horse over
+ * a free leg, a soldier); false when nothing attacks g (then no move is
+ * ruled out).  Only a side in check asks, once per position. */
+static bool evasion_find(const xq_position *pos, int g, xq_color e, evasion *ev)
+{
+    const xq_piece *b = pos->board;
+    ev->to[0] = ev->to[1] = 0;
+    ev->screen = NONE;
+    for (unsigned d = 0; d < 4; d++) {
+        const ray_row *r = &RAYS[g][d];
+        unsigned rm = ray_occ(pos, r, 0);
+        if (!rm) continue;
+        int k1 = __builtin_ctz(rm);
+        xq_piece p = b[r->sq[k1]];
+        if (p == XQ_PIECE(XQ_CHARIOT, e) || p == XQ_PIECE(r->kind2, e)) {
+            evasion_ray(ev, r, k1);
+            return true;
+        }
+        rm &= rm - 1;
+        if (rm && b[r->sq[__builtin_ctz(rm)]] == XQ_PIECE(XQ_CANNON, e)) {
+            evasion_ray(ev, r, __builtin_ctz(rm));
+            ev->screen = r->sq[k1];
+            return true;
+        }
+    }
+    for (int k = 0; k < 4; k++) {
+        const uint8_t *h = HORSE_ATTACK[g][k];
+        if (b[h[0]]) continue;   /* a leg blocked or off the board (read as g) */
+        for (int j = 1; j <= 2; j++) {
+            if (b[h[j]] != XQ_PIECE(XQ_HORSE, e)) continue;
+            evasion_add(ev, h[j]);
+            evasion_add(ev, h[0]);
+            return true;
+        }
+    }
+    const uint8_t *sa = SOLDIER_ATTACK[e][g];
+    for (int k = 0; k < 3; k++) {
+        if (sa[k] != NONE && b[sa[k]] == XQ_PIECE(XQ_SOLDIER, e)) {
+            evasion_add(ev, sa[k]);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether pseudo-legal m may lift the check ev describes: a general's
+ * move (tested in full), or a move onto one of its squares or of its
+ * cannon's screen; false: m is illegal. */
+static inline bool evasion_may(const xq_position *pos, const evasion *ev, xq_move m)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m);
+    return XQ_KIND(pos->board[from]) == XQ_GENERAL || (ev->to[to >> 6] >> (to & 63) & 1) || from == ev->screen;
+}
+
+/* The legal ones of the n pseudo-legal moves, in their order.  A side in
+ * check: the moves that cannot lift one of its checks (evasion_may)
+ * are dropped without the test of their general's safety (a copy of the
+ * board and the full attack test each), most of them. */
 static int filter_legal(const xq_position *pos, xq_move *moves, int n)
 {
     bool chk = xq_in_check(pos, pos->side);
+    evasion ev;
     int k = 0;
+    if (chk && evasion_find(pos, pos->general[pos->side], (xq_color)(pos->side ^ 1), &ev)) {
+        for (int i = 0; i < n; i++)
+            if (evasion_may(pos, &ev, moves[i]) && legal_given(pos, moves[i], true)) moves[k++] = moves[i];
+        return k;
+    }
+    /* not in check (or, on an impossible board, no attacker found): each move */
     for (int i = 0; i < n; i++)
         if (legal_given(pos, moves[i], chk)) moves[k++] = moves[i];
     return k;
@@ -665,12 +758,14 @@ int xq_legal_moves(const xq_position *pos, xq_move *moves)
 static bool has_legal_full(const xq_position *pos, bool chk)
 {
     xq_move moves[XQ_MAX_MOVES];
+    evasion ev;   /* in check: the moves that cannot lift it need no test (filter_legal) */
+    bool sieve = chk && evasion_find(pos, pos->general[pos->side], (xq_color)(pos->side ^ 1), &ev);
     for (int sq = 0; sq < XQ_SQUARES; sq++) {
         xq_piece p = pos->board[sq];
         if (!p || XQ_COLOR(p) != pos->side) continue;
         int n = gen_piece(pos, sq, moves, 0);
         for (int i = 0; i < n; i++)
-            if (legal_given(pos, moves[i], chk)) return true;
+            if ((!sieve || evasion_may(pos, &ev, moves[i])) && legal_given(pos, moves[i], chk)) return true;
     }
     return false;
 }
@@ -1021,8 +1116,7 @@ bool xq_quiet_move_safe(const xq_position *pos, int from, int to)
  * table reads. */
 static inline bool check_by_move(const xq_position *pos, xq_move m)
 {
-    int g = pos->general[pos->side];
-    if (g >= XQ_SQUARES) return false;   /* as xq_in_check */
+    int g = pos->general[pos->side];   /* none: a row of 0, no check (as xq_in_check) */
     unsigned rf = REL[g][XQ_FROM(m)] & (R_LINES | R_SELF | R_LEG), rt = REL[g][XQ_TO(m)] & (R_LINES | R_SELF | R_HORSE);
     return (rf | rt) && xq_play_check_moved(pos, m, g, rf | rt << 8);
 }

@@ -216,6 +216,20 @@ xq_played xq_move_read_play_desc(xq_position *pos, uint16_t desc, const char *te
  * §2.2-2.3, §3.1 as xq_move_read_play). */
 xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s);
 
+/* Start loading the plan xq_move_play_desc will read first for desc d
+ * (any value) played by side, into the cache: a hint for a caller that
+ * knows the next ply's desc before it plays this one (the replay loop).
+ * The plan's load misses the first-level cache on about two plies in
+ * three (the reader's tables evict the plans between games) and is the
+ * first thing xq_move_play_desc waits for.  No effect on any result.
+ * The plans' layout: 8 bytes at xq_desc_plans + 8 * (side * 8192 +
+ * (d & 8191) + 7) (notation_chinese.c, which asserts it). */
+extern const unsigned char *const xq_desc_plans;
+static inline void xq_move_desc_prefetch(xq_color side, unsigned d)
+{
+    __builtin_prefetch(xq_desc_plans + 8 * ((unsigned)side * 8192 + (d & 8191) + 7));
+}
+
 /* The full form of desc d (a bit of XQ_DESC_OTHER - 1 set) whose file
  * holds two or more pieces of its kind, read as xq_move_read does for a
  * Chinese notation (flags in_check ? 0 : XQ_READ_NOT_IN_CHECK) when it

@@ -829,6 +829,18 @@ enum { PLAN_DESCS = 1 << 13 };
 static _Alignas(64) desc_plan plans[2 * PLAN_DESCS + 8];
 static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The plans as bytes, for a caller that knows the next ply's desc
+ * before it plays this one (the replay loop: nodes[i + 1].desc, the
+ * other side) and starts loading its plan: the plan of (side, d) is the
+ * 8 bytes at xq_desc_plans + 8 * (side * 8192 + (d & 8191) + 7)
+ * (plan_of; any d is safe).  Its load misses the first-level cache on
+ * about two plies in three (the reader's tables evict the plans between
+ * games), and is the first thing xq_move_play_desc waits for.  Read only
+ * as a prefetch address (xq_move_desc_prefetch, notation.h): no effect
+ * on any result. */
+const unsigned char *const xq_desc_plans = (const unsigned char *)plans;
+_Static_assert(sizeof(desc_plan) == 8 && PLAN_DESCS == 8192, "the layout xq_desc_plans' users assume");
+
 /* The plan of desc d (bits 0-12 count) for side. */
 static inline desc_plan *plan_of(xq_color side, unsigned d)
 {
@@ -924,9 +936,8 @@ READ_PLAY_OUT static xq_played play_desc_other(xq_position *pos, unsigned d, xq_
 }
 
 /* play_check_rest's rare cases: the full test (rel 0: the side now to
- * move was in check, or has no general: xq_play_check_full), or a move
- * that touched several of its general's lines and legs
- * (xq_play_check_moved). */
+ * move was in check: xq_play_check_full), or a move that touched
+ * several of its general's lines and legs (xq_play_check_moved). */
 READ_PLAY_OUT static xq_played play_check_slow(xq_position *pos, unsigned ft, xq_checks *s, xq_played out,
                                                unsigned rel)
 {
@@ -939,8 +950,8 @@ READ_PLAY_OUT static xq_played play_check_slow(xq_position *pos, unsigned ft, xq
 /* The check state of the side now to move after the fast path's move
  * ft (from | to << 7; played: pos is the position after it), when
  * plan_check_touched says its first test does not settle it (rel: what
- * it found, 0 when that side was in check or has no general, else the
- * REL bits of from that matter | those of to << 8): the full test
+ * it found, 0 when that side was in check, else the REL bits of from
+ * that matter | those of to << 8): the full test
  * (xq_play_check_full), or the one of xq_play_known's tests after its
  * first that fits.  Returns out (the move played), so the fast path
  * jumps here. */
@@ -963,15 +974,16 @@ READ_PLAY_OUT static xq_played play_check_rest(xq_position *pos, unsigned ft, xq
  * general, nor for a horse a horse square: check_by_move looks at that
  * square for a horse there and nothing else); else what
  * play_check_rest needs: 0x10000 when that side was in check (an
- * impossible start) or has no general, else the REL bits of from that
- * matter | those of to << 8 (not 0).  rel_to: plan_rel_to(p) (a plan's
- * test keeps its horse bit, PT_HORSE). */
+ * impossible start), else the REL bits of from that matter | those of
+ * to << 8 (not 0).  A side without a general reads xq_rel's row of 0:
+ * 0, no check (xq_in_check's answer).  rel_to: plan_rel_to(p) (a
+ * plan's test keeps its horse bit, PT_HORSE). */
 __attribute__((always_inline)) static inline unsigned plan_check_touched(const xq_position *pos, xq_color opp,
                                                                          int from, int to, unsigned rel_to,
                                                                          const xq_checks *s)
 {
     int g = pos->general[opp];   /* a mover that is not a general moves neither */
-    if (s->in_check[opp] || g >= XQ_SQUARES) return 0x10000;
+    if (s->in_check[opp]) return 0x10000;   /* none: a row of 0 (xq_rel), no check */
     return (xq_rel[g][from] & (XQ_REL_LINES | XQ_REL_SELF | XQ_REL_LEG)) | (xq_rel[g][to] & rel_to) << 8;
 }
 
@@ -1134,9 +1146,10 @@ READ_PLAY_OUT static xq_played play_plan_any(xq_position *pos, unsigned ft, xq_c
 }
 
 /* Whether a move from -> to (t on to) of a piece other than the
- * general, by a side not in check, is safe for its general g (< 90) by
- * two table reads: it touches none of g's lines and legs, or moves along
- * one line without a capture (the pieces keep their order), or enters a
+ * general, by a side not in check, is safe for its general g (its
+ * square, or 0xFF for none: a row of 0, safe) by two table reads: it
+ * touches none of g's lines and legs, or moves along one line without a
+ * capture (the pieces keep their order), or enters a
  * line with a capture and leaves none (every square keeps its
  * occupancy).  The cases of xq_quiet_move_safe_inline that need no scan;
  * false: ask it. */
@@ -1209,7 +1222,7 @@ xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s)
     unsigned ft = (unsigned)XQ_MOVE(from, to);
     if (e->test == PT_GENERAL || s->in_check[side]) return play_plan_any(pos, ft, s);
     int g = pos->general[side];
-    if (g < XQ_SQUARES && !plan_safe_at_once(g, from, to, t) &&
+    if (!plan_safe_at_once(g, from, to, t) &&   /* no general: a row of 0, safe at once */
         !plan_guard_clear(pos, g, from, to, xq_rel[g][from], xq_rel[g][to], t))
         return play_plan_guarded(pos, ft | (unsigned)g << 14, s);
     xq_played out = {(xq_move)ft, xq_make_known_plain(pos, from, to, p, t)};

@@ -1261,6 +1261,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
         xq_played played;
         if (__builtin_expect((desc & desc_full) != 0, 1)) {   /* the full form, decoded: its text is not needed */
             assert(desc == xq_move_desc(node->text, node->text_len ? node->text_len : strlen(node->text)));
+            if (i + 1 < count) xq_move_desc_prefetch((xq_color)(pos.side ^ 1), node[1].desc);
             played = xq_move_play_desc(&pos, desc, &state);
         } else {
             played = xq_move_read_play_desc(&pos, (uint16_t)desc, node->text,
