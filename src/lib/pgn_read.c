@@ -1128,9 +1128,11 @@ static void raw_take(xq_reader *r, xq_game *g)
     if (r->line.cut) raw_flush(r, g);
 }
 
-/* The main line's node array for the record: the one the game's last
- * record used (handed over to it by record_end; free since the reset),
- * the reader's other one kept by the game meanwhile.  So every record of
+/* Swap the reader's main-line node array (frame 0's) with the game's
+ * spare one.  At a record's start it takes the one the game's last
+ * record used (handed over to it by record_end, which swaps the same
+ * way; free since the reset), the reader's other one kept by the game
+ * meanwhile.  So every record of
  * a game read again and again (the -j 1 loop) is read into the same
  * array, the one the last record's replay has just read (in the cache),
  * not into one left alone for a whole record (on the first 7 MB of the
@@ -1208,12 +1210,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
      * (main_nodes_take) */
     raw_flush(r, g);
     g->main = (xq_branch){f0->count ? f0->nodes : NULL, f0->count, f0->comment};
-    xq_node *spare = g->node_buf;
-    size_t spare_cap = g->node_cap;
-    g->node_buf = f0->nodes;
-    g->node_cap = f0->cap;
-    f0->nodes = spare;
-    f0->cap = spare_cap;
+    main_nodes_take(r, g);   /* (a swap: g keeps f0's array, f0 gets g's spare) */
     g->fen = r->fen_tag ? g->tags[r->fen_tag - 1].value : NULL;
     g->index = ++r->index;
     g->encoding = xq_input_encoding(r->in);
