@@ -152,34 +152,21 @@ static void test_evasion_odd_positions(void **state)
     assert_true(compared > 50);
 }
 
-/* Impossible boards: two generals of a side (put after the FEN), the
- * side to move in check with the other one in check too, no general of
- * the side not to move, the generals facing (a flying general's check:
+/* Impossible boards (xqt_impossible_boards): two generals of a side,
+ * the side to move in check with the other one in check too, no general
+ * of the side not to move, the generals facing (a flying general's check:
  * only an impossible start has one); each position and the checks
  * reached from it. */
 static void test_evasion_impossible(void **state)
 {
     (void)state;
-    static const struct { const char *fen; int sq; xq_piece extra; } boards[] = {
-        {"4k4/9/9/9/4r4/9/9/9/9/3K5 w - - 0 1", XQ_SQ(4, 1), XQ_PIECE(XQ_GENERAL, XQ_RED)},
-        {"4k4/9/9/9/3r5/9/9/9/9/4K4 w - - 0 1", XQ_SQ(3, 1), XQ_PIECE(XQ_GENERAL, XQ_RED)},
-        {"3k5/9/9/9/9/4R4/9/9/9/3K5 b - - 0 1", XQ_SQ(4, 8), XQ_PIECE(XQ_GENERAL, XQ_BLACK)},
-        {"4k4/4R4/9/9/9/9/9/9/4r4/4K4 w - - 0 1", -1, XQ_NONE},
-        {"9/9/9/9/4r4/9/9/9/4A4/4K4 w - - 0 1", -1, XQ_NONE},
-        {"3k5/9/9/9/9/9/9/4c4/4P4/4K4 w - - 0 1", -1, XQ_NONE},
-        {"3k5/9/9/9/9/9/9/9/3n5/4K4 w - - 0 1", -1, XQ_NONE},
-        {"3k5/9/9/9/9/9/9/9/4p4/3RK4 w - - 0 1", -1, XQ_NONE},
-        {"3k5/9/9/9/9/9/9/9/9/3K5 w - - 0 1", -1, XQ_NONE},
-        {"3k5/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1", -1, XQ_NONE},
-        {"5k3/9/9/9/9/9/9/9/4R4/5K3 b - - 0 1", -1, XQ_NONE},
-    };
-    char err[128];
+    size_t n;
+    const xqt_odd_board *boards = xqt_impossible_boards(&n);
     compared = 0;
     memset(by_kind, 0, sizeof by_kind);
-    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         xq_position pos;
-        if (!xq_fen_read(&pos, boards[i].fen, err, sizeof err)) fail_msg("%s: %s", boards[i].fen, err);
-        if (boards[i].sq >= 0) xq_position_put(&pos, boards[i].sq, boards[i].extra);
+        xqt_impossible_position(&boards[i], &pos);
         if (xq_in_check(&pos, pos.side)) compare_in_check(&pos);
         else compare_at(&pos);
         xqt_walk w = {.pos = pos};

@@ -533,6 +533,42 @@ static inline const char *const *xqt_odd_fens(size_t *n)
     return fens;
 }
 
+/* Impossible boards for the tests of play and legality: two generals of
+ * a side (the FEN reader refuses them, so the extra one is put after the
+ * FEN: sq and extra; sq -1 for none), the generals facing (a flying
+ * general's check), the side to move in check with the other one in check
+ * too, a side without a general.  *n of them. */
+typedef struct { const char *fen; int sq; xq_piece extra; } xqt_odd_board;
+
+static inline const xqt_odd_board *xqt_impossible_boards(size_t *n)
+{
+    static const xqt_odd_board boards[] = {
+        {"4k4/9/9/9/4r4/9/9/9/9/3K5 w - - 0 1", XQ_SQ(4, 1), XQ_PIECE(XQ_GENERAL, XQ_RED)},
+        {"4k4/9/9/9/3r5/9/9/9/9/4K4 w - - 0 1", XQ_SQ(3, 1), XQ_PIECE(XQ_GENERAL, XQ_RED)},
+        {"3k5/9/9/9/9/4R4/9/9/9/3K5 b - - 0 1", XQ_SQ(4, 8), XQ_PIECE(XQ_GENERAL, XQ_BLACK)},
+        {"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", -1, XQ_NONE},
+        {"4k4/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1", -1, XQ_NONE},
+        {"9/9/9/9/4r4/9/9/9/4A4/4K4 w - - 0 1", -1, XQ_NONE},
+        {"4k4/4R4/9/9/9/9/9/9/4r4/4K4 w - - 0 1", -1, XQ_NONE},
+        {"3k5/9/9/9/9/9/9/4c4/4P4/4K4 w - - 0 1", -1, XQ_NONE},
+        {"3k5/9/9/9/9/9/9/9/3n5/4K4 w - - 0 1", -1, XQ_NONE},
+        {"3k5/9/9/9/9/9/9/9/4p4/3RK4 w - - 0 1", -1, XQ_NONE},
+        {"3k5/9/9/9/9/9/9/9/9/3K5 w - - 0 1", -1, XQ_NONE},
+        {"3k5/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1", -1, XQ_NONE},
+        {"5k3/9/9/9/9/9/9/9/4R4/5K3 b - - 0 1", -1, XQ_NONE},
+    };
+    *n = sizeof boards / sizeof boards[0];
+    return boards;
+}
+
+/* The position of board b into *pos: its FEN read, its extra general put. */
+static inline void xqt_impossible_position(const xqt_odd_board *b, xq_position *pos)
+{
+    char err[128];
+    if (!xq_fen_read(pos, b->fen, err, sizeof err)) fail_msg("%s: %s", b->fen, err);
+    if (b->sq >= 0) xq_position_put(pos, b->sq, b->extra);
+}
+
 /* The main lines of the records of a file as the replay decodes them, one
  * position at a time; a line ends at its first missing or illegal move:
  *
