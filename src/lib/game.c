@@ -30,6 +30,13 @@ static chunk *chunk_new(size_t cap)
     return c;
 }
 
+/* An allocation for g failed: note it (g->out_of_memory); NULL. */
+static void *game_short(xq_game *g)
+{
+    g->out_of_memory = true;
+    return NULL;
+}
+
 void *xq_game_alloc(xq_game *g, size_t n)
 {
     n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
@@ -37,7 +44,7 @@ void *xq_game_alloc(xq_game *g, size_t n)
     xq_arena *a = g->arena;
     if (!a) {
         a = g->arena = calloc(1, sizeof *a);
-        if (!a) return NULL;
+        if (!a) return game_short(g);
     }
     chunk *c = a->cur;
     if (!c || c->cap - c->used < n) {
@@ -45,7 +52,7 @@ void *xq_game_alloc(xq_game *g, size_t n)
             c = c->next;
         } else {
             chunk *nc = chunk_new(n > CHUNK_SIZE ? n : CHUNK_SIZE);
-            if (!nc) return NULL;
+            if (!nc) return game_short(g);
             if (c) {
                 nc->next = c->next;
                 c->next = nc;
@@ -174,7 +181,7 @@ bool xq_game_tags_grow(xq_game *g)
     if (g->tag_count < g->tag_cap) return true;
     size_t cap = g->tag_cap ? g->tag_cap * 2 : 32;
     xq_tag *t = realloc(g->tags, cap * sizeof *t);
-    if (!t) return false;
+    if (!t) return (void)game_short(g), false;
     g->tags = t;
     g->tag_cap = cap;
     return true;
@@ -206,7 +213,7 @@ bool xq_game_append_raw(xq_game *g, const void *bytes, size_t n)
         size_t cap = g->raw_cap ? g->raw_cap : 4096;
         while (cap - g->raw_len < n) cap *= 2;
         char *p = realloc(g->raw_buf, cap);
-        if (!p) return false;
+        if (!p) return (void)game_short(g), false;
         g->raw_buf = p;
         g->raw_cap = cap;
     }
@@ -228,7 +235,7 @@ bool xq_game_diag(xq_game *g, xq_severity sev, uint32_t line, uint32_t col,
         size_t cap = g->diag_cap ? g->diag_cap * 2 : 16;
         if (cap > XQ_GAME_MAX_DIAGS + 1) cap = XQ_GAME_MAX_DIAGS + 1;
         xq_diag *d = realloc(g->diags, cap * sizeof *d);
-        if (!d) return false;
+        if (!d) return (void)game_short(g), false;
         g->diags = d;
         g->diag_cap = cap;
     }

@@ -117,6 +117,9 @@ typedef struct {
     xq_diag *diags;          /* in the order found */
     size_t diag_count;
     size_t diag_dropped;     /* diagnostics beyond XQ_GAME_MAX_DIAGS, not stored */
+    bool out_of_memory;      /* an allocation for the record failed (game.c's allocators, the
+                                readers): a tag, move, text or diagnostic of it was dropped, so
+                                the record is incomplete; the pipeline fails the run for it */
 
     /* private */
     xq_arena *arena;

@@ -633,7 +633,10 @@ static void open_variation(xq_reader *r, xq_game *g, uint32_t col)
     if (r->depth + 1 >= r->frame_cap) {
         size_t cap = r->frame_cap * 2;
         frame *f = realloc(r->frames, cap * sizeof *f);
-        if (!f) return;
+        if (!f) {
+            g->out_of_memory = true;   /* the variation is dropped */
+            return;
+        }
         memset(f + r->frame_cap, 0, (cap - r->frame_cap) * sizeof *f);
         r->frames = f;
         r->frame_cap = cap;
@@ -741,7 +744,10 @@ static void add_move(xq_reader *r, xq_game *g, const char *t, const char *end, u
     frame *f = top(r);
     if (f->pend_on) flush_comment(g, f);
     xq_node *n = frame_new_node(f);
-    if (!n) return;
+    if (!n) {
+        g->out_of_memory = true;   /* the move is dropped: the pipeline fails the run */
+        return;
+    }
     size_t len = (size_t)(end - t);
     node_fill(n, text, len <= UINT16_MAX ? len : 0, (uint32_t)r->line.number, col, number, 0);
     if (nag) add_nag(r, g, nag, col);

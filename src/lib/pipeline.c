@@ -77,7 +77,8 @@ struct ring {
     pthread_t *tids;          /* [1 .. started) the workers started */
     int threads, started;
     bool workers_due;         /* start_workers is yet to be called */
-    bool out_of_memory;       /* reading stopped for want of memory (status -1) */
+    bool out_of_memory;       /* reading stopped for want of memory (status -1); under rlock */
+    bool incomplete;          /* a game's output or findings were cut short (emit); under olock */
 };
 
 int xq_cpu_count(void)
@@ -128,12 +129,23 @@ static bool stream_error(FILE *f)
 #endif
 }
 
-/* Write the slot's buffered output and account for it; ready it for reuse. */
-static void emit(const xq_pipeline_options *opt, xq_slot *s)
+/* What xq_pipeline_run says when a game's output or findings were cut
+ * short for want of memory (emit). */
+static const char INCOMPLETE[] = "out of memory: a game's record, output or findings are incomplete";
+
+/* Write the slot's buffered output and account for it; ready it for
+ * reuse.  False when memory ran out for the game: its record was read
+ * incompletely (xq_game.out_of_memory), a write to its memory streams
+ * failed (the stream's error, which the rewind below clears), or its
+ * replay could not judge a repetition (xq_replay.out_of_memory): what was
+ * written is passed on, and the run must fail. */
+static bool emit(const xq_pipeline_options *opt, xq_slot *s)
 {
     /* out_len and err_len are up to date once the streams are flushed */
     if (stream_pending(s->out)) fflush(s->out);
     if (stream_pending(s->err)) fflush(s->err);
+    bool complete = !stream_error(s->out) && !stream_error(s->err) && !s->replay.out_of_memory &&
+                    !s->game.out_of_memory;
     if (s->out_len) fwrite(s->out_buf, 1, s->out_len, opt->out ? opt->out : stdout);
     if (s->err_len) fwrite(s->err_buf, 1, s->err_len, stderr);
     if (opt->account) opt->account(opt->ctx, s);
@@ -144,6 +156,7 @@ static void emit(const xq_pipeline_options *opt, xq_slot *s)
     if (s->out_len || stream_error(s->out)) rewind(s->out);
     if (s->err_len || stream_error(s->err)) rewind(s->err);
     s->out_len = s->err_len = 0;
+    return complete;
 }
 
 static void free_slots(xq_slot *slots, size_t n)
@@ -204,13 +217,18 @@ static int run_serial(xq_reader *rd, const xq_pipeline_options *opt, const char 
         return -1;
     }
     int st;
+    bool complete = true;
     while ((st = xq_reader_next(rd, &s->game)) == 1) {
         opt->process(opt->ctx, s);
-        emit(opt, s);
+        complete &= emit(opt, s);
     }
     xq_replay_memo_free(&own);
     free_slots(s, 1);
     free(s);
+    if (!complete && st >= 0) {
+        *err_msg = INCOMPLETE;
+        return -1;
+    }
     return st < 0 ? -1 : 0;
 }
 
@@ -248,7 +266,7 @@ static void drain(ring *r)
     xq_slot *s;
     while ((s = r->order[r->emitted % r->cap]) != NULL) {
         r->order[r->emitted % r->cap] = NULL;
-        emit(r->opt, s);
+        if (!emit(r->opt, s)) r->incomplete = true;
         r->emitted++;
     }
     if (r->emitted != from) pthread_cond_broadcast(&r->freed);
@@ -392,5 +410,6 @@ int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **
     free(r.order);
     free(tids);
     if (r.out_of_memory) *err_msg = "out of memory";
-    return r.status < 0 ? -1 : 0;
+    else if (r.incomplete && r.status >= 0) *err_msg = INCOMPLETE;
+    return r.status < 0 || r.incomplete ? -1 : 0;
 }

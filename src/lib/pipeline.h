@@ -74,8 +74,13 @@ typedef struct {
  * from several threads, one call at a time under a lock).  Returns 0 at the
  * end of the file, -1 when the reader failed (xq_reader_error says why;
  * every game read before it has been processed and emitted) or memory
- * could not be had (then *err_msg is set to a static message).  Threads
- * that cannot be started leave the work to the others. */
+ * could not be had (then *err_msg is set to a static message): to read
+ * on, or for a game's record, output or findings (slot->game.out_of_memory:
+ * a part of the record dropped; a failed write to its memory streams;
+ * slot->replay.out_of_memory: a repetition left unjudged);
+ * in that last case every game is still read, processed and emitted, and
+ * the run fails at the end.  Threads that cannot be started leave the
+ * work to the others. */
 int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **err_msg);
 
 /* Number of online CPUs (at least 1), the default of -j. */

@@ -628,6 +628,7 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
     bool *added = small ? local_added : calloc((size_t)n, sizeof *added);
     if (!pos || !hash || !found || !added) {
         if (!small) free(pos), free(hash), free(found), free(added);
+        out->out_of_memory = true;
         return false;
     }
     if (small) memset(added, 0, sizeof local_added);

@@ -189,6 +189,8 @@ typedef struct {
     char reason[448];            /* one sentence: who, what, the verdict, the clause */
     int nplies;                  /* evidence kept: the first XQ_REP_MAX_PLIES plies */
     xq_rep_ply plies[XQ_REP_MAX_PLIES];
+    bool out_of_memory;          /* with false returned: the judgement could not have the memory it
+                                    needs (not a collision); the rest is zero */
 } xq_rep_verdict;
 
 /* Judge the repetition that ends a stretch of moves.

@@ -278,21 +278,29 @@ static void stretch_base(const xq_position *start, const xq_position *now, const
 /* Judge the repetition ending at the newest of the n keys of the stretch
  * that began after ply base_ply and reaches now, after ply now_ply
  * (CXA1999 §24, §26 or AXF, per opt->rules); false on a Zobrist collision
- * (or when memory runs out: then as a collision, the replay goes on).
+ * or when memory runs out (then *out_of_memory is set, and the replay
+ * goes on: the caller reports it, pipeline.h).
  * The stretch's first position is found by stretch_base, its moves copied
  * from nodes. */
 __attribute__((noinline)) static bool stretch_judge(const xq_position *start, const xq_position *now,
                                                     const xq_node *nodes, int base_ply, int now_ply,
                                                     const uint64_t *keys, size_t n, const xq_replay_options *opt,
-                                                    xq_rep_memo *memo, xq_rep_verdict *v)
+                                                    xq_rep_memo *memo, xq_rep_verdict *v, bool *out_of_memory)
 {
     xq_position base;
     stretch_base(start, now, nodes, base_ply, now_ply, keys, n, &base);
     xq_move local[XQ_KEYS_LOCAL], *moves = n - 1 <= XQ_KEYS_LOCAL ? local : malloc((n - 1) * sizeof *moves);
-    if (!moves) return false;
+    if (!moves) {
+        *out_of_memory = true;
+        return false;
+    }
     for (size_t i = 0; i + 1 < n; i++) moves[i] = nodes[base_ply + (int)i].move;
     bool ok = xq_repetition_judge_memo(&base, base_ply, moves, (int)n - 1, opt->repetitions, opt->rules, memo, v);
     if (moves != local) free(moves);
+    if (!ok && v->out_of_memory) {
+        *out_of_memory = true;
+        v->out_of_memory = false;   /* (an unjudged verdict stays all zero) */
+    }
     return ok;
 }
 
@@ -1211,8 +1219,9 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
         } else {
             /* repetition detection degrades, the replay goes on: a key
              * past kcap lands in the spare slot, is not judged, and is
-             * dropped at the end of its ply */
+             * dropped at the end of its ply; the run is failed for it */
             keys_short = true;
+            out->out_of_memory = true;
         }
     }
     size_t base = 0;                 /* keys[0] stood after ply base (0: the start) */
@@ -1298,7 +1307,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
          * kept: short of room) */
         if (!fresh && nkeys <= kcap && !repetition_ply && nkeys >= 5 && keys_count(keys, nkeys) >= repetitions &&
             stretch_judge(&out->start, &pos, nodes, (int)base, (int)i + 1, keys, nkeys, opt,
-                          judge, &out->repetition)) {
+                          judge, &out->repetition, &out->out_of_memory)) {
             repetition_ply = (int)i + 1;
             ended = true;
             trigger = INT_MIN;
@@ -1338,7 +1347,8 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     if (repetition_ply && repetition_ply < out->plies && out->status == XQ_STATUS_VALID && nkeys >= 5 &&
         keys_count(keys, nkeys) >= opt->repetitions) {
         xq_rep_verdict last;
-        if (stretch_judge(&out->start, &pos, nodes, (int)base, out->plies, keys, nkeys, opt, judge, &last)) {
+        if (stretch_judge(&out->start, &pos, nodes, (int)base, out->plies, keys, nkeys, opt, judge, &last,
+                          &out->out_of_memory)) {
             out->repetition = last;
             repetition_ply = out->plies;
         }
@@ -1364,7 +1374,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
         }
     }
     out->final = pos;
-    if (line && !keys_short)
+    if (line && !out->out_of_memory)
         line_keep(lines, line_hash, line, line_len, out, new_from, counted_before, nodes, count, !opt->no_moves);
     replay_end(g, opt, notation, variations, out);
 }

@@ -120,6 +120,11 @@ typedef struct {
      * position repeated so often; then repetition is all zero. */
     bool repeated;
     xq_rep_verdict repetition;
+    /* Memory ran out during the replay where the rules needed it (the
+     * positions' keys of a long game, a repetition's judgement): a
+     * repetition may have gone unjudged, so the findings may be
+     * incomplete.  The pipeline then fails the run (pipeline.h). */
+    bool out_of_memory;
 } xq_replay;
 
 /* Replay the main line of g from its FEN tag (or the start position),

@@ -3,7 +3,8 @@
  * input order, one call at a time, with at most 32 * threads games in
  * flight; at the end of the file, after a read error (cut gzip data), with
  * fewer games than threads, and with none; a file of one batch (16 games)
- * or less is done by the calling thread alone. */
+ * or less is done by the calling thread alone; a game that ran out of
+ * memory fails the run without losing the others. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -258,6 +259,64 @@ static void test_one_batch(void **state)
     }
 }
 
+/* A game whose record or replay ran out of memory (xq_game.out_of_memory,
+ * xq_replay.out_of_memory: something of it dropped or a repetition left
+ * unjudged) fails the run, at every -j: every game is still processed and
+ * emitted, the run returns -1 with a message. */
+static int mark_every;   /* game index modulo which process_marked marks */
+static bool mark_game;   /* the record's flag, else the replay's */
+
+static void process_marked(void *ctx, xq_slot *slot)
+{
+    process(ctx, slot);
+    if (slot->game.index % (uint64_t)mark_every == (uint64_t)mark_every - 1) {   /* games 49, 99 of 100 at 50 */
+        if (mark_game) slot->game.out_of_memory = true;
+        else slot->replay.out_of_memory = true;
+    }
+}
+
+static void test_out_of_memory_fails(void **state)
+{
+    size_t n;
+    char *text = make_pgn(100, &n), path[64];
+    save(text, n, path, false, 0);
+    static const int threads[] = {1, 2, 3};
+    for (int every = 50; every <= 1000; every *= 20)   /* (1000: no game marked) */
+        for (int which = 0; which < 2; which++)
+            for (size_t k = 0; k < sizeof threads / sizeof *threads; k++) {
+                mark_every = every;
+                mark_game = which;
+                char err[256];
+                xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+                assert_non_null(rd);
+                char *out;
+                size_t len = 0;
+                FILE *f = open_memstream(&out, &len);
+                run_check c = {.threads = threads[k], .caller = pthread_self()};
+                pthread_mutex_init(&c.memo_lock, NULL);
+                xq_pipeline_options po = {.threads = threads[k], .out = f, .ctx = &c, .process = process_marked,
+                                          .account = account};
+                const char *why = NULL;
+                int st = xq_pipeline_run(rd, &po, &why);
+                fclose(f);
+                xq_reader_close(rd);
+                pthread_mutex_destroy(&c.memo_lock);
+                assert_int_equal(atomic_load(&c.accounted), 100);   /* every game still emitted */
+                assert_int_equal(c.order_errors, 0);
+                if (every == 50) {
+                    assert_int_equal(st, -1);
+                    assert_non_null(why);
+                    assert_non_null(strstr(why, "out of memory"));
+                } else {
+                    assert_int_equal(st, 0);
+                    assert_null(why);
+                }
+                free(out);
+            }
+    unlink(path);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_read_error),
         cmocka_unit_test(test_few_games),
         cmocka_unit_test(test_one_batch),
+        cmocka_unit_test(test_out_of_memory_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
