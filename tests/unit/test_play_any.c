@@ -82,23 +82,21 @@ static void try_descs(const xq_position *pos, const xq_checks *c, int only_kind)
     }
 }
 
+/* Every desc in pos, whose side to move is in check. */
+static void try_in_check(const xq_position *pos, const xq_checks *c)
+{
+    assert_true(xq_in_check(pos, pos->side));
+    in_check_positions++;
+    try_descs(pos, c, 0);
+}
+
 /* At the walk's position: every general move (the general's descs), and
  * for each legal move that gives check, every desc in the position it
  * leads to (the side to move there in check). */
 static void visit_checks(xqt_walk *w)
 {
     try_descs(&w->pos, &w->checks, XQ_GENERAL);
-    xq_move moves[XQ_MAX_MOVES];
-    int n = xq_legal_moves(&w->pos, moves);
-    for (int i = 0; i < n; i++) {
-        xq_position p = w->pos;
-        xq_checks c = w->checks;
-        xq_play(&p, moves[i], &c);
-        if (!c.in_check[p.side]) continue;
-        assert_true(xq_in_check(&p, p.side));
-        in_check_positions++;
-        try_descs(&p, &c, 0);
-    }
+    xqt_each_check_reply(w, try_in_check);
 }
 
 static void test_any_random_games(void **state)

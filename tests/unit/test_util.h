@@ -406,6 +406,21 @@ struct xqt_walk_s {
     void *ctx;           /* the caller's */
 };
 
+/* Call f on every position a legal move from the walk's position leads
+ * to where the side to move is in check (the position, its check state
+ * as xq_play kept it). */
+static inline void xqt_each_check_reply(const xqt_walk *w, void (*f)(const xq_position *, const xq_checks *))
+{
+    xq_move moves[XQ_MAX_MOVES];
+    int n = xq_legal_moves(&w->pos, moves);
+    for (int i = 0; i < n; i++) {
+        xq_position p = w->pos;
+        xq_checks c = w->checks;
+        xq_play(&p, moves[i], &c);
+        if (c.in_check[p.side]) f(&p, &c);
+    }
+}
+
 /* Whether m lands on a piece or on the file or rank of either general. */
 static inline bool xqt_onto_line(const xq_position *pos, xq_move m)
 {
