@@ -6,14 +6,14 @@
 #
 #   SHARED  path of ../shared (default ../shared)
 #   BIN     where the optimised tools are (make bench builds build-bench/bin)
-#   RUNS    runs per figure on the 1x input (default 3)
+#   RUNS    runs per figure on the 1x input (default 5)
 #   SCALE   copies of masters.pgn for the large input (default 10; 0 skips it)
 #   SMALL   games written one per file for the many-small-files line
 #           (default 2000; 0 skips it)
 set -u
 SHARED=${SHARED:-../shared}
 BIN=${BIN:-bin}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 SCALE=${SCALE:-10}
 SMALL=${SMALL:-2000}
 GZ=$SHARED/corpus/ccpd/masters.pgn.gz
@@ -29,10 +29,15 @@ GAMES=53685
 # plies decoded, from xq-parse's summary line ("N games, P plies decoded: ...")
 PLIES=$("$BIN/xq-parse" "$GZ" 2>&1 >/dev/null | sed -n 's/^[0-9]* games, \([0-9]*\) plies decoded.*/\1/p')
 
-# run_one CMD... : prints "seconds peak_kib" of one run (output discarded)
+# run_one CMD... : prints "seconds peak_kib" of one run (output discarded);
+# the wall time from the clock in nanoseconds (GNU time's %e has 10 ms
+# steps, as long as cat of the whole file takes), the peak from GNU time
 run_one() {
-  /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" >/dev/null 2>&1
-  tail -n 1 "$TMP/time"   # GNU time puts "Command exited with non-zero status N" first
+  t0=$(date +%s%N)
+  /usr/bin/time -f '%M' -o "$TMP/time" "$@" >/dev/null 2>&1
+  t1=$(date +%s%N)
+  # GNU time puts "Command exited with non-zero status N" first
+  echo "$(( (t1 - t0) / 1000 )) $(tail -n 1 "$TMP/time")" | awk '{ printf "%.4f %s\n", $1 / 1e6, $2 }'
 }
 
 # median N CMD... : median wall seconds and max peak RSS over N runs
@@ -43,12 +48,14 @@ median() {
   sort -n "$TMP/runs" | awk '{t[NR]=$1; if ($2>m) m=$2} END {print t[int((NR+1)/2)], m}'
 }
 
-# report LABEL SECONDS PEAK_KIB GAMES PLIES BYTES FLOOR_SECONDS
+# report LABEL SECONDS PEAK_KIB GAMES PLIES BYTES FLOOR_SECONDS (0: a floor
+# or an anchor, no ratio)
 report() {
   awk -v l="$1" -v s="$2" -v m="$3" -v g="$4" -v p="$5" -v b="$6" -v f="$7" 'BEGIN {
-    if (s <= 0) s = 0.01;
-    printf "%-34s %7.2f s %9.0f games/s %6.2f M plies/s %7.1f MB/s %6.0f MiB  %5.1fx floor\n",
-      l, s, g / s, p / s / 1e6, b / s / 1e6, m / 1024, (f > 0 ? s / f : 0) }'
+    if (s <= 0) s = 0.0001;
+    printf "%-38s %7.3f s %9.0f games/s %6.2f M plies/s %7.1f MB/s %6.0f MiB", l, s, g / s, p / s / 1e6, b / s / 1e6, m / 1024
+    if (f > 0) printf "  %5.1fx floor", s / f
+    printf "\n" }'
 }
 
 echo "input: masters.pgn.gz, $GAMES games, $PLIES plies, $BYTES bytes uncompressed (Big5)"
