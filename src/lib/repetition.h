@@ -353,6 +353,19 @@ typedef struct xq_mate_table xq_mate_table;
 xq_mate_table *xq_mate_table_new(void);
 void xq_mate_table_free(xq_mate_table *t);
 
+/* The mate-by-checks search of the classification alone (§28.2, §29.4),
+ * for tests: whether the side to move of *pos mates by consecutive
+ * checks within depth plies (1, 3, 5 or 7), trying at most `budget`
+ * moves that may give check, with the table *mates (emptied first; NULL:
+ * none) holding its results.  quiet: the caller knows that the other
+ * general is not attacked.  *left gets the budget left (negative: the
+ * search ran out of it and answered "no").  One search at depth, not the
+ * shorter ones a search cut short is followed by in a classification;
+ * the same moves in the same order as the search before its per-node
+ * work was cut (git b28f3f1: tests/unit/ref_mate_search.h, compared
+ * in tests/unit/test_mate_search.c). */
+bool xq_mate_search(const xq_position *pos, int depth, int budget, bool quiet, xq_mate_table *mates, int *left);
+
 /* xq_classify_move, with *mates (emptied first) holding its mate
  * searches' results (mates NULL: none kept).  The same classification,
  * with less work. */

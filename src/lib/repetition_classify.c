@@ -22,8 +22,15 @@
  * that can answer it; each is then tested for legality once (a move of
  * the mate search is played only when it gives check, which is read on
  * the board before it).  Lines are scanned on the occupancy masks of the
- * position.  The mate searches are bounded by budgets; their answers are
- * kept in a table (xq_mate_table), emptied at each classification, so a
+ * position.  A node of the mate search finds the mover's pieces by kind
+ * as square sets in one pass over the board (kind_sets) and walks only
+ * those whose moves may give check; a chariot's or cannon's move onto the
+ * other general's lines says whether it checks as it is generated.  The
+ * search tries the same moves in the same order, and spends its budget
+ * the same way, as the search before that change (git b28f3f1), kept in
+ * tests/unit/ref_mate_search.h (test_mate_search.c).  The mate searches
+ * are bounded by budgets; their answers are kept in a table
+ * (xq_mate_table), emptied at each classification, so a
  * position met again within one classification's searches is not searched
  * again (and a classification depends on its position and move alone).
  */
@@ -156,6 +163,105 @@ static inline sqset color_set(const xq_position *pos, xq_color c)
     return s;
 }
 
+/* The pieces of colour c as square sets, by what the mate search asks
+ * of them (check_ctx_init): all of them, the chariots and cannons, the
+ * cannons, the horses, and the pieces that may give check themselves
+ * (chariots, cannons, horses, soldiers: kinds 4..7).  One pass over the
+ * board as color_set, each set read off the same 16-byte loads. */
+typedef struct {
+    sqset own, sliders, cannons, horses, active;
+} kind_sets;
+
+/* Chunk j of 16 squares (squares 16 j .. 16 j + 15) into the word of
+ * each set: chunks 0..3 fill word 0, 4 and 5 word 1 (no chunk straddles). */
+static inline void kind_sets_add(kind_sets *k, int j, unsigned own, unsigned sliders, unsigned cannons,
+                                 unsigned horses, unsigned active)
+{
+    int w = j >> 2, shift = 16 * (j & 3);
+    k->own.w[w] |= (uint64_t)own << shift;
+    k->sliders.w[w] |= (uint64_t)sliders << shift;
+    k->cannons.w[w] |= (uint64_t)cannons << shift;
+    k->horses.w[w] |= (uint64_t)horses << shift;
+    k->active.w[w] |= (uint64_t)active << shift;
+}
+
+static inline void kind_sets_of(const xq_position *pos, xq_color c, kind_sets *k)
+{
+    memset(k, 0, sizeof *k);
+#ifdef __SSE2__
+    uint8_t b[96] = {0};
+    memcpy(b, pos->board, XQ_SQUARES);
+    const __m128i lo = _mm_set1_epi8(c == XQ_RED ? 0 : 8), hi = _mm_set1_epi8(c == XQ_RED ? 8 : 16);
+    const __m128i seven = _mm_set1_epi8(7), three = _mm_set1_epi8(3);
+    const __m128i horse = _mm_set1_epi8(XQ_HORSE), chariot = _mm_set1_epi8(XQ_CHARIOT),
+                  cannon = _mm_set1_epi8(XQ_CANNON);
+    for (int j = 0; j < 6; j++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * j));
+        __m128i in = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
+        __m128i kind = _mm_and_si128(v, seven);
+        __m128i is_cannon = _mm_cmpeq_epi8(kind, cannon);
+        __m128i is_slider = _mm_or_si128(is_cannon, _mm_cmpeq_epi8(kind, chariot));
+        unsigned own = (unsigned)_mm_movemask_epi8(in);
+        if (!own) continue;
+        kind_sets_add(k, j, own, own & (unsigned)_mm_movemask_epi8(is_slider),
+                      own & (unsigned)_mm_movemask_epi8(is_cannon),
+                      own & (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(kind, horse)),
+                      own & (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(kind, three)));
+    }
+#endif
+#if !defined(__SSE2__) || !defined(NDEBUG)
+    /* the plain way (debug builds with SSE2: the same sets, or assert) */
+    kind_sets plain;
+    memset(&plain, 0, sizeof plain);
+    for (int sq = 0; sq < XQ_SQUARES; sq++) {
+        xq_piece p = pos->board[sq];
+        if (!p || XQ_COLOR(p) != c) continue;
+        xq_kind kd = XQ_KIND(p);
+        set_add(&plain.own, sq);
+        if (kd == XQ_CHARIOT || kd == XQ_CANNON) set_add(&plain.sliders, sq);
+        if (kd == XQ_CANNON) set_add(&plain.cannons, sq);
+        if (kd == XQ_HORSE) set_add(&plain.horses, sq);
+        if (kd >= XQ_HORSE) set_add(&plain.active, sq);
+    }
+#ifdef __SSE2__
+    assert(!memcmp(&plain, k, sizeof plain));
+#else
+    *k = plain;
+#endif
+#endif
+}
+
+/* The squares of file f and of rank r as sets (bit sq of word sq >> 6),
+ * by the preprocessor. */
+#define FS_BIT(sq, w) ((sq) >= 64 * (w) && (sq) < 64 * (w) + 64 && (sq) < XQ_SQUARES ? 1ull << ((sq) - 64 * (w)) : 0ull)
+#define FS_FILE_W(f, w)                                                                                      \
+    (FS_BIT((f), w) | FS_BIT((f) + 9, w) | FS_BIT((f) + 18, w) | FS_BIT((f) + 27, w) | FS_BIT((f) + 36, w) | \
+     FS_BIT((f) + 45, w) | FS_BIT((f) + 54, w) | FS_BIT((f) + 63, w) | FS_BIT((f) + 72, w) | FS_BIT((f) + 81, w))
+#define FS_FILE(f) {{FS_FILE_W(f, 0), FS_FILE_W(f, 1)}}
+#define FS_RANK_W(r, w)                                                                                      \
+    (FS_BIT(9 * (r), w) | FS_BIT(9 * (r) + 1, w) | FS_BIT(9 * (r) + 2, w) | FS_BIT(9 * (r) + 3, w) |         \
+     FS_BIT(9 * (r) + 4, w) | FS_BIT(9 * (r) + 5, w) | FS_BIT(9 * (r) + 6, w) | FS_BIT(9 * (r) + 7, w) |     \
+     FS_BIT(9 * (r) + 8, w))
+#define FS_RANK(r) {{FS_RANK_W(r, 0), FS_RANK_W(r, 1)}}
+static const sqset FILE_SET[XQ_FILES] = {FS_FILE(0), FS_FILE(1), FS_FILE(2), FS_FILE(3), FS_FILE(4),
+                                         FS_FILE(5), FS_FILE(6), FS_FILE(7), FS_FILE(8)};
+static const sqset RANK_SET[XQ_RANKS] = {FS_RANK(0), FS_RANK(1), FS_RANK(2), FS_RANK(3), FS_RANK(4),
+                                         FS_RANK(5), FS_RANK(6), FS_RANK(7), FS_RANK(8), FS_RANK(9)};
+
+static inline sqset set_and(sqset a, sqset b)
+{
+    a.w[0] &= b.w[0];
+    a.w[1] &= b.w[1];
+    return a;
+}
+
+static inline sqset set_or(sqset a, sqset b)
+{
+    a.w[0] |= b.w[0];
+    a.w[1] |= b.w[1];
+    return a;
+}
+
 /* ---- moves on the board ------------------------------------------------
  * The searches generate their own pseudo-legal moves (the geometry of
  * CXA1999 §2.2, as movegen.c does) and test the mover's general once per
@@ -175,20 +281,6 @@ static const int8_t HORSE_LEG[8] = {9, 9, -9, -9, 1, 1, -1, -1};
 
 static inline bool on_board(int f, int r) { return (unsigned)f < 9 && (unsigned)r < 10; }
 
-/* The palace of each colour as a square set (files d..f, ranks 0..2 for
- * Red, 7..9 for Black), for the one-step moves of generals and advisors:
- * a step from any square that leaves the board sideways lands on file a
- * or i of the next rank, never in a palace, so `from + step` inside the
- * palace is exactly xq_in_palace of the step's file and rank. */
-static const uint64_t PALACE_SET[2][2] = {
-    {(7ull << 3) | (7ull << 12) | (7ull << 21), 0},
-    {0, (7ull << (66 - 64)) | (7ull << (75 - 64)) | (7ull << (84 - 64))},
-};
-
-static inline bool palace_has(xq_color c, int sq)
-{
-    return (unsigned)sq < XQ_SQUARES && ((PALACE_SET[c][sq >> 6] >> (sq & 63)) & 1);
-}
 static inline int sgn(int x) { return (x > 0) - (x < 0); }
 
 /* Room for the moves of one piece (a chariot has at most 17) or the
@@ -266,6 +358,28 @@ static const uint8_t STEP_OVER[XQ_SQUARES][4][2] = {T_EACH_SQ(T_STEP_ROW)};
      T_AT(s, -2, -1)}
 static const uint8_t HORSE_TARGET[XQ_SQUARES][8] = {T_EACH_SQ(T_HORSE_TO)};
 
+/* by colour c: {the general's steps (as ORTH_F / ORTH_R), the advisor's
+ * steps (as DIAG_F / DIAG_R)} that stay in c's palace (files d..f, ranks
+ * 0..2 for Red, 7..9 for Black), NO_SQ for the others */
+#define T_IN_PAL(t, c) (T_F(t) >= 3 && T_F(t) <= 5 && ((c) == 0 ? T_R(t) <= 2 : T_R(t) >= 7))
+#define T_PAL_AT(s, df, dr, c) (T_AT(s, df, dr) != NO_SQ && T_IN_PAL(T_AT(s, df, dr), c) ? T_AT(s, df, dr) : NO_SQ)
+#define T_PAL_ROW(s, c)                                                                                         \
+    {{T_PAL_AT(s, 0, 1, c), T_PAL_AT(s, 0, -1, c), T_PAL_AT(s, 1, 0, c), T_PAL_AT(s, -1, 0, c)},              \
+     {T_PAL_AT(s, 1, 1, c), T_PAL_AT(s, 1, -1, c), T_PAL_AT(s, -1, 1, c), T_PAL_AT(s, -1, -1, c)}}
+#define T_PAL_RED(s) T_PAL_ROW(s, 0)
+#define T_PAL_BLACK(s) T_PAL_ROW(s, 1)
+static const uint8_t PALACE_STEP[2][XQ_SQUARES][2][4] = {{T_EACH_SQ(T_PAL_RED)}, {T_EACH_SQ(T_PAL_BLACK)}};
+
+/* The squares at most two files and two ranks from each square (itself
+ * included): where a general, advisor, elephant, horse or soldier on it
+ * can move to. */
+#define NB_BIT(s, df, dr, w) (T_AT(s, df, dr) != NO_SQ ? FS_BIT(T_AT(s, df, dr), w) : 0ull)
+#define NB_RANK(s, dr, w) \
+    (NB_BIT(s, -2, dr, w) | NB_BIT(s, -1, dr, w) | NB_BIT(s, 0, dr, w) | NB_BIT(s, 1, dr, w) | NB_BIT(s, 2, dr, w))
+#define NB_W(s, w) (NB_RANK(s, -2, w) | NB_RANK(s, -1, w) | NB_RANK(s, 0, w) | NB_RANK(s, 1, w) | NB_RANK(s, 2, w))
+#define NB_ROW(s) {{NB_W(s, 0), NB_W(s, 1)}}
+static const sqset NEAR2[XQ_SQUARES] = {T_EACH_SQ(NB_ROW)};
+
 /* Append to moves[n..] the pseudo-legal moves of the piece on `from`
  * (geometry, blocking and own pieces; not the safety of its own general):
  * only the captures when caps_only.  Returns the new count. */
@@ -282,16 +396,12 @@ static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move
         if (b[t_] ? XQ_COLOR(b[t_]) != c : !caps_only) moves[n++] = XQ_MOVE(from, t_); \
     } while (0)
     switch (XQ_KIND(p)) {
-    case XQ_GENERAL: {
-        static const int8_t STEP[4] = {9, -9, 1, -1};   /* as ORTH_F / ORTH_R */
-        for (int d = 0; d < 4; d++)
-            if (palace_has(c, from + STEP[d])) ADD(from + STEP[d]);
-        break;
-    }
+    case XQ_GENERAL:
     case XQ_ADVISOR: {
-        static const int8_t STEP[4] = {10, -8, 8, -10};   /* as DIAG_F / DIAG_R */
+        /* one step, orthogonal or diagonal, within the palace */
+        const uint8_t *st = PALACE_STEP[c][from][XQ_KIND(p) == XQ_ADVISOR];
         for (int d = 0; d < 4; d++)
-            if (palace_has(c, from + STEP[d])) ADD(from + STEP[d]);
+            if (st[d] != NO_SQ) ADD(st[d]);
         break;
     }
     case XQ_ELEPHANT: {
@@ -571,10 +681,10 @@ static int exchange_gain(xq_position *pos, int sq, int depth, const sqset *relax
 /* ---- mate by checks (§28.2, §29.4) ---------------------------------------- */
 
 /* Where checks can come from, for the side to move against the other
- * general: computed once per node of the mate search, with the list of
- * the mover's pieces (found by color_set, so the node looks at its ~16
- * pieces only, and met in ascending square order, the order of the moves
- * tried). */
+ * general: computed once per node of the mate search from the sets of
+ * the mover's pieces (kind_sets: one pass over the board, no test per
+ * piece), which the node then walks in ascending square order, the
+ * order of the moves tried. */
 typedef struct {
     int king, kf, kr;              /* the general to check, its file and rank */
     bool slider_file, slider_rank; /* an own chariot or cannon on its file / rank */
@@ -582,8 +692,11 @@ typedef struct {
     sqset legs;                    /* legs of own horses a horse's move from it */
     sqset screen_to;               /* where a piece landing may become the screen of an own
                                       cannon's check (check_ctx_screens) */
-    int npieces;
-    uint8_t pieces[XQ_SQUARES];    /* squares of the mover's pieces, ascending */
+    sqset own;                     /* the mover's pieces */
+    sqset active;                  /* its chariots, cannons, horses and soldiers */
+    sqset uncovers;                /* its pieces whose move may uncover a check: on the
+                                      general's file (rank) when an own chariot or cannon
+                                      is there too, or on a leg of legs */
 } check_ctx;
 
 static bool check_ctx_init(const xq_position *pos, check_ctx *c)
@@ -593,25 +706,27 @@ static bool check_ctx_init(const xq_position *pos, check_ctx *c)
     if (c->king >= XQ_SQUARES) return false;
     c->kf = xq_file_of[c->king];
     c->kr = xq_rank_of[c->king];
-    c->slider_file = c->slider_rank = c->cannon_file = c->cannon_rank = false;
     c->legs.w[0] = c->legs.w[1] = 0;
-    c->npieces = 0;
-    sqset own = color_set(pos, me);
+    kind_sets k;
+    kind_sets_of(pos, me, &k);
+    c->own = k.own;
+    c->active = k.active;
+    sqset file = FILE_SET[c->kf], rank = RANK_SET[c->kr];
+    c->slider_file = !set_empty_of(set_and(k.sliders, file));
+    c->slider_rank = !set_empty_of(set_and(k.sliders, rank));
+    c->cannon_file = !set_empty_of(set_and(k.cannons, file));
+    c->cannon_rank = !set_empty_of(set_and(k.cannons, rank));
     for (int w = 0; w < 2; w++)
-        for (uint64_t bits = own.w[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = k.horses.w[w]; bits; bits &= bits - 1) {
             int sq = w * 64 + __builtin_ctzll(bits), f = xq_file_of[sq], r = xq_rank_of[sq];
-            xq_piece p = pos->board[sq];
-            c->pieces[c->npieces++] = (uint8_t)sq;
-            xq_kind k = XQ_KIND(p);
-            if (k == XQ_CHARIOT || k == XQ_CANNON) {
-                if (f == c->kf) c->slider_file = true, c->cannon_file |= k == XQ_CANNON;
-                if (r == c->kr) c->slider_rank = true, c->cannon_rank |= k == XQ_CANNON;
-            } else if (k == XQ_HORSE) {
-                int df = c->kf - f, dr = c->kr - r;
-                if ((abs(df) == 1 && abs(dr) == 2) || (abs(df) == 2 && abs(dr) == 1))
-                    set_add(&c->legs, XQ_SQ(f + (abs(df) == 2 ? df / 2 : 0), r + (abs(dr) == 2 ? dr / 2 : 0)));
-            }
+            int df = c->kf - f, dr = c->kr - r;
+            if ((abs(df) == 1 && abs(dr) == 2) || (abs(df) == 2 && abs(dr) == 1))
+                set_add(&c->legs, XQ_SQ(f + (abs(df) == 2 ? df / 2 : 0), r + (abs(dr) == 2 ? dr / 2 : 0)));
         }
+    sqset lines = {{0, 0}};
+    if (c->slider_file) lines = file;
+    if (c->slider_rank) lines = set_or(lines, rank);
+    c->uncovers = set_and(c->own, set_or(lines, c->legs));
     return true;
 }
 
@@ -627,6 +742,7 @@ static bool check_ctx_init(const xq_position *pos, check_ctx *c)
 static void check_ctx_screens(const xq_position *pos, check_ctx *c, bool quiet)
 {
     c->screen_to.w[0] = c->screen_to.w[1] = 0;
+    if (!c->cannon_file && !c->cannon_rank) return;
     static const int8_t STEP[4] = {9, -9, 1, -1};   /* as ORTH_F / ORTH_R */
     xq_piece cannon = XQ_PIECE(XQ_CANNON, pos->side);
     for (int d = 0; d < 4; d++) {
@@ -649,8 +765,8 @@ static void check_ctx_screens(const xq_position *pos, check_ctx *c, bool quiet)
  * the lower ones, on a line whose occupancy after a move is occ (bit i:
  * index i), the move having put p on index t (-1: not on this line)?
  * sq0 + step * i is the square of index i. */
-static bool line_checks(const xq_piece *b, unsigned occ, int k, bool up, int t, int sq0, int step, xq_piece p,
-                        xq_color me)
+static inline bool line_checks(const xq_piece *b, unsigned occ, int k, bool up, int t, int sq0, int step,
+                               xq_piece p, xq_color me)
 {
     unsigned m = up ? occ & (~1u << k) : occ & ((1u << k) - 1);
     if (!m) return false;
@@ -672,8 +788,12 @@ static bool line_checks(const xq_piece *b, unsigned occ, int k, bool up, int t, 
  * then attacked too, so it is no legal check.  *uncovered caches, for the
  * moves of the piece on `from`, whether leaving the general's file or
  * rank it stands on uncovers a check (-1: not known yet; the same for
- * every move that leaves that line, so it is read on the masks once). */
-static bool quiet_move_checks(const xq_position *pos, const check_ctx *c, int from, int to, int8_t *uncovered)
+ * every move that leaves that line, so it is read on the masks once).
+ * Always inline: in the loop over one piece's moves (piece_mates, about
+ * 200,000 calls on masters.pgn) what it reads of the moved piece is
+ * then read once for all of them. */
+__attribute__((always_inline)) static inline bool quiet_move_checks(const xq_position *pos, const check_ctx *c,
+                                                                    int from, int to, int8_t *uncovered)
 {
     const xq_piece *b = pos->board;
     xq_piece p = b[from];
@@ -765,6 +885,28 @@ static inline int crossing_move(const xq_piece *b, unsigned occ, int at, int cro
     return n;
 }
 
+/* Does a chariot or cannon (cannon) of colour me that lands on index at
+ * of the other general's file or rank give check there, the general
+ * standing on index k of that line, whose occupancy is occ (square sq0 +
+ * step * i is index i; the mover comes from off the line, so only its
+ * landing changes the line: it attacks over no piece as a chariot, over
+ * one as a cannon, or it becomes the only screen of an own cannon right
+ * behind it)?  What quiet_move_checks finds for such a move, read here
+ * on the line the move is generated on. */
+static inline bool crossing_checks(const xq_piece *b, unsigned occ, int at, int k, int sq0, int step, bool cannon,
+                                   xq_color me)
+{
+    occ &= ~(1u << at);   /* (what stood on the landing square is taken) */
+    int lo = at < k ? at : k, hi = at < k ? k : at;
+    unsigned between = occ & ((1u << hi) - 1) & ~((2u << lo) - 1);
+    if (between) return cannon && !(between & (between - 1));
+    if (!cannon) return true;
+    unsigned beyond = at < k ? occ & ((1u << at) - 1) : occ & (~1u << at);
+    if (!beyond) return false;
+    int i = at < k ? 31 - __builtin_clz(beyond) : __builtin_ctz(beyond);
+    return b[sq0 + step * i] == XQ_PIECE(XQ_CANNON, me);
+}
+
 /* The moves of the chariot or cannon on `from` that may give check
  * (may_check), when it neither stands on the general's file or rank nor
  * uncovers a line or a horse leg: those that land on the general's file
@@ -774,14 +916,20 @@ static inline int crossing_move(const xq_piece *b, unsigned occ, int at, int cro
  * quiet move or a capture onto each crossing square, read on the
  * occupancy masks.  The same moves in the same order as piece_moves
  * filtered by may_check (its file's directions come before its rank's),
- * without generating the ~17 others. */
-static int slider_check_moves(const xq_position *pos, const check_ctx *c, int from, xq_move *moves)
+ * without generating the ~17 others; gives[i] says whether move i gives
+ * check (crossing_checks, read on the general's line; the other general
+ * not attacked before: quiet). */
+static int slider_check_moves(const xq_position *pos, const check_ctx *c, int from, xq_move *moves, int8_t *gives)
 {
     const xq_piece *b = pos->board;
     bool cannon = XQ_KIND(b[from]) == XQ_CANNON;
+    xq_color me = XQ_COLOR(b[from]);
     int ff = xq_file_of[from], fr = xq_rank_of[from];
     int n = crossing_move(b, pos->file_occ[ff], fr, c->kr, XQ_SQ(ff, c->kr), cannon, from, moves, 0);
-    return crossing_move(b, pos->rank_occ[fr], ff, c->kf, XQ_SQ(c->kf, fr), cannon, from, moves, n);
+    if (n) gives[0] = crossing_checks(b, pos->rank_occ[c->kr], ff, c->kf, c->kr * 9, 1, cannon, me);
+    int m = crossing_move(b, pos->rank_occ[fr], ff, c->kf, XQ_SQ(c->kf, fr), cannon, from, moves, n);
+    if (m > n) gives[n] = crossing_checks(b, pos->file_occ[c->kf], fr, c->kr, c->kf, 9, cannon, me);
+    return m;
 }
 
 /* The moves of the horse on `from` that may give check (may_check), when
@@ -806,26 +954,40 @@ static int horse_check_moves(const xq_position *pos, const check_ctx *c, int fro
 
 /* The moves of the piece on sq that may give check (may_check), in the
  * order of piece_moves; `uncovers`: the piece stands on a line or a horse
- * leg that its move may open (then every move may check). */
-static int check_candidates(const xq_position *pos, const check_ctx *c, int sq, bool uncovers, xq_move *moves)
+ * leg that its move may open (then every move may check).  gives[i]:
+ * whether move i gives check when known here (a chariot's or cannon's
+ * move onto the general's lines, slider_check_moves), else -1. */
+static int check_candidates(const xq_position *pos, const check_ctx *c, int sq, bool uncovers, xq_move *moves,
+                            int8_t *gives)
 {
     xq_kind k = XQ_KIND(pos->board[sq]);
-    if (!uncovers && (k == XQ_CHARIOT || k == XQ_CANNON)) return slider_check_moves(pos, c, sq, moves);
+    if (!uncovers && (k == XQ_CHARIOT || k == XQ_CANNON)) return slider_check_moves(pos, c, sq, moves, gives);
+    /* the other pieces move at most two files and two ranks: with no
+     * square of screen_to that near, only their own attacks may check
+     * (a general, advisor or elephant has none) */
+    bool screens = !set_empty_of(set_and(c->screen_to, NEAR2[sq]));
+    if (!uncovers && !screens && k != XQ_HORSE && k != XQ_SOLDIER) return 0;
     /* a soldier checks from next to the general, one step from where it
      * stands; else only as a new screen */
     int df = abs(xq_file_of[sq] - c->kf), dr = abs(xq_rank_of[sq] - c->kr);
-    bool screens = !set_empty(&c->screen_to);
     if (!uncovers && k == XQ_SOLDIER && !screens && df + dr > 2) return 0;
     /* a horse checks from a horse's move from the general, one horse's
      * move from where it stands: two such moves make at most 4 files or
      * ranks and 6 steps in all */
-    if (!uncovers && k == XQ_HORSE && !screens)
-        return df > 4 || dr > 4 || df + dr > 6 ? 0 : horse_check_moves(pos, c, sq, moves);
-    xq_move buf[PIECE_MOVES];
-    int n = piece_moves(pos, sq, false, buf, 0), m = 0;
-    for (int i = 0; i < n; i++)
-        if (uncovers || may_check(pos, c, buf[i])) moves[m++] = buf[i];
-    return m;
+    int n;
+    if (!uncovers && k == XQ_HORSE && !screens) {
+        n = df > 4 || dr > 4 || df + dr > 6 ? 0 : horse_check_moves(pos, c, sq, moves);
+    } else if (uncovers) {
+        n = piece_moves(pos, sq, false, moves, 0);   /* (every move may uncover a check) */
+    } else {
+        xq_move buf[PIECE_MOVES];
+        int all = piece_moves(pos, sq, false, buf, 0);
+        n = 0;
+        for (int i = 0; i < all; i++)
+            if (may_check(pos, c, buf[i])) moves[n++] = buf[i];
+    }
+    memset(gives, -1, (size_t)n);
+    return n;
 }
 
 #ifndef NDEBUG
@@ -1197,61 +1359,90 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet,
     return mate;
 }
 
+/* What a node of mate_by_checks_search knows while it tries the checks
+ * of its pieces one after the other. */
+typedef struct {
+    check_ctx c;
+    int depth, *budget;
+    bool quiet;
+    xq_mate_table *tt;
+    int own;            /* the mover's general (XQ_SQUARES or more: none) */
+    int own_attacked;   /* whether it is attacked now: -1 until a check first needs it */
+} mate_node;
+
+/* Try the moves of the mover's piece on sq that may give check (in the
+ * order of check_candidates, each one counted against the budget): 1 when
+ * one of them is a legal check after which every reply is mated, -1 when
+ * the budget ran out, else 0. */
+static int piece_mates(xq_position *pos, mate_node *nd, int sq)
+{
+    const check_ctx *c = &nd->c;
+    xq_color me = pos->side, them = (xq_color)(me ^ 1);
+    xq_kind k = XQ_KIND(pos->board[sq]);
+    bool uncovers = set_has(&c->uncovers, sq), quiet = nd->quiet;
+    xq_move buf[PIECE_MOVES];
+    int8_t gives[PIECE_MOVES];
+    int n = check_candidates(pos, c, sq, uncovers, buf, gives);
+    assert(candidates_agree(pos, c, sq, buf, n));
+    assert(!quiet || no_check_missed(pos, sq, buf, n));
+    int8_t uncovered = -1;   /* (quiet_move_checks' cache for this piece) */
+    for (int i = 0; i < n; i++) {
+        if (--*nd->budget < 0) return -1;
+        int to = XQ_TO(buf[i]);
+        bool checks = !quiet || (gives[i] >= 0 ? gives[i] > 0 : quiet_move_checks(pos, c, sq, to, &uncovered));
+        assert(!quiet || gives[i] < 0 || checks == quiet_move_checks(pos, c, sq, to, &uncovered));
+        assert(!quiet || check_test_agrees(pos, buf[i], checks));
+        if (!checks) continue;
+        /* legal without playing it: a move that cannot touch the lines
+         * or legs of its own general, which is not attacked now */
+        bool legal = nd->own < XQ_SQUARES && k != XQ_GENERAL && !touches_general(nd->own, sq, to);
+        if (legal && nd->own_attacked < 0) nd->own_attacked = xq_in_check(pos, me);
+        legal = legal && !nd->own_attacked;
+        uint64_t key = pos->key;
+        xq_piece cap = xq_light_make(pos, sq, to);
+        /* (the searches after the replies read the key) */
+        if (nd->depth >= 3) pos->key = xq_light_key(pos, key, sq, to, cap);
+        /* a check (the cheaper test first), by a legal move */
+        assert(!legal || !xq_in_check(pos, me));
+        bool mate = (quiet || xq_in_check(pos, them)) && (legal || !xq_in_check(pos, me)) &&
+                    all_replies_mated(pos, nd->depth, nd->budget, nd->tt, to);
+        pos->key = key;
+        xq_light_unmake(pos, sq, to, cap);
+        if (mate) return 1;
+        if (*nd->budget < 0) return -1;
+    }
+    return 0;
+}
+
 static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt)
 {
-    check_ctx c;
-    if (!check_ctx_init(pos, &c)) return false;
-    xq_color me = pos->side, them = (xq_color)(me ^ 1);
-    /* the mover's general, and whether it is attacked now (-1: not yet
-     * known; tested once, when a check first needs it) */
-    int own = pos->general[me], own_attacked = -1;
+    mate_node nd;
+    if (!check_ctx_init(pos, &nd.c)) return false;
+    nd.depth = depth;
+    nd.budget = budget;
+    nd.tt = tt;
+    nd.own_attacked = -1;
+    nd.own = pos->general[pos->side];
     /* the other general not attacked now: a move is a check when
      * quiet_move_checks says so, without playing it */
-    if (!quiet) quiet = !xq_in_check(pos, them);
-    check_ctx_screens(pos, &c, quiet);
-    bool screens = !set_empty(&c.screen_to);
-    for (int j = 0; j < c.npieces; j++) {
-        int sq = c.pieces[j];
-        xq_kind k = XQ_KIND(pos->board[sq]);
-        int f = xq_file_of[sq], r = xq_rank_of[sq];
-        /* only these pieces can give check themselves; the others only by
-         * uncovering a line or a leg, or by becoming a screen */
-        bool active = k == XQ_CHARIOT || k == XQ_CANNON || k == XQ_HORSE || k == XQ_SOLDIER;
-        bool uncovers = (f == c.kf && c.slider_file) || (r == c.kr && c.slider_rank) || set_has(&c.legs, sq);
-        if (!active && !uncovers && !screens) {
-            assert(!quiet || no_check_missed(pos, sq, NULL, 0));
-            continue;
+    nd.quiet = quiet || !xq_in_check(pos, (xq_color)(pos->side ^ 1));
+    check_ctx_screens(pos, &nd.c, nd.quiet);
+    /* the pieces that may give check: every one when a new screen may
+     * check; else the chariots, cannons, horses and soldiers, which can
+     * give check themselves, and the pieces that may uncover a line or a
+     * leg (the others' moves give none) */
+    sqset movers = set_empty(&nd.c.screen_to) ? set_or(nd.c.active, nd.c.uncovers) : nd.c.own;
+#ifndef NDEBUG
+    sqset idle = set_minus(nd.c.own, movers);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = idle.w[w]; bits; bits &= bits - 1)
+            assert(!nd.quiet || no_check_missed(pos, w * 64 + __builtin_ctzll(bits), NULL, 0));
+#endif
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = movers.w[w]; bits; bits &= bits - 1) {
+            int r = piece_mates(pos, &nd, w * 64 + __builtin_ctzll(bits));
+            if (r) return r > 0;
         }
-        xq_move buf[PIECE_MOVES];
-        int n = check_candidates(pos, &c, sq, uncovers, buf);
-        assert(candidates_agree(pos, &c, sq, buf, n));
-        assert(!quiet || no_check_missed(pos, sq, buf, n));
-        int8_t uncovered = -1;   /* (quiet_move_checks' cache for this piece) */
-        for (int i = 0; i < n; i++) {
-            if (--*budget < 0) return false;
-            bool checks = !quiet || quiet_move_checks(pos, &c, sq, XQ_TO(buf[i]), &uncovered);
-            assert(!quiet || check_test_agrees(pos, buf[i], checks));
-            if (!checks) continue;
-            int to = XQ_TO(buf[i]);
-            /* legal without playing it: a move that cannot touch the lines
-             * or legs of its own general, which is not attacked now */
-            bool legal = own < XQ_SQUARES && k != XQ_GENERAL && !touches_general(own, sq, to);
-            if (legal && own_attacked < 0) own_attacked = xq_in_check(pos, me);
-            legal = legal && !own_attacked;
-            uint64_t key = pos->key;
-            xq_piece cap = xq_light_make(pos, sq, to);
-            /* (the searches after the replies read the key) */
-            if (depth >= 3) pos->key = xq_light_key(pos, key, sq, to, cap);
-            /* a check (the cheaper test first), by a legal move */
-            assert(!legal || !xq_in_check(pos, me));
-            bool mate = (quiet || xq_in_check(pos, them)) && (legal || !xq_in_check(pos, me)) &&
-                        all_replies_mated(pos, depth, budget, tt, to);
-            pos->key = key;
-            xq_light_unmake(pos, sq, to, cap);
-            if (mate) return true;
-            if (*budget < 0) return false;
-        }
-    }
     return false;
 }
 
@@ -1277,6 +1468,14 @@ static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget
         mate = mate_by_checks(&p, d, &left, quiet, tt);
     }
     return mate;
+}
+
+bool xq_mate_search(const xq_position *pos, int depth, int budget, bool quiet, xq_mate_table *mates, int *left)
+{
+    mate_table_clear(mates);
+    xq_position p = *pos;
+    *left = budget;
+    return mate_by_checks(&p, depth, left, quiet, mates);
 }
 
 /* ---- who can take what ------------------------------------------------- */
@@ -1595,6 +1794,26 @@ static void quiet_guard_init(const xq_position *pos, int g, quiet_guard *q)
     }
 }
 
+/* How many pseudo-legal moves the chariot or cannon (cannon) on from
+ * has (piece_moves' count, without writing the moves): per direction the
+ * empty squares up to the first piece or the edge, and the capture of the
+ * first piece (chariot) or of the one beyond it (cannon) when it is the
+ * other side's. */
+static int slider_move_count(const xq_position *pos, int from, bool cannon)
+{
+    static const int8_t STEP[4] = {9, -9, 1, -1};   /* as ORTH_F / ORTH_R */
+    xq_color c = XQ_COLOR(pos->board[from]);
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        line_pair h = line_scan(pos, from, d);
+        int end = h.first >= 0 ? h.first : past_edge(from, d);
+        n += (end - from) / STEP[d] - 1;
+        int t = cannon ? (h.first >= 0 ? h.second : -1) : h.first;
+        n += t >= 0 && XQ_COLOR(pos->board[t]) != c;
+    }
+    return n;
+}
+
 /* The legal moves of the piece on x, of the side to move, which is not
  * in check and has its general on g: its pseudo-legal moves
  * (piece_moves, the sets of xq_legal_moves_from before its legality
@@ -1603,11 +1822,11 @@ static void quiet_guard_init(const xq_position *pos, int g, quiet_guard *q)
  * x; leaving a leg of g (diagonal to it) lets an enemy horse behind it
  * attack, unless the move takes that horse; nothing else can expose g.
  * The general's moves, and a piece's moves along the line of g it stands
- * on, are played to see.  pos is left as it was. */
+ * on, are played to see.  pos is left as it was.  A piece off g's lines
+ * and legs, with no square of danger, has every move legal: only counted
+ * (a chariot's or cannon's on the masks, slider_move_count). */
 static int quiet_legal_from(xq_position *pos, int x, int g, const quiet_guard *q)
 {
-    xq_move moves[PIECE_MOVES];
-    int n = piece_moves(pos, x, false, moves, 0), legal = 0;
     bool on_file = xq_file_of[x] == xq_file_of[g], on_rank = xq_rank_of[x] == xq_rank_of[g];
     int horse1 = NO_SQ, horse2 = NO_SQ;   /* enemy horses behind x when x is a leg of g */
     if (!on_file && !on_rank && sq_dist(x, g) == 1) {
@@ -1619,6 +1838,14 @@ static int quiet_legal_from(xq_position *pos, int x, int g, const quiet_guard *q
                 if (ho[d][2] != NO_SQ && pos->board[ho[d][2]] == horse) horse2 = ho[d][2];
             }
     }
+    xq_kind k = XQ_KIND(pos->board[x]);
+    /* off g's lines and legs with no square of danger: every move is
+     * legal (nothing below can expose g), so only their count matters */
+    bool unexposed = x != g && !on_file && !on_rank && horse1 == NO_SQ && horse2 == NO_SQ && set_empty(&q->danger);
+    if (unexposed && (k == XQ_CHARIOT || k == XQ_CANNON)) return slider_move_count(pos, x, k == XQ_CANNON);
+    xq_move moves[PIECE_MOVES];
+    int n = piece_moves(pos, x, false, moves, 0), legal = 0;
+    if (unexposed) return n;
     bool opens = set_has(&q->opens, x);
     for (int i = 0; i < n; i++) {
         int to = XQ_TO(moves[i]);
