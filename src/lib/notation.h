@@ -227,7 +227,9 @@ xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s);
 extern const unsigned char *const xq_desc_plans;
 static inline void xq_move_desc_prefetch(xq_color side, unsigned d)
 {
-    __builtin_prefetch(xq_desc_plans + 8 * ((unsigned)side * 8192 + (d & 8191) + 7));
+    /* in size_t: the scale by 8 folds into the prefetch's address (in
+     * unsigned it took one more instruction a ply) */
+    __builtin_prefetch(xq_desc_plans + 8 * 7 + 8 * ((size_t)side * 8192 + (d & 8191)));
 }
 
 /* The full form of desc d (a bit of XQ_DESC_OTHER - 1 set) whose file

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "notation.h"
 
@@ -753,6 +756,28 @@ static inline bool quad_copy_full(const xq_node *q, uint16_t *k)
     return !((w | ((w - ones) & ~w)) & tops);
 }
 
+/* quad_copy_full for the eight nodes at q, the descs gathered into one
+ * 16-byte vector and stored at once (k has room for eight words): a full
+ * form is a lane above zero as a signed 16-bit number (1..0x7FFF).  Half
+ * the instructions a node of two quad steps; without SSE2, the two. */
+static inline bool octet_copy_full(const xq_node *q, uint16_t *k)
+{
+#ifdef __SSE2__
+    __m128i v = _mm_cvtsi32_si128(q[0].desc);
+    v = _mm_insert_epi16(v, q[1].desc, 1);
+    v = _mm_insert_epi16(v, q[2].desc, 2);
+    v = _mm_insert_epi16(v, q[3].desc, 3);
+    v = _mm_insert_epi16(v, q[4].desc, 4);
+    v = _mm_insert_epi16(v, q[5].desc, 5);
+    v = _mm_insert_epi16(v, q[6].desc, 6);
+    v = _mm_insert_epi16(v, q[7].desc, 7);
+    _mm_storeu_si128((__m128i *)(void *)k, v);
+    return _mm_movemask_epi8(_mm_cmpgt_epi16(v, _mm_setzero_si128())) == 0xFFFF;
+#else
+    return quad_copy_full(q, k) && quad_copy_full(q + 4, k + 4);
+#endif
+}
+
 /* The key of g's main line (nodes[0..count)) in memo->key, its length in
  * bytes in *key_len: the options' head, then per node its desc when it is
  * a full form (desc_full: the bits of one, none outside a Chinese
@@ -772,13 +797,18 @@ static const uint16_t *line_key(xq_replay_memo *memo, const uint16_t head[LINE_K
     cap = memo->key_cap;
     memcpy(k, head, LINE_KEY_HEAD * sizeof *k);
     for (size_t i = 0; i < count; i++) {
-        /* four full-form descs a step (nearly every node of a Chinese
-         * record; k has room for a word per node left) */
-        if (desc_full)
+        /* eight, then four full-form descs a step (nearly every node of
+         * a Chinese record; k has room for a word per node left) */
+        if (desc_full) {
+            while (i + 8 <= count && octet_copy_full(nodes + i, k + n)) {
+                i += 8;
+                n += 8;
+            }
             while (i + 4 <= count && quad_copy_full(nodes + i, k + n)) {
                 i += 4;
                 n += 4;
             }
+        }
         if (i == count) break;
         unsigned d = nodes[i].desc;
         if (d & desc_full) {

@@ -9,7 +9,7 @@
  *    file-major board, occupancy masks, key, generals, side and counters,
  *    the masks consistent (xq_position_masks_ok), the pieces in square
  *    order, two bytes each, and the padding left zero;
- *  - line_key (four full-form descs a step) against a key built node by
+ *  - line_key (eight and four full-form descs a step) against a key built node by
  *    node as its comment says, on random lines of every length 1..40 mixing
  *    full-form descs, other descs with their texts, and unknown descs (0)
  *    whose text is or is not a full form, in Chinese and in WXF notation
@@ -17,6 +17,8 @@
  *    without strict and no_moves; and line_key_hash (from the nodes,
  *    before the key) the same for the same key whatever the descs given
  *    (all unknown, all decoded), and different for most different lines;
+ *    the same on lines of up to 80 nodes nearly all full forms (long runs
+ *    for the eight-at-a-time step);
  *  - moves_take (four moves a step) against a move-by-move copy, with the
  *    variation counts or'ed, for every length 0..40. */
 #include <setjmp.h>
@@ -206,6 +208,41 @@ static void key_agrees(void **state)
     xq_replay_memo_free(&memo);
 }
 
+/* line_key's steps of eight and four descs (octet_copy_full,
+ * quad_copy_full) against key_plain on lines of 1..80 nodes that are
+ * nearly all full forms with their desc (long runs, broken now and then by
+ * a desc left unknown or another form), in Chinese and in WXF (where no
+ * desc is a full form). */
+static void key_agrees_runs(void **state)
+{
+    (void)state;
+    xq_replay_options opt;
+    xq_replay_options_default(&opt);
+    xq_replay_memo memo = {0};
+    xq_node nodes[80];
+    uint16_t plain[4000];
+    for (int round = 0; round < 3000; round++) {
+        size_t count = 1 + xqt_rnd(&rng_state, 80);
+        memset(nodes, 0, sizeof nodes);
+        for (size_t i = 0; i < count; i++) {
+            const char *t = xqt_rnd(&rng_state, 20) ? texts[xqt_rnd(&rng_state, 5)] : texts[xqt_rnd(&rng_state, 10)];
+            nodes[i].text = t;
+            nodes[i].desc = xqt_rnd(&rng_state, 30) ? xq_move_desc(t, strlen(t)) : 0;
+        }
+        xq_notation notation = round % 4 ? XQ_NOTATION_CHINESE : XQ_NOTATION_WXF;
+        unsigned desc_full = notation == XQ_NOTATION_CHINESE ? XQ_DESC_OTHER - 1 : 0;
+        uint16_t head[LINE_KEY_HEAD];
+        assert_true(line_key_head(&opt, notation, head));
+        size_t len;
+        const uint16_t *k = line_key(&memo, head, desc_full, nodes, count, &len);
+        assert_non_null(k);
+        size_t want = key_plain(&opt, notation, desc_full, nodes, count, plain);
+        assert_int_equal(len, want);
+        assert_memory_equal(k, plain, len);
+    }
+    xq_replay_memo_free(&memo);
+}
+
 /* ---- moves_take ------------------------------------------------------------ */
 
 static void moves_agree(void **state)
@@ -239,6 +276,7 @@ int main(void)
         cmocka_unit_test(pack_random_games),
         cmocka_unit_test(pack_odd_positions),
         cmocka_unit_test(key_agrees),
+        cmocka_unit_test(key_agrees_runs),
         cmocka_unit_test(moves_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
