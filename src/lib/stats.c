@@ -458,6 +458,11 @@ bool xq_stats_add(xq_stats *s, const xq_stats_game *g)
     return xq_hset_add(&s->moves, g->move_hash) && xq_hset_add(&s->tagged, g->tag_hash);
 }
 
+void xq_stats_add_failed_file(xq_stats *s)
+{
+    s->files_failed++;
+}
+
 static bool same_options(const xq_stats *a, const xq_stats *b, char *err, size_t errsz)
 {
     const xq_replay_options *x = &a->opt.rules, *y = &b->opt.rules;
@@ -478,6 +483,7 @@ bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errs
 {
     if (!same_options(into, from, err, errsz)) return false;
     into->records += from->records;
+    into->files_failed += from->files_failed;
     into->from_start += from->from_start;
     into->from_fen += from->from_fen;
     into->unreadable += from->unreadable;
@@ -529,6 +535,11 @@ oom:
 uint64_t xq_stats_records(const xq_stats *s)
 {
     return s->records;
+}
+
+uint64_t xq_stats_files_failed(const xq_stats *s)
+{
+    return s->files_failed;
 }
 
 uint64_t xq_stats_games(const xq_stats *s)

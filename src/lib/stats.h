@@ -108,6 +108,17 @@ uint64_t xq_stats_records(const xq_stats *s);
  * incomplete but consistent enough to free). */
 bool xq_stats_add(xq_stats *s, const xq_stats_game *g);
 
+/* Count one input file that failed: it could not be opened, or its
+ * reading stopped at an I/O, decompression or format error.  The games
+ * read from it before the failure are added as usual; the rest are
+ * missing, so the statistics are incomplete: every writer says how many
+ * files failed, xq_stats_merge sums the count, and the JSON carries it. */
+void xq_stats_add_failed_file(xq_stats *s);
+
+/* Input files counted by xq_stats_add_failed_file, summed over merges
+ * and JSON round trips: 0 exactly when no input of the statistics failed. */
+uint64_t xq_stats_files_failed(const xq_stats *s);
+
 /* Add everything of `from` into `into`.  Fails (false, one-line reason in
  * err, errsz bytes) when their options differ or on out-of-memory. */
 bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errsz);
@@ -140,21 +151,25 @@ typedef struct {
  * canonical order: maps and sets sorted) plus a "derived" object (mean and
  * median plies, distinct counts, held-out agreement, the event's standings
  * under opt->system) that readers ignore.  The format is described at the
- * top of stats_json.c.  opt NULL means defaults. */
-void xq_stats_write_json(FILE *out, const xq_stats *s, const xq_stats_report_options *opt);
+ * top of stats_json.c.  opt NULL means defaults.
+ * Each writer returns false when memory ran out and a part of the report
+ * was left out (what was written is then incomplete and must not be taken
+ * for the statistics); a failed write is left to the stream (ferror). */
+bool xq_stats_write_json(FILE *out, const xq_stats *s, const xq_stats_report_options *opt);
 
 /* Aligned text tables (UTF-8; widths count CJK characters as two
  * columns): counts, game lengths, findings, results, openings, players,
  * events (top rows each), and with an event its standings and crosstable.
- * opt NULL means top 20, AUTO system. */
-void xq_stats_write_text(FILE *out, const xq_stats *s, const xq_stats_report_options *opt);
+ * opt NULL means top 20, AUTO system.  Returns as xq_stats_write_json. */
+bool xq_stats_write_text(FILE *out, const xq_stats *s, const xq_stats_report_options *opt);
 
 /* CSV (RFC 4180 quoting, LF line ends): every row starts with its
  * table's name (counts, lengths, findings, outcomes, openings, players,
  * events, and with an event standings, crosstable); each table begins
  * with a header row whose first field is "table" and whose other fields
- * name the columns.  Every player and event is listed (top is ignored). */
-void xq_stats_write_csv(FILE *out, const xq_stats *s, const xq_stats_report_options *opt);
+ * name the columns.  Every player and event is listed (top is ignored).
+ * The counts table ends with files_failed.  Returns as xq_stats_write_json. */
+bool xq_stats_write_csv(FILE *out, const xq_stats *s, const xq_stats_report_options *opt);
 
 /* ---- standings (CXA1999 §14.1, §15.1, §15.2) --------------------------- */
 

@@ -43,6 +43,7 @@ struct xq_stats {
     xq_stats_options opt;         /* opt.event owned (malloc'd), or NULL */
 
     uint64_t records;
+    uint64_t files_failed;                          /* input files that failed (xq_stats_add_failed_file) */
     uint64_t from_start, from_fen, unreadable;      /* partition of records */
     uint64_t valid, illegal;                        /* status (unreadable above) */
     uint64_t with_errors;                           /* games with an error finding */

@@ -5,6 +5,9 @@
  *   "format": "xq-stats", "version": 1,
  *   "options": {"rules", "move_limit", "check_cap", "repetitions", "strict", "event"},
  *   "records": N,
+ *   "files_failed": N      input files that failed (xq_stats_add_failed_file):
+ *                          not 0 means the statistics are incomplete; absent
+ *                          (JSON written before it existed) reads as 0
  *   "games": {"from_start", "from_fen", "unreadable", "valid", "illegal", "with_errors"},
  *   "plies": {"total": N, "histogram": [[plies, games], ...]}     ascending plies
  *   "findings": {"illegal-move": N, ...}                          every kind
@@ -35,14 +38,18 @@ static const char *result_name(int r)
 
 /* ---- writing ----------------------------------------------------------- */
 
-static void write_hashes(FILE *o, const hset *h)
+/* The writers below return false when memory ran out and a part is
+ * missing (xq_stats_write_json). */
+static bool write_hashes(FILE *o, const hset *h)
 {
     uint64_t *v = xq_hset_sorted(h);
+    bool ok = v != NULL;
     putc('[', o);
     if (v)
         for (size_t i = 0; i < h->count; i++) fprintf(o, "%s\"%016" PRIx64 "\"", i ? "," : "", v[i]);
     putc(']', o);
     free(v);
+    return ok;
 }
 
 static void write_codes(FILE *o, const uint64_t *counts)
@@ -58,8 +65,9 @@ static void write_codes(FILE *o, const uint64_t *counts)
     putc('}', o);
 }
 
-static void write_derived(FILE *o, const xq_stats *s, xq_event_system system)
+static bool write_derived(FILE *o, const xq_stats *s, xq_event_system system)
 {
+    bool ok = true;
     int first = 1;
     uint64_t games = xq_stats_games(s);
     putc('{', o);
@@ -84,7 +92,7 @@ static void write_derived(FILE *o, const xq_stats *s, xq_event_system system)
         xq_event_game *games_v = xq_stats_event_games(s);
         xq_standings st;
         xq_json_key(o, "standings", &first);
-        if (xq_standings_compute(games_v, s->nev, system, &st)) {
+        if ((games_v || !s->nev) && xq_standings_compute(games_v, s->nev, system, &st)) {
             int f2 = 1;
             putc('{', o);
             xq_json_key(o, "system", &f2);
@@ -116,13 +124,15 @@ static void write_derived(FILE *o, const xq_stats *s, xq_event_system system)
             xq_standings_free(&st);
         } else {
             fputs("null", o);
+            ok = false;
         }
         free(games_v);
     }
     putc('}', o);
+    return ok;
 }
 
-void xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
+bool xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
 {
     int first = 1;
     putc('{', o);
@@ -142,6 +152,7 @@ void xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
         putc('}', o);
     }
     xq_json_key(o, "records", &first); fprintf(o, "%" PRIu64, s->records);
+    xq_json_key(o, "files_failed", &first); fprintf(o, "%" PRIu64, s->files_failed);
     xq_json_key(o, "games", &first);
     fprintf(o, "{\"from_start\":%" PRIu64 ",\"from_fen\":%" PRIu64 ",\"unreadable\":%" PRIu64
                ",\"valid\":%" PRIu64 ",\"illegal\":%" PRIu64 ",\"with_errors\":%" PRIu64 "}",
@@ -192,6 +203,7 @@ void xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
     xq_json_key(o, "players", &first);
     putc('[', o);
     smap_entry **pl = xq_smap_sorted(&s->players);
+    bool ok = pl != NULL;
     for (size_t i = 0; pl && i < s->players.count; i++) {
         const smap_entry *e = pl[i];
         fputs(i ? ",[" : "[", o);
@@ -205,6 +217,7 @@ void xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
     xq_json_key(o, "events", &first);
     putc('[', o);
     smap_entry **ev = xq_smap_sorted(&s->events);
+    if (!ev) ok = false;
     for (size_t i = 0; ev && i < s->events.count; i++) {
         fputs(i ? ",[" : "[", o);
         xq_json_string(o, ev[i]->key);
@@ -221,6 +234,7 @@ void xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
         xq_json_string(o, s->opt.event);
         fputs(",\"games\":[", o);
         xq_event_game *g = xq_stats_event_games(s);
+        if (!g && s->nev) ok = false;
         for (size_t i = 0; g && i < s->nev; i++) {
             fprintf(o, "%s[%d,", i ? "," : "", g[i].round);
             xq_json_string(o, g[i].red);
@@ -236,14 +250,15 @@ void xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
 
     xq_json_key(o, "distinct", &first);
     fputs("{\"moves\":", o);
-    write_hashes(o, &s->moves);
+    ok = write_hashes(o, &s->moves) && ok;
     fputs(",\"moves_tags\":", o);
-    write_hashes(o, &s->tagged);
+    ok = write_hashes(o, &s->tagged) && ok;
     putc('}', o);
 
     xq_json_key(o, "derived", &first);
-    write_derived(o, s, opt ? opt->system : XQ_SYSTEM_AUTO);
+    ok = write_derived(o, s, opt ? opt->system : XQ_SYSTEM_AUTO) && ok;
     fputs("}\n", o);
+    return ok;
 }
 
 /* ---- a small JSON reader (RFC 8259) ------------------------------------ */
@@ -579,6 +594,9 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
     for (int i = 0; i < 6; i++)
         if (!jnum(c, jget(games, gnames[i]), gnames[i], gfields[i])) return false;
     if (!jnum(c, jget(root, "records"), "records", &s->records)) return false;
+    /* optional: the JSON of earlier versions has no failed files to count */
+    const jval *failed = jget(root, "files_failed");
+    if (failed && !jnum(c, failed, "files_failed", &s->files_failed)) return false;
 
     const jval *plies = jget(root, "plies");
     if (!jtype_is(c, plies, J_OBJ, "plies")) return false;

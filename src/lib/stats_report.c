@@ -303,9 +303,11 @@ static void table_row_v(table *t, char *const *cells)
 }
 
 /* Print with two spaces between columns and `indent` spaces before;
- * trailing blanks are not written.  Frees the table. */
-static void table_print(FILE *o, table *t, int indent)
+ * trailing blanks are not written.  Frees the table.  False when memory
+ * ran out, here or for a row (t->oom): rows are then missing. */
+static bool table_print(FILE *o, table *t, int indent)
 {
+    bool ok = !t->oom;
     int *w = calloc(t->ncols ? t->ncols : 1, sizeof *w);
     for (size_t r = 0; w && r < t->nrows; r++)
         for (size_t c = 0; c < t->ncols; c++) {
@@ -332,10 +334,12 @@ static void table_print(FILE *o, table *t, int indent)
         }
         putc('\n', o);
     }
+    if (!w) ok = false;
     free(w);
     for (size_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
     free(t->cells);
     memset(t, 0, sizeof *t);
+    return ok;
 }
 
 /* Number formatting into rotating static-free buffers: each call site
@@ -452,7 +456,9 @@ static void heading(FILE *o, const char *title)
     fprintf(o, "\n%s\n", title);
 }
 
-static void text_counts(FILE *o, const xq_stats *s)
+/* Each text_* section returns false when memory ran out and a part of it
+ * is missing (xq_stats_write_text). */
+static bool text_counts(FILE *o, const xq_stats *s)
 {
     char a[24], b[24], c[24];
     uint64_t games = xq_stats_games(s);
@@ -460,6 +466,9 @@ static void text_counts(FILE *o, const xq_stats *s)
     table_init(&t, 3, 6);
     fputs("Counts\n", o);
     table_row(&t, "records", u64s(a, s->records), "");
+    /* only when some input failed, so that a complete report reads as before;
+     * a label no wider than the others, so that the row is the only change */
+    if (s->files_failed) table_row(&t, "input files failed (incomplete)", u64s(a, s->files_failed), "");
     table_row(&t, "games from the start position", u64s(a, s->from_start), pct(b, s->from_start, s->records));
     table_row(&t, "games from a FEN position", u64s(a, s->from_fen), pct(b, s->from_fen, s->records));
     table_row(&t, "unreadable (no position)", u64s(a, s->unreadable), pct(b, s->unreadable, s->records));
@@ -468,7 +477,7 @@ static void text_counts(FILE *o, const xq_stats *s)
     table_row(&t, "with errors (as xq-validate)", u64s(a, s->with_errors), pct(b, s->with_errors, s->records));
     table_row(&t, "distinct games by moves", u64s(a, s->moves.count), pct(b, s->moves.count, s->records));
     table_row(&t, "distinct games by moves and tags", u64s(a, s->tagged.count), pct(b, s->tagged.count, s->records));
-    table_print(o, &t, 2);
+    bool ok = table_print(o, &t, 2);
 
     heading(o, "Plies (half-moves played legally, games with a position)");
     table_init(&t, 2, 2);
@@ -477,9 +486,9 @@ static void text_counts(FILE *o, const xq_stats *s)
     table_row(&t, "mean", b);
     snprintf(c, sizeof c, "%.1f", xq_stats_median(s));
     table_row(&t, "median", c);
-    table_print(o, &t, 2);
+    ok = table_print(o, &t, 2) && ok;
 
-    if (!games) return;
+    if (!games) return ok;
     heading(o, "Game lengths");
     size_t w = bucket_width(s);
     uint64_t most = 0;
@@ -487,7 +496,7 @@ static void text_counts(FILE *o, const xq_stats *s)
     for (size_t i = 0; i < s->ply_len; i++)
         if (s->ply_hist[i]) nb = i / w + 1;
     uint64_t *bucket = calloc(nb + 1, sizeof *bucket);
-    if (!bucket) return;
+    if (!bucket) return false;
     for (size_t i = 0; i < s->ply_len; i++)
         if (s->ply_hist[i]) bucket[i / w] += s->ply_hist[i];
     for (size_t i = 0; i < nb; i++)
@@ -503,10 +512,10 @@ static void text_counts(FILE *o, const xq_stats *s)
         table_row(&t, range, u64s(a, bucket[i]), pct(b, bucket[i], games), bar);
     }
     free(bucket);
-    table_print(o, &t, 2);
+    return table_print(o, &t, 2) && ok;
 }
 
-static void text_findings(FILE *o, const xq_stats *s)
+static bool text_findings(FILE *o, const xq_stats *s)
 {
     char a[24], b[24];
     heading(o, "Games with findings, by kind (as xq-validate; warnings included)");
@@ -519,10 +528,10 @@ static void text_findings(FILE *o, const xq_stats *s)
         rows++;
     }
     if (!rows) table_row(&t, "none", "", "");
-    table_print(o, &t, 2);
+    return table_print(o, &t, 2);
 }
 
-static void text_results(FILE *o, const xq_stats *s)
+static bool text_results(FILE *o, const xq_stats *s)
 {
     char a[24], b[24], c[24], d[24], e[24];
     heading(o, "Results by the Result tag");
@@ -533,7 +542,7 @@ static void text_results(FILE *o, const xq_stats *s)
         uint64_t n = by_tag(s, order[i]);
         table_row(&t, result_label(order[i]), u64s(a, n), pct(b, n, s->records));
     }
-    table_print(o, &t, 2);
+    bool ok = table_print(o, &t, 2);
 
     heading(o, "Results by the board (what the rules prove; CXA1999 §3, §4)");
     table_init(&t, 6, 0x3E);
@@ -557,7 +566,7 @@ static void text_results(FILE *o, const xq_stats *s)
     table_row(&t, "resignation (by the tag)", u64s(a, red), u64s(b, black), "", "", u64s(e, red + black));
     table_row(&t, "agreed draw (by the tag)", "", "", u64s(c, draw), "", u64s(e, draw));
     table_row(&t, "unknown (no result)", "", "", "", u64s(d, unknown), u64s(e, unknown));
-    table_print(o, &t, 2);
+    ok = table_print(o, &t, 2) && ok;
 
     heading(o, "Where the Result tag and the board disagree");
     table_init(&t, 4, 8);
@@ -572,7 +581,7 @@ static void text_results(FILE *o, const xq_stats *s)
                 rows++;
             }
     if (!rows) table_row(&t, "none", "", "", "");
-    table_print(o, &t, 2);
+    return table_print(o, &t, 2) && ok;
 }
 
 static ranked *rank_codes(const xq_stats *s, size_t *count)
@@ -588,12 +597,12 @@ static ranked *rank_codes(const xq_stats *s, size_t *count)
     return v;
 }
 
-static void text_openings(FILE *o, const xq_stats *s, int top)
+static bool text_openings(FILE *o, const xq_stats *s, int top)
 {
     char a[24], b[24], c[24], d[96];
     size_t n;
     ranked *v = rank_codes(s, &n);
-    if (!v) return;
+    if (!v) return false;
     uint64_t tagged = 0, classified = 0;
     for (int i = 0; i < XQ_ECCO_CODES; i++) {
         tagged += s->ecco_tagged[i];
@@ -612,7 +621,7 @@ static void text_openings(FILE *o, const xq_stats *s, int top)
         table_row(&t, xq_ecco_format(code, cs), xq_ecco_opening(code), xq_ecco_variation(code),
                   u64s(a, s->ecco_tagged[code]), u64s(b, s->ecco_class[code]), u64s(c, v[i].n));
     }
-    table_print(o, &t, 2);
+    bool ok = table_print(o, &t, 2);
     free(v);
     fputc('\n', o);
     table_init(&t, 2, 2);
@@ -623,14 +632,14 @@ static void text_openings(FILE *o, const xq_stats *s, int top)
     snprintf(d, sizeof d, "%s of %s (%s)", u64s(a, s->heldout_agree), u64s(b, s->heldout_games),
              pct(c, s->heldout_agree, s->heldout_games));
     table_row(&t, "classifier = tag, on tagged games it did not learn", d);
-    table_print(o, &t, 2);
+    return table_print(o, &t, 2) && ok;
 }
 
-static void text_players(FILE *o, const xq_stats *s, int top)
+static bool text_players(FILE *o, const xq_stats *s, int top)
 {
     char a[24], b[24], c[24], d[24], e[24], f[24];
     ranked *v = rank_map(&s->players);
-    if (!v) return;
+    if (!v) return false;
     size_t n = s->players.count;
     char title[160];
     snprintf(title, sizeof title, "Players (%s%zu of %zu, by games; score CXA1999 §14.1: win 1, draw 0.5, loss 0)",
@@ -649,15 +658,16 @@ static void text_players(FILE *o, const xq_stats *s, int top)
         table_row(&t, v[i].key, u64s(a, pv[PL_GAMES]), u64s(b, pv[PL_WINS]), u64s(c, pv[PL_DRAWS]),
                   u64s(d, pv[PL_LOSSES]), u64s(e, pv[PL_GAMES] - scored), halves(f, (int64_t)score2), sp);
     }
-    table_print(o, &t, 2);
+    bool ok = table_print(o, &t, 2);
     free(v);
+    return ok;
 }
 
-static void text_events(FILE *o, const xq_stats *s, int top)
+static bool text_events(FILE *o, const xq_stats *s, int top)
 {
     char a[24];
     ranked *v = rank_map(&s->events);
-    if (!v) return;
+    if (!v) return false;
     size_t n = s->events.count;
     char title[128];
     snprintf(title, sizeof title, "Events (%s%zu of %zu, by games)", limit(n, top) < n ? "the " : "", limit(n, top), n);
@@ -666,8 +676,9 @@ static void text_events(FILE *o, const xq_stats *s, int top)
     table_init(&t, 2, 2);
     table_row(&t, "event", "games");
     for (size_t i = 0; i < limit(n, top); i++) table_row(&t, v[i].key, u64s(a, v[i].n));
-    table_print(o, &t, 2);
+    bool ok = table_print(o, &t, 2);
     free(v);
+    return ok;
 }
 
 /* Result of a counted game for the player on row `me`: "1", "½", "0"
@@ -688,7 +699,8 @@ static int cmp_seat(const void *a, const void *b)
     return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-static bool rounds_usable(const xq_standings *st, int *max_round)
+/* (*ok_mem set false when memory ran out for the test: then false too) */
+static bool rounds_usable(const xq_standings *st, int *max_round, bool *ok_mem)
 {
     int max = 0;
     for (size_t g = 0; g < st->ngames; g++) {
@@ -698,7 +710,10 @@ static bool rounds_usable(const xq_standings *st, int *max_round)
     if (max > 1000) return false;
     /* (row, round) of both players of every game: no pair twice */
     size_t *seat = malloc((2 * st->ngames + 1) * 2 * sizeof *seat);
-    if (!seat) return false;
+    if (!seat) {
+        *ok_mem = false;
+        return false;
+    }
     for (size_t g = 0; g < st->ngames; g++) {
         seat[4 * g] = st->red_row[g];
         seat[4 * g + 1] = (size_t)st->game[g]->round;
@@ -714,14 +729,22 @@ static bool rounds_usable(const xq_standings *st, int *max_round)
     return ok;
 }
 
-static void text_event(FILE *o, const xq_stats *s, xq_event_system system)
+/* A copy of a crosstable cell; *ok set false when memory ran out. */
+static char *cell_dup(const char *text, bool *ok)
+{
+    char *c = strdup(text);
+    if (!c) *ok = false;
+    return c;
+}
+
+static bool text_event(FILE *o, const xq_stats *s, xq_event_system system)
 {
     char a[24], b[24], c[24], d[24], e[24], f[24], g2[24];
     xq_event_game *games = xq_stats_event_games(s);
     xq_standings st;
-    if (!xq_standings_compute(games, s->nev, system, &st)) {
+    if ((!games && s->nev) || !xq_standings_compute(games, s->nev, system, &st)) {
         free(games);
-        return;
+        return false;
     }
     bool rr = st.system == XQ_SYSTEM_ROUND_ROBIN;
     char title[512];
@@ -732,7 +755,7 @@ static void text_event(FILE *o, const xq_stats *s, xq_event_system system)
         fputs("  no game of this event has a result\n", o);
         xq_standings_free(&st);
         free(games);
-        return;
+        return true;
     }
     fprintf(o, "  ranked by score (CXA1999 §14.1: win 1, draw 0.5, loss 0), then %s\n",
             rr ? "§15.1 (round robin): 小分 (Sonneborn-Berger), wins, direct encounter"
@@ -749,13 +772,13 @@ static void text_event(FILE *o, const xq_stats *s, xq_event_system system)
                   u64s(d, (uint64_t)r->draws), u64s(e, (uint64_t)r->losses), halves(f, r->score2),
                   quarters(g2, r->tb4), rr ? dir : NULL);
     }
-    table_print(o, &t, 2);
+    bool ok = table_print(o, &t, 2);
     fputs("  (fouls, the last tie-break, are not in game records: a shared rank stays shared)\n", o);
 
     /* crosstable */
     heading(o, "Crosstable");
     int max_round = 0;
-    bool by_round = !rr && rounds_usable(&st, &max_round);
+    bool by_round = !rr && rounds_usable(&st, &max_round, &ok);
     size_t ncols = 0;
     if (rr) ncols = st.nplayers;
     else if (by_round) ncols = (size_t)max_round;
@@ -768,22 +791,22 @@ static void text_event(FILE *o, const xq_stats *s, xq_event_system system)
     if (cells && filled) {
         table_init(&t, width, ~0u & ~2u);
         char **hdr = cells;
-        hdr[0] = strdup("#");
-        hdr[1] = strdup("player");
+        hdr[0] = cell_dup("#", &ok);
+        hdr[1] = cell_dup("player", &ok);
         for (size_t c2 = 0; c2 < ncols; c2++) {
             char x[24];
             snprintf(x, sizeof x, rr ? "%zu" : by_round ? "R%zu" : "G%zu", c2 + 1);
-            hdr[2 + c2] = strdup(x);
+            hdr[2 + c2] = cell_dup(x, &ok);
         }
-        hdr[2 + ncols] = strdup("score");
+        hdr[2 + ncols] = cell_dup("score", &ok);
         for (size_t i = 0; i < st.nplayers; i++) {
             char **row = cells + (i + 1) * width;
             char x[48];
             snprintf(x, sizeof x, "%zu", i + 1);
-            row[0] = strdup(x);
-            row[1] = strdup(st.rows[i].name);
-            if (rr) row[2 + i] = strdup("x");
-            row[2 + ncols] = strdup(halves(x, st.rows[i].score2));
+            row[0] = cell_dup(x, &ok);
+            row[1] = cell_dup(st.rows[i].name, &ok);
+            if (rr) row[2 + i] = cell_dup("x", &ok);
+            row[2 + ncols] = cell_dup(halves(x, st.rows[i].score2), &ok);
         }
         for (size_t g = 0; g < st.ngames; g++) {
             for (int side = 0; side < 2; side++) {
@@ -800,30 +823,35 @@ static void text_event(FILE *o, const xq_stats *s, xq_event_system system)
                     snprintf(cell, sizeof cell, "%zu%s%s", opp + 1, side ? "b" : "r", result_for(&st, g, me, false));
                 }
                 free(row[2 + col]);
-                row[2 + col] = strdup(cell);
+                row[2 + col] = cell_dup(cell, &ok);
             }
         }
         for (size_t i = 0; i <= st.nplayers; i++) table_row_v(&t, cells + i * width);
-        table_print(o, &t, 2);
+        ok = table_print(o, &t, 2) && ok;
         if (!rr) fputs("  (cell: opponent's number, r or b for the colour played, result)\n", o);
         for (size_t i = 0; i < width * (st.nplayers + 1); i++) free(cells[i]);
+    } else {
+        ok = false;
     }
     free(cells);
     free(filled);
     xq_standings_free(&st);
     free(games);
+    return ok;
 }
 
-void xq_stats_write_text(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
+bool xq_stats_write_text(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
 {
     int top = opt ? opt->top : 20;
-    text_counts(o, s);
-    text_findings(o, s);
-    text_results(o, s);
-    text_openings(o, s, top);
-    text_players(o, s, top);
-    text_events(o, s, top);
-    if (s->opt.event) text_event(o, s, opt ? opt->system : XQ_SYSTEM_AUTO);
+    /* every section is written, each saying whether it is whole */
+    bool ok = text_counts(o, s);
+    ok = text_findings(o, s) && ok;
+    ok = text_results(o, s) && ok;
+    ok = text_openings(o, s, top) && ok;
+    ok = text_players(o, s, top) && ok;
+    ok = text_events(o, s, top) && ok;
+    if (s->opt.event) ok = text_event(o, s, opt ? opt->system : XQ_SYSTEM_AUTO) && ok;
+    return ok;
 }
 
 /* ---- CSV --------------------------------------------------------------- */
@@ -856,7 +884,7 @@ static void csv_row(FILE *o, const char *table_name, ...)
     putc('\n', o);
 }
 
-void xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
+bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
 {
     char a[24], b[24], c[24], d[24], e[24], f[24], g[24], h[24];
     uint64_t games = xq_stats_games(s);
@@ -879,6 +907,8 @@ void xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
     csv_row(o, "counts", "heldout_agree", u64s(a, s->heldout_agree), NULL);
     csv_row(o, "counts", "ecco_bad_tag", u64s(a, s->ecco_bad_tag), NULL);
     csv_row(o, "counts", "ecco_unclassified", u64s(a, s->ecco_unclassified), NULL);
+    /* last of its table, so that the rows before it keep their places */
+    csv_row(o, "counts", "files_failed", u64s(a, s->files_failed), NULL);
 
     csv_row(o, "table", "plies", "games", NULL);
     for (size_t i = 0; i < s->ply_len; i++)
@@ -907,6 +937,7 @@ void xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
 
     csv_row(o, "table", "player", "games", "wins", "draws", "losses", "score", NULL);
     smap_entry **pl = xq_smap_sorted(&s->players);
+    bool ok = pl != NULL;
     for (size_t i = 0; pl && i < s->players.count; i++) {
         const uint64_t *v = pl[i]->v;
         csv_row(o, "players", pl[i]->key, u64s(a, v[PL_GAMES]), u64s(b, v[PL_WINS]), u64s(c, v[PL_DRAWS]),
@@ -916,13 +947,16 @@ void xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
 
     csv_row(o, "table", "event", "games", NULL);
     smap_entry **ev = xq_smap_sorted(&s->events);
+    if (!ev) ok = false;
     for (size_t i = 0; ev && i < s->events.count; i++) csv_row(o, "events", ev[i]->key, u64s(a, ev[i]->v[PL_GAMES]), NULL);
     free(ev);
 
-    if (!s->opt.event) return;
+    if (!s->opt.event) return ok;
     xq_event_game *gv = xq_stats_event_games(s);
     xq_standings st;
-    if (xq_standings_compute(gv, s->nev, opt ? opt->system : XQ_SYSTEM_AUTO, &st)) {
+    if ((!gv && s->nev) || !xq_standings_compute(gv, s->nev, opt ? opt->system : XQ_SYSTEM_AUTO, &st)) {
+        ok = false;
+    } else {
         bool rr = st.system == XQ_SYSTEM_ROUND_ROBIN;
         csv_row(o, "table", "rank", "player", "games", "wins", "draws", "losses", "score",
                 rr ? "sonneborn_berger" : "opponents_score", "direct", NULL);
@@ -946,4 +980,5 @@ void xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
         xq_standings_free(&st);
     }
     free(gv);
+    return ok;
 }

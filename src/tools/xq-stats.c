@@ -76,7 +76,9 @@ static void usage(FILE *to)
           "  -h, --help              show this help and exit\n"
           "  -V, --version           show the version and exit\n"
           "\n"
-          "Exit status: 0 success, 2 usage or I/O error.\n",
+          "Exit status: 0 success, 2 usage or I/O error, or incomplete statistics: an\n"
+          "input file failed (the others are counted, and the output says how many\n"
+          "failed), or --merge of statistics whose inputs did.\n",
           to);
 }
 
@@ -131,10 +133,11 @@ typedef struct {
 
 typedef struct {
     const options *opt;
-    xq_stats *stats;
+    xq_stats *stats;           /* counts the games and the input files that failed */
     derive_state *derive;
     progress *prog;
-    bool oom;
+    bool oom;                  /* memory ran out: a count may be wrong, nothing may be written */
+    bool oom_told;             /* and its message was printed */
     xq_pipeline_memos memos;   /* what the replays of every file share (pipeline.h) */
 } run_state;
 
@@ -184,22 +187,62 @@ static void account_game(void *ctx, xq_slot *slot)
     run_state *st = ctx;
     const xq_stats_game *sg = &((slot_data *)slot->user)->sg;
     if (st->stats && !xq_stats_add(st->stats, sg)) st->oom = true;
+    /* a record or findings cut short for want of memory counted wrong; the
+     * pipeline fails the file for it, but says so only when no read error
+     * came after it in the same file (pipeline.h) */
+    if (slot->game.out_of_memory || slot->replay.out_of_memory) st->oom = true;
     if (st->derive) derive_add(st->derive, &slot->game, sg);
     progress_tick(st->prog, &slot->game);
 }
 
-static int read_file(const char *path, run_state *st)
+/* Read every game of path ("-": standard input) into st's totals.  A
+ * file that cannot be opened or read to its end (an I/O, decompression or
+ * format error, or the reader's own want of memory) is reported as
+ * "PROG: PATH: reason" and counted in st->stats as failed: the games read
+ * before the failure stay counted (the pipeline emits each of them first),
+ * so the other files' work is kept.  Memory that ran out in the pipeline
+ * itself (pipeline.h: no room to read on, or a game's record or findings
+ * cut short) sets st->oom instead: a game counted may be wrong, so no
+ * statistics may be written.  This is xq_cli_run_file (cli.h) telling
+ * those two failures apart, which that function's exit status does not. */
+static void read_file(const char *path, run_state *st)
 {
     xq_pipeline_options po = {
         .threads = st->opt->threads, .memos = &st->memos, .user_size = sizeof(slot_data), .ctx = st,
         .process = process_game, .account = account_game,
     };
     st->prog->bytes_file = 0;
-    int status = xq_cli_run_file(PROG, path, &st->opt->read, &po);
-    if (status != XQ_EXIT_OK) progress_end(st->prog);
+    char err[512];
+    const char *why = NULL;
+    bool failed = false;
+    xq_reader *rd = xq_reader_open(path, &st->opt->read, err, sizeof err);
+    if (!rd) {
+        xq_cli_error(PROG, "%s", err);
+        failed = true;
+    } else if (xq_pipeline_run(rd, &po, &why) < 0) {
+        xq_cli_error(PROG, "%s", why ? why : xq_reader_error(rd));
+        failed = !why;               /* the pipeline names only its own want of memory */
+        if (why) st->oom = st->oom_told = true;
+    }
+    xq_reader_close(rd);
+    if (failed) xq_stats_add_failed_file(st->stats);
+    if (failed || st->oom) progress_end(st->prog);
     st->prog->bytes_done += st->prog->bytes_file;
     st->prog->bytes_file = 0;
-    return status;
+}
+
+/* Read every input (none: standard input) into st, going on past a file
+ * that fails (read_file), and stopping once memory ran out (nothing will
+ * be written then).  Frees the replay memos. */
+static void read_inputs(char **paths, int npaths, run_state *st)
+{
+    for (int i = 0; i < (npaths ? npaths : 1) && !st->oom; i++) read_file(npaths ? paths[i] : "-", st);
+    xq_pipeline_memos_free(&st->memos);
+    progress_end(st->prog);
+    if (st->oom && !st->oom_told) {
+        xq_cli_error(PROG, "out of memory");
+        st->oom_told = true;
+    }
 }
 
 /* ---- --merge ----------------------------------------------------------- */
@@ -301,7 +344,7 @@ static int merge_files(char **paths, int n, xq_stats **out)
 /* ---- --derive-ecco ------------------------------------------------------- */
 
 static void write_table(FILE *o, const xq_ecco_table *t, char **paths, int npaths, uint64_t records,
-                        uint64_t learned, size_t held, size_t agree, const options *opt)
+                        uint64_t failed, uint64_t learned, size_t held, size_t agree, const options *opt)
 {
     fputs("/* ecco_table.inc - the ECCO classifier's table (ecco.h), included by ecco.c.\n"
           " *\n"
@@ -327,6 +370,10 @@ static void write_table(FILE *o, const xq_ecco_table *t, char **paths, int npath
     fprintf(o, " * Input: %llu records; learned from the %llu start-position games with an\n"
                " * ECCO tag whose move hash (xq_stats_move_hash) is even.\n",
             (unsigned long long)records, (unsigned long long)learned);
+    if (failed)
+        fprintf(o, " * INCOMPLETE: %llu input file%s failed (xq-stats said why and exited with\n"
+                   " * status 2); the games read before the failure are counted above.\n",
+                (unsigned long long)failed, failed == 1 ? "" : "s");
     fprintf(o, " * Held out: the %zu such games with an odd move hash; the table gives\n"
                " * their tagged code for %zu of them (%.2f%%).\n",
             held, agree, held ? 100.0 * (double)agree / (double)held : 0.0);
@@ -354,24 +401,22 @@ static int derive(char **paths, int npaths, const options *opt, progress *prog)
         return XQ_EXIT_USAGE;
     }
     run_state st = {.opt = opt, .stats = counts, .derive = &d, .prog = prog};
-    int status = XQ_EXIT_OK;
-    for (int i = 0; i < (npaths ? npaths : 1); i++) {
-        int s = read_file(npaths ? paths[i] : "-", &st);
-        if (s > status) status = s;
-    }
-    xq_pipeline_memos_free(&st.memos);
-    progress_end(prog);
+    /* a file that fails leaves the table learned from the others, marked
+     * incomplete in its header, and exit status 2 (as the statistics) */
+    read_inputs(paths, npaths, &st);
+    uint64_t failed = xq_stats_files_failed(counts);
+    int status = failed ? XQ_EXIT_USAGE : XQ_EXIT_OK;
     const xq_ecco_table *t = d.oom || st.oom ? NULL : xq_ecco_learner_table(d.learner);
     if (!t) {
-        xq_cli_error(PROG, "out of memory");
+        if (!st.oom_told) xq_cli_error(PROG, "out of memory");
         status = XQ_EXIT_USAGE;
-    }
-    if (status == XQ_EXIT_OK) {
+    } else {
         size_t agree = 0;
         for (size_t i = 0; i < d.held; i++)
             if (xq_ecco_classify(t, d.held_moves + i * (size_t)d.plies, d.held_plies[i]) == d.held_tag[i]) agree++;
         uint64_t records = xq_stats_records(counts);
-        write_table(stdout, t, paths, npaths, records, xq_ecco_learner_games(d.learner), d.held, agree, opt);
+        write_table(stdout, t, paths, npaths, records, failed, xq_ecco_learner_games(d.learner), d.held, agree,
+                    opt);
         if (!opt->quiet)
             fprintf(stderr, "%s: learned from %llu games, %zu entries; held-out agreement %zu of %zu (%.2f%%)\n", PROG,
                     (unsigned long long)xq_ecco_learner_games(d.learner), t->count, agree, d.held,
@@ -506,21 +551,27 @@ int main(int argc, char **argv)
             return XQ_EXIT_USAGE;
         }
         run_state st = {.opt = &opt, .stats = stats, .prog = &prog};
-        for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
-            int s = read_file(nfiles ? files[i] : "-", &st);
-            if (s > status) status = s;
-        }
-        xq_pipeline_memos_free(&st.memos);
-        progress_end(&prog);
-        if (st.oom) {
-            xq_cli_error(PROG, "out of memory");
-            status = XQ_EXIT_USAGE;
+        read_inputs(files, nfiles, &st);
+        if (st.oom) {   /* a count may be wrong: write none (read_inputs said why) */
+            xq_stats_free(stats);
+            return XQ_EXIT_USAGE;
         }
     }
-    if (status == XQ_EXIT_OK) {
-        if (opt.out == OUT_JSON) xq_stats_write_json(stdout, stats, &opt.report);
-        else if (opt.out == OUT_CSV) xq_stats_write_csv(stdout, stats, &opt.report);
-        else xq_stats_write_text(stdout, stats, &opt.report);
+    bool whole = opt.out == OUT_JSON  ? xq_stats_write_json(stdout, stats, &opt.report)
+                 : opt.out == OUT_CSV ? xq_stats_write_csv(stdout, stats, &opt.report)
+                                      : xq_stats_write_text(stdout, stats, &opt.report);
+    if (!whole) {   /* written already: say that it is short, never silently */
+        xq_cli_error(PROG, "out of memory: the statistics written are incomplete");
+        status = XQ_EXIT_USAGE;
+    }
+    /* written, and marked incomplete (files_failed): exit 2 all the same, so
+     * that a script, a map step or a reduce step (--merge) fails loudly */
+    uint64_t failed = xq_stats_files_failed(stats);
+    if (failed) {
+        status = XQ_EXIT_USAGE;
+        if (opt.merge)   /* reading the inputs said nothing: say why the status is 2 */
+            xq_cli_error(PROG, "the statistics are incomplete: %llu input file%s failed in the runs merged",
+                         (unsigned long long)failed, failed == 1 ? "" : "s");
     }
     xq_stats_free(stats);
     if (fflush(stdout) != 0) {

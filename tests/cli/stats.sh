@@ -115,7 +115,8 @@ counts,plies_median,79.0
 counts,heldout_games,26623
 counts,heldout_agree,24971
 counts,ecco_bad_tag,0
-counts,ecco_unclassified,77" "$(grep '^counts,' $TMP/masters.csv | grep -v with_errors)"
+counts,ecco_unclassified,77
+counts,files_failed,0" "$(grep '^counts,' $TMP/masters.csv | grep -v with_errors)"
   expect_eq "masters: results by tag" "1-0 20650, 0-1 14675, 1/2-1/2 18326, * 34" \
     "$(awk -F, '$1=="outcomes" {n[$2]+=$5} END {printf "1-0 %d, 0-1 %d, 1/2-1/2 %d, * %d", n["1-0"], n["0-1"], n["1/2-1/2"], n["*"]}' $TMP/masters.csv)"
   expect_eq "masters: checkmates 304 + 238, stalemates 2 + 1" "checkmate 542, stalemate 3" \
@@ -161,3 +162,95 @@ $BIN/xq-stats -q --json --rules axf corpus/sample-games.pgn > $TMP/axf.json 2>/d
 $BIN/xq-stats -q --json corpus/sample-games.pgn > $TMP/cxa.json 2>/dev/null
 expect_eq "json records the rule set" '"rules":"axf"' "$(grep -o '"rules":"axf"' $TMP/axf.json)"
 expect_status "merge refuses mixed rule sets" 2 $BIN/xq-stats --merge $TMP/axf.json $TMP/cxa.json
+
+# ---- a file that fails among good ones: the others are counted, the
+# output says how many failed, exit status 2 (man/xq-stats.1, EXIT STATUS)
+SG=corpus/sample-games.pgn
+EC=corpus/edge-cases.pgn
+expect_status "a missing file among good ones: exit 2" 2 $S $SG /nonexistent/missing.pgn $EC
+expect_eq "a missing file among good ones: the good ones' statistics, the count shown" \
+  "$(cat tests/expected/stats-failed-file.txt)" "$(cat $TMP/out)"
+expect_eq "a missing file among good ones: its message" \
+  "xq-stats: /nonexistent/missing.pgn: No such file or directory" "$(cat $TMP/err)"
+$S $SG $EC > $TMP/good.txt
+expect_eq "a missing file: the report is the complete one plus the count's row" \
+  "$(sed '2a\  input files failed (incomplete)      1' $TMP/good.txt)" "$(cat tests/expected/stats-failed-file.txt)"
+expect_status "a directory among good ones: exit 2" 2 $S --csv $SG tests/data
+expect_eq "a directory among good ones: counted, and the count" "counts,records,3 counts,files_failed,1" \
+  "$(echo $(grep -E '^counts,(records|files_failed),' $TMP/out))"
+expect_status "no file failed: CSV says 0, exit 0" 0 $S --csv $SG
+expect_eq "no file failed: files_failed 0, the last counts row" "counts,files_failed,0" \
+  "$(grep '^counts,' $TMP/out | tail -n 1)"
+expect_eq "no file failed: no row in the text" 0 "$(grep -c 'input files failed' $TMP/good.txt)"
+
+# a gzip stream cut in the middle: the games before the cut are counted,
+# the cut one too (with its error), as xq-validate counts them
+# (60 games: 20 copies of the 3 of $SG, each with a tag of 64 hex digits
+# of its own, so that the deflate stream does not end within the first)
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+  h=$(echo $i | sha256sum | cut -c1-64)
+  sed "s/^\[Round \"\([0-9]*\)\"\]/[Round \"$i.\1\"]\n[Annotator \"$h\"]/" $SG
+done | gzip -n -c > $TMP/sixty.pgn.gz
+size=$(wc -c < $TMP/sixty.pgn.gz)
+head -c $((size * 3 / 4)) $TMP/sixty.pgn.gz > $TMP/cut.pgn.gz
+expect_status "cut gzip: exit 2" 2 $S --csv $TMP/cut.pgn.gz
+expect_eq "cut gzip: the reader's message" "xq-stats: $TMP/cut.pgn.gz: unexpected end of file: the gzip data is cut short" \
+  "$(cat $TMP/err)"
+records=$(sed -n 's/^counts,records,//p' $TMP/out)
+expect_eq "cut gzip: some games, not all" 1 "$([ "$records" -gt 3 ] && [ "$records" -lt 60 ] && echo 1)"
+expect_eq "cut gzip: as many records as xq-validate reads" "$records games:" \
+  "$($BIN/xq-validate $TMP/cut.pgn.gz 2>&1 >/dev/null | tail -n 1 | cut -d' ' -f1-2)"
+expect_eq "cut gzip: one game with an error (the cut one), one file failed" \
+  "counts,unreadable,0 counts,with_errors,1 counts,files_failed,1" \
+  "$(echo $(grep -E '^counts,(unreadable|with_errors|files_failed),' $TMP/out))"
+valid=$(sed -n 's/^counts,valid,//p' $TMP/out)
+expect_eq "cut gzip: every game before the cut valid" 1 "$([ "$valid" -ge $((records - 1)) ] && echo 1)"
+
+# --merge: the count is read back and summed; merged statistics whose
+# inputs failed are written, then exit 2 with a message
+$S --json $SG /nonexistent/missing.pgn > $TMP/fa.json 2>/dev/null
+$S --json $EC > $TMP/fb.json
+expect_eq "json: the count" '"records":3,"files_failed":1,' "$(grep -o '"records":3,"files_failed":1,' $TMP/fa.json)"
+expect_status "merge of a part whose input failed: exit 2" 2 $S --merge $TMP/fa.json $TMP/fb.json
+expect_eq "merge of a part whose input failed: == one run over all the inputs" \
+  "$(cat tests/expected/stats-failed-file.txt)" "$(cat $TMP/out)"
+expect_eq "merge of a part whose input failed: the message" \
+  "xq-stats: the statistics are incomplete: 1 input file failed in the runs merged" "$(cat $TMP/err)"
+expect_status "merge --json sums the count: exit 2" 2 $S --merge --json $TMP/fa.json $TMP/fb.json $TMP/fa.json
+expect_eq "merge --json sums the count" '"files_failed":2' "$(grep -o '"files_failed":[0-9]*' $TMP/out)"
+cp $TMP/out $TMP/fab.json
+expect_status "the merged JSON merged again: exit 2" 2 $S --merge --csv $TMP/fab.json $TMP/fb.json
+expect_eq "the merged JSON merged again: the count kept" "counts,files_failed,2" "$(grep '^counts,files_failed,' $TMP/out)"
+expect_status "merge of complete parts: exit 0" 0 $S --merge $TMP/fb.json $TMP/cxa.json
+# the JSON of earlier versions has no files_failed: read as 0
+sed 's/"files_failed":0,//' $TMP/fb.json > $TMP/old.json
+expect_eq "old JSON: no files_failed" 0 "$(grep -c files_failed $TMP/old.json)"
+expect_status "merge of an old JSON: exit 0" 0 $S --merge --json $TMP/old.json
+expect_eq "merge of an old JSON: as the new one" "" "$(cmp $TMP/out $TMP/fb.json)"
+expect_status "merge of an old JSON with a part whose input failed: exit 2" 2 $S --merge $TMP/fa.json $TMP/old.json
+expect_eq "merge of an old JSON with a part whose input failed: == one run" \
+  "$(cat tests/expected/stats-failed-file.txt)" "$(cat $TMP/out)"
+sed 's/"files_failed":0,/"files_failed":-1,/' $TMP/fb.json > $TMP/neg.json
+expect_status "merge refuses a negative count" 2 $S --merge $TMP/neg.json
+expect_eq "merge refuses a negative count: nothing written" "" "$(cat $TMP/out)"
+# --merge stays strict on its own inputs: a missing JSON writes nothing
+expect_status "merge of a missing JSON: exit 2" 2 $S --merge $TMP/fb.json /nonexistent/stats.json
+expect_eq "merge of a missing JSON: nothing written" "" "$(cat $TMP/out)"
+
+# --derive-ecco: the table of the files read, marked incomplete, exit 2
+$S --derive-ecco -q $SG $EC > $TMP/ecco-good.inc
+expect_status "derive-ecco with a missing file: exit 2" 2 $S --derive-ecco -q $SG /nonexistent/missing.pgn $EC
+expect_eq "derive-ecco with a missing file: the table, marked incomplete" \
+  "$(sed -e 's| corpus/edge-cases.pgn| /nonexistent/missing.pgn corpus/edge-cases.pgn|' \
+         -e '/^ \* ECCO tag whose move hash/a\ * INCOMPLETE: 1 input file failed (xq-stats said why and exited with\
+ * status 2); the games read before the failure are counted above.' $TMP/ecco-good.inc)" "$(cat $TMP/out)"
+if have_shared corpus/ccpd/middlegames.pgn.gz; then
+  # a gzip file of 128 KiB or more is inflated ahead in a thread (zin.h): cut too
+  head -c 200000 $SHARED/corpus/ccpd/middlegames.pgn.gz > $TMP/mid-cut.pgn.gz
+  expect_status "cut gzip, inflated in a thread: exit 2" 2 $S -j2 --csv $TMP/mid-cut.pgn.gz
+  records=$(sed -n 's/^counts,records,//p' $TMP/out)
+  expect_eq "cut gzip, inflated in a thread: its first games counted, as xq-validate reads them" \
+    "$records games: / files_failed 1" \
+    "$($BIN/xq-validate -j1 $TMP/mid-cut.pgn.gz 2>&1 >/dev/null | tail -n 1 | cut -d' ' -f1-2) / files_failed $(sed -n 's/^counts,files_failed,//p' $TMP/out)"
+  expect_eq "cut gzip, inflated in a thread: most games" 1 "$([ "$records" -gt 1000 ] && [ "$records" -lt 2807 ] && echo 1)"
+fi

@@ -38,9 +38,11 @@ expect_eq "cut: xq-parse summary" "2 games, 39 plies decoded: 1 error in 1 game,
 expect_status "cut: xq-convert exit 2" 2 $C -q --to pgn cut.xml
 expect_eq "cut: xq-convert writes both games" 2 "$(grep -c '^\[Game ' out)"
 expect_eq "cut: xq-convert, the cut game's last move (ply 12)" "6. 炮二平四 炮３进３ 0-1" "$(tail -n 2 out | head -n 1)"
-# xq-stats gives no statistics when a file cannot be read to its end, as for a cut gzip file of PGN
-expect_status "cut: xq-stats exit 2" 2 $BIN/xq-stats cut.xml
+# xq-stats counts the games read before the error and the file as failed, as for a cut gzip file of PGN
+expect_status "cut: xq-stats exit 2" 2 $BIN/xq-stats --csv cut.xml
 expect_eq "cut: xq-stats, the reader's error" "xq-stats: cut.xml:60:34: XML error: the document ends early: <game> (line 40) is not closed" "$(cat err)"
+expect_eq "cut: xq-stats counts both games (the cut one with its error) and the failed file" \
+  "counts,records,2 counts,with_errors,1 counts,files_failed,1" "$(echo $(grep -E '^counts,(records|with_errors|files_failed),' out))"
 
 # ---- damage: an element left open in the second game (a comment)
 sed '50s|/>$|><comment>open</move>|' sample.xml > open.xml

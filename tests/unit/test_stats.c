@@ -512,6 +512,156 @@ static void test_median(void **state)
     xq_stats_free(s);
 }
 
+/* ---- input files that failed ------------------------------------------ */
+
+static char *csv_of(const xq_stats *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    xq_stats_write_csv(m, s, NULL);
+    fclose(m);
+    return buf;
+}
+
+/* Whether the last row of the CSV's counts table is `row` (and the one
+ * before it the ECCO counts, as before the count of failed files came). */
+static bool csv_last_count_is(const char *csv, const char *row)
+{
+    const char *p = strstr(csv, "\ncounts,ecco_unclassified,");
+    if (!p) return false;
+    p = strchr(p + 1, '\n') + 1;
+    size_t n = strlen(row);
+    return !strncmp(p, row, n) && !strncmp(p + n, "\ntable,", 7);
+}
+
+/* text with the line starting at `at` (and its newline) taken out, malloc'd */
+static char *without_line(const char *text, const char *at)
+{
+    const char *end = strchr(at, '\n');
+    assert_non_null(end);
+    size_t head = (size_t)(at - text), tail = strlen(end + 1);
+    char *out = malloc(head + tail + 1);
+    assert_non_null(out);
+    memcpy(out, text, head);
+    memcpy(out + head, end + 1, tail + 1);
+    return out;
+}
+
+/* The count of failed input files: 0 by default and then absent from the
+ * text, shown as one more row of Counts once not 0 (nothing else of the
+ * report changes), the last counts row of the CSV, carried by the JSON,
+ * summed by merging. */
+static void test_files_failed_reports(void **state)
+{
+    (void)state;
+    game_list l;
+    load_games("tests/data/stats-roundrobin.pgn", &l);
+    xq_stats *s = accumulate(&l, 0, l.n, NULL);
+    assert_int_equal(xq_stats_files_failed(s), 0);
+    char *complete = text_of(s, XQ_SYSTEM_AUTO);
+    assert_null(strstr(complete, "failed"));
+    char *csv = csv_of(s);
+    assert_true(csv_last_count_is(csv, "counts,files_failed,0"));
+    free(csv);
+    char *j = json_of(s);
+    assert_non_null(strstr(j, "\"records\":17,\"files_failed\":0,\"games\":"));
+    free(j);
+
+    xq_stats_add_failed_file(s);
+    xq_stats_add_failed_file(s);
+    assert_int_equal(xq_stats_files_failed(s), 2);
+    assert_int_equal(xq_stats_records(s), 17);   /* the games stay counted */
+    char *text = text_of(s, XQ_SYSTEM_AUTO);
+    const char *row = strstr(text, "  input files failed (incomplete)  ");
+    assert_non_null(row);
+    assert_ptr_equal(row, strstr(text, "\n") + strlen("  records                             17\n") + 1);
+    assert_memory_equal(row, "  input files failed (incomplete)      2\n", 40);
+    char *rest = without_line(text, row);
+    assert_string_equal(rest, complete);
+    free(rest);
+    free(text);
+    csv = csv_of(s);
+    assert_true(csv_last_count_is(csv, "counts,files_failed,2"));
+    free(csv);
+
+    /* JSON round trip, then merges: the counts add up */
+    j = json_of(s);
+    assert_non_null(strstr(j, "\"records\":17,\"files_failed\":2,"));
+    char err[160];
+    bool inc;
+    xq_stats *r = xq_stats_read_json(j, strlen(j), &inc, err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(xq_stats_files_failed(r), 2);
+    char *j2 = json_of(r);
+    assert_string_equal(j, j2);
+    free(j2);
+    assert_true(xq_stats_merge(r, s, err, sizeof err));
+    assert_int_equal(xq_stats_files_failed(r), 4);
+    xq_stats *empty = xq_stats_new(NULL);
+    xq_stats_add_failed_file(empty);   /* a run whose only file failed at once */
+    assert_true(xq_stats_merge(r, empty, err, sizeof err));
+    assert_int_equal(xq_stats_files_failed(r), 5);
+    assert_int_equal(xq_stats_records(r), 34);
+    assert_true(xq_stats_merge(empty, r, err, sizeof err));
+    assert_int_equal(xq_stats_files_failed(empty), 6);
+    xq_stats *none = xq_stats_new(NULL);
+    assert_true(xq_stats_merge(r, none, err, sizeof err));   /* complete parts add nothing */
+    assert_int_equal(xq_stats_files_failed(r), 5);
+    xq_stats_free(none);
+    xq_stats_free(empty);
+    xq_stats_free(r);
+    free(j);
+    free(complete);
+    xq_stats_free(s);
+    free_games(&l);
+}
+
+/* JSON written before files_failed existed reads as 0 (and then writes
+ * the field); an ill-typed or negative count is refused. */
+static void test_files_failed_json(void **state)
+{
+    (void)state;
+    game_list l;
+    load_games("tests/data/stats-swiss.pgn", &l);
+    xq_stats *s = accumulate(&l, 0, l.n, NULL);
+    char *j = json_of(s);
+    char *p = strstr(j, "\"files_failed\":0,");
+    assert_non_null(p);
+    char *old = strdup(j);
+    memmove(old + (p - j), old + (p - j) + strlen("\"files_failed\":0,"), strlen(p) - strlen("\"files_failed\":0,") + 1);
+    assert_null(strstr(old, "files_failed"));
+    char err[160];
+    bool inc;
+    xq_stats *r = xq_stats_read_json(old, strlen(old), &inc, err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(xq_stats_files_failed(r), 0);
+    char *j2 = json_of(r);
+    assert_string_equal(j2, j);
+    free(j2);
+    xq_stats_free(r);
+
+    static const char *const bad_values[] = {"-1", "\"1\"", "1.5", "null", "18446744073709551616"};
+    for (size_t i = 0; i < sizeof bad_values / sizeof *bad_values; i++) {
+        char *b = malloc(strlen(j) + 32);
+        assert_non_null(b);
+        size_t head = (size_t)(p - j) + strlen("\"files_failed\":");
+        memcpy(b, j, head);
+        strcpy(b + head, bad_values[i]);
+        strcat(b, p + strlen("\"files_failed\":0"));
+        err[0] = '\0';
+        assert_null(xq_stats_read_json(b, strlen(b), &inc, err, sizeof err));
+        assert_false(inc);
+        assert_non_null(strstr(err, "files_failed"));
+        free(b);
+    }
+    free(old);
+    free(j);
+    xq_stats_free(s);
+    free_games(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -527,6 +677,8 @@ int main(void)
         cmocka_unit_test(test_merge_refuses_other_options),
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_median),
+        cmocka_unit_test(test_files_failed_reports),
+        cmocka_unit_test(test_files_failed_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
