@@ -136,6 +136,23 @@ static size_t key_plain(const xq_replay_options *opt, xq_notation notation, unsi
     return n * 2;
 }
 
+/* line_key of the nodes under opt and notation against key_plain's key
+ * (into plain, room enough); returns the key's length in bytes. */
+static size_t key_check(xq_replay_memo *memo, const xq_replay_options *opt, xq_notation notation,
+                        const xq_node *nodes, size_t count, uint16_t *plain)
+{
+    unsigned desc_full = (unsigned)notation <= XQ_NOTATION_CHINESE_3DIGIT ? XQ_DESC_OTHER - 1 : 0;
+    uint16_t head[LINE_KEY_HEAD];
+    assert_true(line_key_head(opt, notation, head));
+    size_t len;
+    const uint16_t *k = line_key(memo, head, desc_full, nodes, count, &len);
+    assert_non_null(k);
+    size_t want = key_plain(opt, notation, desc_full, nodes, count, plain);
+    assert_int_equal(len, want);
+    assert_memory_equal(k, plain, len);
+    return want;
+}
+
 /* Texts for the nodes: full forms (a desc of their own) and others. */
 static const char *const texts[] = {"炮二平五", "馬８進７", "車一平二", "兵七進一", "相三進五",
                                     "前炮平四", "炮25",     "h2e2",     "C2.5",     "後車進三"};
@@ -172,14 +189,9 @@ static void key_agrees(void **state)
         opt.move_limit = 60 + round % 3;
         opt.no_moves = round % 5 == 0;
         opt.strict = round % 7 == 0;
-        size_t len;
+        size_t want = key_check(&memo, &opt, notation, nodes, count, plain);
         uint16_t head[LINE_KEY_HEAD];
         assert_true(line_key_head(&opt, notation, head));
-        const uint16_t *k = line_key(&memo, head, desc_full, nodes, count, &len);
-        assert_non_null(k);
-        size_t want = key_plain(&opt, notation, desc_full, nodes, count, plain);
-        assert_int_equal(len, want);
-        assert_memory_equal(k, plain, len);
         /* the hash from the nodes is one of the key alone: in a Chinese
          * notation the same with every desc unknown (0) or every desc
          * decoded (the same key; elsewhere the key holds the desc as it
@@ -229,16 +241,7 @@ static void key_agrees_runs(void **state)
             nodes[i].text = t;
             nodes[i].desc = xqt_rnd(&rng_state, 30) ? xq_move_desc(t, strlen(t)) : 0;
         }
-        xq_notation notation = round % 4 ? XQ_NOTATION_CHINESE : XQ_NOTATION_WXF;
-        unsigned desc_full = notation == XQ_NOTATION_CHINESE ? XQ_DESC_OTHER - 1 : 0;
-        uint16_t head[LINE_KEY_HEAD];
-        assert_true(line_key_head(&opt, notation, head));
-        size_t len;
-        const uint16_t *k = line_key(&memo, head, desc_full, nodes, count, &len);
-        assert_non_null(k);
-        size_t want = key_plain(&opt, notation, desc_full, nodes, count, plain);
-        assert_int_equal(len, want);
-        assert_memory_equal(k, plain, len);
+        key_check(&memo, &opt, round % 4 ? XQ_NOTATION_CHINESE : XQ_NOTATION_WXF, nodes, count, plain);
     }
     xq_replay_memo_free(&memo);
 }

@@ -188,13 +188,8 @@ static void test_gbk(void **state)
 static void test_slot_text_zeros(void **state)
 {
     (void)state;
-    out_file o = {0};
-    o.cd = iconv_open("CP950", "UTF-8");
-    assert_true(o.cd != (iconv_t)-1);
-    for (int i = 0; i < 200; i++) record(&o);
-    iconv_close(o.cd);
     char path[64];
-    save_tmp(o.p, o.len, path);
+    xqt_big5_file(record, 200, path);
     xq_read_options opt = {.encoding = XQ_ENC_BIG5, .format = XQ_FMT_PGN};
     char err[256];
     xq_reader *r = xq_reader_open(path, &opt, err, sizeof err);
@@ -221,7 +216,6 @@ static void test_slot_text_zeros(void **state)
     xq_game_free(&g);
     xq_reader_close(r);
     unlink(path);
-    free(o.p);
 }
 
 /* words_size: the cache made at WORDS_AFTER moves in WORD_SLOTS_FIRST

@@ -239,6 +239,20 @@ static inline void put(out_file *o, const char *s)
     put_raw(o, buf, (size_t)(out - buf));
 }
 
+/* n records, each written by record (UTF-8 text through put), in Big5
+ * (CP950) into a new temporary file, its name in path (the caller
+ * unlinks it). */
+static inline void xqt_big5_file(void (*record)(out_file *), int n, char path[64])
+{
+    out_file o = {0};
+    o.cd = iconv_open("CP950", "UTF-8");
+    assert_true(o.cd != (iconv_t)-1);
+    for (int i = 0; i < n; i++) record(&o);
+    iconv_close(o.cd);
+    save_tmp(o.p, o.len, path);
+    free(o.p);
+}
+
 /* Two games read from the same bytes are the same, field by field: tags,
  * every node of every line of play, raw bytes, diagnostics with place
  * (the fast paths of the reader against the general way). */
