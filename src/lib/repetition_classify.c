@@ -232,8 +232,10 @@ static inline void kind_sets_of(const xq_position *pos, xq_color c, kind_sets *k
 }
 
 /* The squares of file f and of rank r as sets (bit sq of word sq >> 6),
- * by the preprocessor. */
-#define FS_BIT(sq, w) ((sq) >= 64 * (w) && (sq) < 64 * (w) + 64 && (sq) < XQ_SQUARES ? 1ull << ((sq) - 64 * (w)) : 0ull)
+ * by the preprocessor (the shift count masked: clang checks it on the
+ * branch not taken too, where it is out of range). */
+#define FS_BIT(sq, w) \
+    ((sq) >= 64 * (w) && (sq) < 64 * (w) + 64 && (sq) < XQ_SQUARES ? 1ull << ((unsigned)((sq) - 64 * (w)) & 63u) : 0ull)
 #define FS_FILE_W(f, w)                                                                                      \
     (FS_BIT((f), w) | FS_BIT((f) + 9, w) | FS_BIT((f) + 18, w) | FS_BIT((f) + 27, w) | FS_BIT((f) + 36, w) | \
      FS_BIT((f) + 45, w) | FS_BIT((f) + 54, w) | FS_BIT((f) + 63, w) | FS_BIT((f) + 72, w) | FS_BIT((f) + 81, w))
