@@ -483,7 +483,10 @@ bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errs
 {
     if (!same_options(into, from, err, errsz)) return false;
     into->records += from->records;
-    into->files_failed += from->files_failed;
+    /* saturated, not wrapped: a count that wrapped to 0 would call the
+     * merged statistics complete (the other sums may wrap, as sums) */
+    into->files_failed = from->files_failed > UINT64_MAX - into->files_failed ? UINT64_MAX
+                                                                               : into->files_failed + from->files_failed;
     into->from_start += from->from_start;
     into->from_fen += from->from_fen;
     into->unreadable += from->unreadable;

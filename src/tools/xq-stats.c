@@ -384,6 +384,12 @@ static void write_table(FILE *o, const xq_ecco_table *t, char **paths, int npath
                " * %zu entries; moves are ICCS squares without the dash, 4 characters a ply.\n"
                " */\n",
             opt->ecco_plies, opt->ecco_min, t->count);
+    /* an incomplete table must not build quietly: its usual place is
+     * src/lib/ecco_table.inc, written by a redirect whatever the exit
+     * status (it is still written, to be looked at) */
+    if (failed)
+        fprintf(o, "#error \"incomplete ECCO table: %llu input file%s failed (see the comment above)\"\n",
+                (unsigned long long)failed, failed == 1 ? "" : "s");
     fprintf(o, "#define XQ_ECCO_TABLE_PLIES %d\n", opt->ecco_plies);
     fputs("static const xq_ecco_entry XQ_ECCO_TABLE_ENTRIES[] = {\n", o);
     for (size_t i = 0; i < t->count; i++) fprintf(o, "    {\"%s\", \"%s\"},\n", t->entries[i].prefix, t->entries[i].code);

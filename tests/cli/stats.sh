@@ -243,7 +243,9 @@ expect_status "derive-ecco with a missing file: exit 2" 2 $S --derive-ecco -q $S
 expect_eq "derive-ecco with a missing file: the table, marked incomplete" \
   "$(sed -e 's| corpus/edge-cases.pgn| /nonexistent/missing.pgn corpus/edge-cases.pgn|' \
          -e '/^ \* ECCO tag whose move hash/a\ * INCOMPLETE: 1 input file failed (xq-stats said why and exited with\
- * status 2); the games read before the failure are counted above.' $TMP/ecco-good.inc)" "$(cat $TMP/out)"
+ * status 2); the games read before the failure are counted above.' \
+         -e '/^#define XQ_ECCO_TABLE_PLIES/i\#error "incomplete ECCO table: 1 input file failed (see the comment above)"' \
+         $TMP/ecco-good.inc)" "$(cat $TMP/out)"
 if have_shared corpus/ccpd/middlegames.pgn.gz; then
   # a gzip file of 128 KiB or more is inflated ahead in a thread (zin.h): cut too
   head -c 200000 $SHARED/corpus/ccpd/middlegames.pgn.gz > $TMP/mid-cut.pgn.gz

@@ -656,6 +656,26 @@ static void test_files_failed_json(void **state)
         assert_non_null(strstr(err, "files_failed"));
         free(b);
     }
+    /* the largest count reads, and a merge keeps it from wrapping to 0
+     * (which would call the merged statistics complete) */
+    char *big = malloc(strlen(j) + 32);
+    assert_non_null(big);
+    size_t head = (size_t)(p - j) + strlen("\"files_failed\":");
+    memcpy(big, j, head);
+    strcpy(big + head, "18446744073709551615");
+    strcat(big, p + strlen("\"files_failed\":0"));
+    xq_stats *most = xq_stats_read_json(big, strlen(big), &inc, err, sizeof err);
+    assert_non_null(most);
+    assert_true(xq_stats_files_failed(most) == UINT64_MAX);
+    xq_stats *one = xq_stats_new(NULL);
+    xq_stats_add_failed_file(one);
+    assert_true(xq_stats_merge(one, most, err, sizeof err));
+    assert_true(xq_stats_files_failed(one) == UINT64_MAX);
+    assert_true(xq_stats_merge(most, one, err, sizeof err));
+    assert_true(xq_stats_files_failed(most) == UINT64_MAX);
+    xq_stats_free(one);
+    xq_stats_free(most);
+    free(big);
     free(old);
     free(j);
     xq_stats_free(s);
