@@ -141,3 +141,13 @@ expect_eq "plain text after gzip data: said" "xq-validate: $TMP/ap.gz: 1094 byte
 printf '[Event "a\033[31mred"]\n1. 炮二平五 \033[2J\n' > $TMP/esc.pgn
 expect_status "escapes: exit 1" 1 $V -q $TMP/esc.pgn
 expect_eq "escapes: no control character reaches stderr" "0" "$(tr -d '\n' < $TMP/err | tr -d '[:print:]' | tr -d '\200-\377' | wc -c)"
+
+# a FEN whose generals stand outside their palaces (an impossible position:
+# a warning, and replayed): the repetition judge gives its verdict, and the
+# search's debug cross-checks, which hold only for generals in their
+# palaces, do not abort a build with asserts (found by the break-it tester)
+printf '[FEN "9/C3K4/1ak6/9/5P3/9/9/9/9/9 b - - 0 1"]\n\nc7d7 f5e5 d7d8 e5d5 d8e8 d5e5 e8d8 e5d5 d8e8 d5e5 e8d8 e5d5\n d8e8 d5e5 e8d8 a8a5 d8d7 a5a8 d7d8 a8a5 d8d7 a5a8 d7d8 a8a5\n d8d7 a5a8 d7d8 a8a5 d8d7 a5a8 d7d8 a8c8 d8e8 *\n' > $TMP/offpalace.pgn
+expect_status "generals outside their palaces: replayed, warnings only" 0 $V -W $TMP/offpalace.pgn
+expect_eq "generals outside their palaces: the repetition judged" \
+  "$TMP/offpalace.pgn:4:7: warning: game 1, ply 14: move recorded after the repetition at ply 13 was judged: both sides allowed, 1/2-1/2 (CXA1999 §26.2, §24.2)" \
+  "$(sed -n 2p $TMP/err)"
