@@ -135,6 +135,13 @@ extern const uint8_t xq_rel[XQ_REL_ROWS][XQ_SQUARES];
  * horse square as its leg (no bounds test in the attack tests). */
 extern const uint8_t xq_horse_attack[XQ_SQUARES][4][3];
 
+/* The steps of a general (north, south, east, west) and of an advisor
+ * (NE, SE, NW, SW) of colour c from each square that stay in c's palace
+ * (files d..f, ranks 0..2 for Red, 7..9 for Black; CXA1999 §2.2), 0xFF
+ * for the others (movegen.c; the judge's searches use them too). */
+extern const uint8_t xq_general_to[2][XQ_SQUARES][4];
+extern const uint8_t xq_advisor_to[2][XQ_SQUARES][4];
+
 /* The out-of-line parts of xq_quiet_move_safe_inline (movegen.c): a
  * line of the general g in direction dir (XQ_REL_NORTH ...) that the
  * mover leaves, without or with a capture on it (to); a piece entering a

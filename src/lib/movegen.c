@@ -62,13 +62,13 @@ enum { NONE = 0xFF };
 #define GEN_ROW(s, c) {SQ_PAL(s, 0, 1, c), SQ_PAL(s, 0, -1, c), SQ_PAL(s, 1, 0, c), SQ_PAL(s, -1, 0, c)}
 #define GEN_RED(s) GEN_ROW(s, 0)
 #define GEN_BLACK(s) GEN_ROW(s, 1)
-static const uint8_t GENERAL_TO[2][XQ_SQUARES][4] = {{EACH_SQ(GEN_RED)}, {EACH_SQ(GEN_BLACK)}};
+const uint8_t xq_general_to[2][XQ_SQUARES][4] = {{EACH_SQ(GEN_RED)}, {EACH_SQ(GEN_BLACK)}};
 
 /* Advisor steps (NE, SE, NW, SW) that stay in the palace. */
 #define ADV_ROW(s, c) {SQ_PAL(s, 1, 1, c), SQ_PAL(s, 1, -1, c), SQ_PAL(s, -1, 1, c), SQ_PAL(s, -1, -1, c)}
 #define ADV_RED(s) ADV_ROW(s, 0)
 #define ADV_BLACK(s) ADV_ROW(s, 1)
-static const uint8_t ADVISOR_TO[2][XQ_SQUARES][4] = {{EACH_SQ(ADV_RED)}, {EACH_SQ(ADV_BLACK)}};
+const uint8_t xq_advisor_to[2][XQ_SQUARES][4] = {{EACH_SQ(ADV_RED)}, {EACH_SQ(ADV_BLACK)}};
 
 /* Elephant points (NE, SE, NW, SW) as {eye, target}; NONE target when off
  * the board or across the river for colour c. */
@@ -494,7 +494,7 @@ static int gen_piece(const xq_position *pos, int from, xq_move *moves, int n)
     switch (XQ_KIND(p)) {
     case XQ_GENERAL:
     case XQ_ADVISOR: {
-        const uint8_t *t = XQ_KIND(p) == XQ_GENERAL ? GENERAL_TO[c][from] : ADVISOR_TO[c][from];
+        const uint8_t *t = XQ_KIND(p) == XQ_GENERAL ? xq_general_to[c][from] : xq_advisor_to[c][from];
         for (int k = 0; k < 4; k++)
             if (t[k] != NONE && TARGET_OK(t[k])) moves[n++] = XQ_MOVE(from, t[k]);
         break;

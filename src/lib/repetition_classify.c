@@ -360,18 +360,6 @@ static const uint8_t STEP_OVER[XQ_SQUARES][4][2] = {T_EACH_SQ(T_STEP_ROW)};
      T_AT(s, -2, -1)}
 static const uint8_t HORSE_TARGET[XQ_SQUARES][8] = {T_EACH_SQ(T_HORSE_TO)};
 
-/* by colour c: {the general's steps (as ORTH_F / ORTH_R), the advisor's
- * steps (as DIAG_F / DIAG_R)} that stay in c's palace (files d..f, ranks
- * 0..2 for Red, 7..9 for Black), NO_SQ for the others */
-#define T_IN_PAL(t, c) (T_F(t) >= 3 && T_F(t) <= 5 && ((c) == 0 ? T_R(t) <= 2 : T_R(t) >= 7))
-#define T_PAL_AT(s, df, dr, c) (T_AT(s, df, dr) != NO_SQ && T_IN_PAL(T_AT(s, df, dr), c) ? T_AT(s, df, dr) : NO_SQ)
-#define T_PAL_ROW(s, c)                                                                                         \
-    {{T_PAL_AT(s, 0, 1, c), T_PAL_AT(s, 0, -1, c), T_PAL_AT(s, 1, 0, c), T_PAL_AT(s, -1, 0, c)},              \
-     {T_PAL_AT(s, 1, 1, c), T_PAL_AT(s, 1, -1, c), T_PAL_AT(s, -1, 1, c), T_PAL_AT(s, -1, -1, c)}}
-#define T_PAL_RED(s) T_PAL_ROW(s, 0)
-#define T_PAL_BLACK(s) T_PAL_ROW(s, 1)
-static const uint8_t PALACE_STEP[2][XQ_SQUARES][2][4] = {{T_EACH_SQ(T_PAL_RED)}, {T_EACH_SQ(T_PAL_BLACK)}};
-
 /* The squares at most two files and two ranks from each square (itself
  * included): where a general, advisor, elephant, horse or soldier on it
  * can move to. */
@@ -401,7 +389,7 @@ static int piece_moves(const xq_position *pos, int from, bool caps_only, xq_move
     case XQ_GENERAL:
     case XQ_ADVISOR: {
         /* one step, orthogonal or diagonal, within the palace */
-        const uint8_t *st = PALACE_STEP[c][from][XQ_KIND(p) == XQ_ADVISOR];
+        const uint8_t *st = XQ_KIND(p) == XQ_GENERAL ? xq_general_to[c][from] : xq_advisor_to[c][from];
         for (int d = 0; d < 4; d++)
             if (st[d] != NO_SQ) ADD(st[d]);
         break;
