@@ -87,21 +87,31 @@ void xq_cli_rules_finish(xq_replay_options *rules, bool cap_given)
     if (rules->rules == XQ_RULES_AXF && !cap_given) rules->check_cap = 10;   /* AXF clause */
 }
 
-int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *ropt,
-                    const xq_pipeline_options *po)
+int xq_cli_run_file_told(const char *prog, const char *path, const xq_read_options *ropt,
+                         const xq_pipeline_options *po, bool *input_failed)
 {
     char err[512];
+    *input_failed = false;
     xq_reader *rd = xq_reader_open(path, ropt, err, sizeof err);
     if (!rd) {
         xq_cli_error(prog, "%s", err);
+        *input_failed = true;
         return XQ_EXIT_USAGE;
     }
     const char *why = NULL;
     int status = XQ_EXIT_OK;
     if (xq_pipeline_run(rd, po, &why) < 0) {
         xq_cli_error(prog, "%s", why ? why : xq_reader_error(rd));
+        *input_failed = !why;   /* the pipeline names only its own want of memory */
         status = XQ_EXIT_USAGE;
     }
     xq_reader_close(rd);
     return status;
+}
+
+int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *ropt,
+                    const xq_pipeline_options *po)
+{
+    bool input_failed;
+    return xq_cli_run_file_told(prog, path, ropt, po, &input_failed);
 }

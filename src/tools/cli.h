@@ -70,9 +70,17 @@ int xq_cli_bad_option(const char *prog);
 
 /* Read every game of path ("-" = stdin) through the pipeline po
  * (pipeline.h).  Returns XQ_EXIT_OK, or XQ_EXIT_USAGE after printing
- * "PROG: PATH: reason" when the file cannot be opened or read. */
+ * "PROG: PATH: reason" when the file cannot be opened or read, or the
+ * pipeline ran out of memory. */
 int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *ropt,
                     const xq_pipeline_options *po);
+
+/* xq_cli_run_file, telling the two failures apart: *input_failed set
+ * when the file could not be opened or read (the games read before a read
+ * error were processed), cleared otherwise (a failure then is the
+ * pipeline's want of memory). */
+int xq_cli_run_file_told(const char *prog, const char *path, const xq_read_options *ropt,
+                         const xq_pipeline_options *po, bool *input_failed);
 
 /* After all options: the AXF rule set counts at most 10 checks per side
  * toward the move limit unless --check-cap said otherwise. */

@@ -203,8 +203,8 @@ static void account_game(void *ctx, xq_slot *slot)
  * so the other files' work is kept.  Memory that ran out in the pipeline
  * itself (pipeline.h: no room to read on, or a game's record or findings
  * cut short) sets st->oom instead: a game counted may be wrong, so no
- * statistics may be written.  This is xq_cli_run_file (cli.h) telling
- * those two failures apart, which that function's exit status does not. */
+ * statistics may be written (xq_cli_run_file_told, cli.h, tells the two
+ * apart). */
 static void read_file(const char *path, run_state *st)
 {
     xq_pipeline_options po = {
@@ -212,19 +212,9 @@ static void read_file(const char *path, run_state *st)
         .process = process_game, .account = account_game,
     };
     st->prog->bytes_file = 0;
-    char err[512];
-    const char *why = NULL;
-    bool failed = false;
-    xq_reader *rd = xq_reader_open(path, &st->opt->read, err, sizeof err);
-    if (!rd) {
-        xq_cli_error(PROG, "%s", err);
-        failed = true;
-    } else if (xq_pipeline_run(rd, &po, &why) < 0) {
-        xq_cli_error(PROG, "%s", why ? why : xq_reader_error(rd));
-        failed = !why;               /* the pipeline names only its own want of memory */
-        if (why) st->oom = st->oom_told = true;
-    }
-    xq_reader_close(rd);
+    bool failed;
+    if (xq_cli_run_file_told(PROG, path, &st->opt->read, &po, &failed) != XQ_EXIT_OK && !failed)
+        st->oom = st->oom_told = true;   /* the pipeline's want of memory, said */
     if (failed) xq_stats_add_failed_file(st->stats);
     if (failed || st->oom) progress_end(st->prog);
     st->prog->bytes_done += st->prog->bytes_file;
