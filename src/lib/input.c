@@ -2,9 +2,11 @@
  * encoding detection and decoding to UTF-8.  See input.h. */
 #include "input.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <iconv.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,6 +445,163 @@ static uint32_t *pairs_new(void)
     return calloc((size_t)256 << 8, sizeof(uint32_t));
 }
 
+/* ---- what a closed input leaves to the next (per thread) -------------- */
+
+/* A run over many small files, opened one after another (a directory of
+ * one-game files), made per file: the 64 KiB read buffer (zeroed), two
+ * iconv converters for the detection and one for the decoding, and a
+ * 256 KiB pair cache per legacy encoding scored, zeroed and then filled
+ * again pair by pair through iconv; over 2,000 one-game files of
+ * masters.pgn that was half of the run's instructions.  None of it
+ * depends on the file: a pair cache holds entries that are a function
+ * of the encoding and the pair alone (entries are only ever added), a
+ * converter is reset before each use (decode_slow, pair_try2), and the
+ * bytes of a buffer past the window may be anything (xq_input_window).
+ * So a closed input leaves them to its thread, one of each kind, and
+ * the next input the thread opens takes them over; an input owns what
+ * it took until it is closed, so no two inputs ever share one.  Freed
+ * when the thread ends (stash_free); the main thread's stash stays
+ * reachable until exit. */
+typedef struct {
+    unsigned char *buf;      /* buf_cap bytes, every byte defined, or NULL */
+    size_t buf_cap;
+    iconv_t cd[2];           /* Big5's and GBK's converters, (iconv_t)-1 for none */
+    uint32_t *pairs[2];      /* their pair caches, or NULL */
+} input_stash;
+
+static _Thread_local input_stash *stash;
+static pthread_key_t stash_key;
+static pthread_once_t stash_once = PTHREAD_ONCE_INIT;
+static bool stash_keyed;
+
+static void stash_free(void *p)
+{
+    input_stash *s = p;
+    free(s->buf);
+    for (int k = 0; k < 2; k++) {
+        if (s->cd[k] != (iconv_t)-1) iconv_close(s->cd[k]);
+        free(s->pairs[k]);
+    }
+    free(s);
+    stash = NULL;   /* (still this thread's: TLS outlives the key's destructors) */
+}
+
+static void stash_make_key(void)
+{
+    stash_keyed = pthread_key_create(&stash_key, stash_free) == 0;
+}
+
+/* This thread's stash, made on first use; NULL when it cannot be (out of
+ * memory, no key for its destructor): then nothing is kept. */
+static input_stash *stash_here(void)
+{
+    if (stash) return stash;
+    pthread_once(&stash_once, stash_make_key);
+    if (!stash_keyed) return NULL;
+    input_stash *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->cd[0] = s->cd[1] = (iconv_t)-1;
+    if (pthread_setspecific(stash_key, s) != 0) {
+        free(s);
+        return NULL;
+    }
+    return stash = s;
+}
+
+/* The slot of a legacy encoding in the stash: Big5 0, GBK 1. */
+static int stash_slot(xq_encoding enc)
+{
+    return enc == XQ_ENC_GBK;
+}
+
+/* The converter for enc (GBK or Big5): the stash's, else a new one;
+ * (iconv_t)-1 when iconv has none.  Give it back with converter_give. */
+static iconv_t converter_take(xq_encoding enc)
+{
+    input_stash *s = stash;
+    int k = stash_slot(enc);
+    if (s && s->cd[k] != (iconv_t)-1) {
+        iconv_t cd = s->cd[k];
+        s->cd[k] = (iconv_t)-1;
+        return cd;
+    }
+    return open_legacy(enc);
+}
+
+static void converter_give(xq_encoding enc, iconv_t cd)
+{
+    if (cd == (iconv_t)-1) return;
+    input_stash *s = stash_here();
+    int k = stash_slot(enc);
+    if (s && s->cd[k] == (iconv_t)-1) {
+        s->cd[k] = cd;
+        return;
+    }
+    iconv_close(cd);
+}
+
+/* The pair cache of enc (GBK or Big5): the stash's, with the entries
+ * earlier inputs made, else a new empty one; NULL when out of memory.
+ * Give it back with pairs_give. */
+static uint32_t *pairs_take(xq_encoding enc)
+{
+    input_stash *s = stash;
+    int k = stash_slot(enc);
+    if (s && s->pairs[k]) {
+        uint32_t *p = s->pairs[k];
+        s->pairs[k] = NULL;
+        return p;
+    }
+    return pairs_new();
+}
+
+static void pairs_give(xq_encoding enc, uint32_t *pairs)
+{
+    if (!pairs) return;
+    input_stash *s = stash_here();
+    int k = stash_slot(enc);
+    if (s && !s->pairs[k]) {
+        s->pairs[k] = pairs;
+        return;
+    }
+    free(pairs);
+}
+
+/* The largest read buffer the stash keeps: a legacy input's buffer
+ * grows to twice READ_CHUNK for the detection's sample (SAMPLE_SIZE and
+ * the pad); one grown for a long line or record is not kept. */
+enum { STASH_BUF_MAX = 2 * READ_CHUNK };
+
+/* A read buffer of at least READ_CHUNK bytes, every byte defined, its
+ * size in *cap: the stash's (holding an earlier input's bytes), else a
+ * new zeroed one; NULL when out of memory. */
+static unsigned char *buffer_take(size_t *cap)
+{
+    input_stash *s = stash;
+    if (s && s->buf) {
+        unsigned char *b = s->buf;
+        *cap = s->buf_cap;
+        s->buf = NULL;
+        return b;
+    }
+    *cap = READ_CHUNK;
+    return calloc(READ_CHUNK, 1);
+}
+
+/* Give back a read buffer of cap bytes: kept up to STASH_BUF_MAX bytes,
+ * else freed. */
+static void buffer_give(unsigned char *buf, size_t cap)
+{
+    if (!buf) return;
+    input_stash *s = cap <= STASH_BUF_MAX ? stash_here() : NULL;
+    if (s && !s->buf) {
+        s->buf = buf;
+        s->buf_cap = cap;
+        return;
+    }
+    free(buf);
+}
+
 /* Decode s[0..n) with the pair cache (pairs[pair_key], 256 x 256
  * entries for every byte pair, ASCII leads included, allocated on first
  * use, filled on first sight); same contract as iconv_decode.  The loop
@@ -521,6 +680,50 @@ static void marker_set_make(marker_set *set, const uint32_t *markers, size_t nm)
     memset(set, 0, sizeof *set);
     for (size_t m = 0; m < nm; m++)
         if (markers[m] < 0x10000) set->w[markers[m] >> 6] |= (uint64_t)1 << (markers[m] & 63);
+}
+
+/* The code points of MARKERS, sorted (the scoring searches them), and
+ * their bit set: made once for the process (every detection reads them;
+ * made per detection they cost a sort and two 8 KiB sets per file). */
+static struct {
+    uint32_t list[64];
+    size_t n;
+    marker_set set;
+} marker_table;
+static pthread_once_t marker_once = PTHREAD_ONCE_INIT;
+
+static void marker_table_make(void)
+{
+    size_t nm = 0, i = 0, blen;
+    const unsigned char *m = (const unsigned char *)MARKERS;
+    size_t mlen = sizeof MARKERS - 1;
+    while (i < mlen && nm < 64) {
+        int k = utf8_seq(m + i, mlen - i, &blen);
+        marker_table.list[nm++] = utf8_cp(m + i, k);
+        i += (size_t)k;
+    }
+    qsort(marker_table.list, nm, sizeof *marker_table.list, cmp_u32);
+    marker_table.n = nm;
+    marker_set_make(&marker_table.set, marker_table.list, nm);
+}
+
+/* The code points of MARKERS, sorted, into markers[64]; returns how
+ * many. */
+static size_t marker_list(uint32_t markers[64])
+{
+    pthread_once(&marker_once, marker_table_make);
+    memcpy(markers, marker_table.list, marker_table.n * sizeof *markers);
+    return marker_table.n;
+}
+
+/* The bit set of markers[0..nm), which must be marker_list's. */
+static const marker_set *marker_set_of(const uint32_t *markers, size_t nm)
+{
+    pthread_once(&marker_once, marker_table_make);
+    assert(nm == marker_table.n && memcmp(markers, marker_table.list, nm * sizeof *markers) == 0);
+    (void)markers;
+    (void)nm;
+    return &marker_table.set;
 }
 
 /* Marker characters in the UTF-8 text u[0..n) (the decoder's output: well
@@ -622,19 +825,18 @@ static long score_decode(iconv_t cd, uint32_t **pairs, const unsigned char *s, s
 static long score_pairs(xq_encoding enc, const unsigned char *s, size_t n,
                         const uint32_t *markers, size_t nm, uint32_t **pairs)
 {
-    iconv_t cd = open_legacy(enc);
+    iconv_t cd = converter_take(enc);
     if (cd == (iconv_t)-1) return -(long)n;
-    marker_set set;
-    marker_set_make(&set, markers, nm);
+    const marker_set *set = marker_set_of(markers, nm);
     if (pairs) {
-        long score = score_decode(cd, pairs, s, n, &set, markers, nm);
-        iconv_close(cd);
+        long score = score_decode(cd, pairs, s, n, set, markers, nm);
+        converter_give(enc, cd);
         return score;
     }
     xq_buf out = {0};
     int nbad = iconv_decode(cd, "", s, n, 0, &out, NULL, NULL);
-    iconv_close(cd);
-    long score = -(long)(nbad < 0 ? 0 : nbad) + marker_count((const unsigned char *)out.p, out.len, &set, markers, nm);
+    converter_give(enc, cd);
+    long score = -(long)(nbad < 0 ? 0 : nbad) + marker_count((const unsigned char *)out.p, out.len, set, markers, nm);
     xq_buf_free(&out);
     return score;
 }
@@ -661,31 +863,13 @@ static bool mostly_utf8(const unsigned char *s, size_t n)
     return good > 0 && good >= 4 * bad;
 }
 
-/* Below this many bytes of sample, detection scores without pair caches
- * (score_pairs): two 256 KiB caches per small file made a run over a
- * thousand small files 7 times slower. */
-enum { DETECT_CACHE_MIN = 32 * 1024 };
-
-/* The code points of MARKERS, sorted (the scoring searches them), into
- * markers[64]; returns how many. */
-static size_t marker_list(uint32_t markers[64])
-{
-    size_t nm = 0, i = 0, blen;
-    const unsigned char *m = (const unsigned char *)MARKERS;
-    size_t mlen = sizeof MARKERS - 1;
-    while (i < mlen && nm < 64) {
-        int k = utf8_seq(m + i, mlen - i, &blen);
-        markers[nm++] = utf8_cp(m + i, k);
-        i += (size_t)k;
-    }
-    qsort(markers, nm, sizeof *markers, cmp_u32);
-    return nm;
-}
-
-/* xq_detect_encoding; for GBK or Big5 and a sample of DETECT_CACHE_MIN
- * bytes or more, *pairs is then the pair cache of that encoding filled by
- * the scoring (the input's table_decode can go on with it), else NULL.
- * Caller frees *pairs. */
+/* xq_detect_encoding; for GBK or Big5, *pairs is then the pair cache of
+ * that encoding, filled by the scoring (the input's table_decode goes on
+ * with it), else NULL (also when memory for it ran out).  The scoring
+ * takes both encodings' caches from the thread's stash (pairs_take:
+ * after the first file they hold most pairs, so a small file costs
+ * table look-ups, not iconv calls) and gives the loser's back.  The
+ * caller owns *pairs (pairs_give or free). */
 static xq_encoding detect_pairs(const unsigned char *sample, size_t n, uint32_t **pairs)
 {
     *pairs = NULL;
@@ -694,20 +878,24 @@ static xq_encoding detect_pairs(const unsigned char *sample, size_t n, uint32_t 
     if (mostly_utf8(sample, n)) return XQ_ENC_UTF8;
     uint32_t markers[64];
     size_t nm = marker_list(markers);
-    uint32_t *p_big5 = NULL, *p_gbk = NULL;
-    bool cache = n >= DETECT_CACHE_MIN;
-    long big5 = score_pairs(XQ_ENC_BIG5, sample, n, markers, nm, cache ? &p_big5 : NULL);
-    long gbk = score_pairs(XQ_ENC_GBK, sample, n, markers, nm, cache ? &p_gbk : NULL);
-    *pairs = big5 > gbk ? p_big5 : p_gbk;
-    free(big5 > gbk ? p_gbk : p_big5);
-    return big5 > gbk ? XQ_ENC_BIG5 : XQ_ENC_GBK;
+    uint32_t *p_big5 = pairs_take(XQ_ENC_BIG5), *p_gbk = pairs_take(XQ_ENC_GBK);
+    /* (a cache that could not be had: scored through iconv alone) */
+    long big5 = score_pairs(XQ_ENC_BIG5, sample, n, markers, nm, p_big5 ? &p_big5 : NULL);
+    long gbk = score_pairs(XQ_ENC_GBK, sample, n, markers, nm, p_gbk ? &p_gbk : NULL);
+    bool is_big5 = big5 > gbk;
+    *pairs = is_big5 ? p_big5 : p_gbk;
+    if (is_big5)
+        pairs_give(XQ_ENC_GBK, p_gbk);
+    else
+        pairs_give(XQ_ENC_BIG5, p_big5);
+    return is_big5 ? XQ_ENC_BIG5 : XQ_ENC_GBK;
 }
 
 xq_encoding xq_detect_encoding(const unsigned char *sample, size_t n)
 {
     uint32_t *pairs;
     xq_encoding enc = detect_pairs(sample, n, &pairs);
-    free(pairs);
+    pairs_give(enc, pairs);
     return enc;
 }
 
@@ -781,7 +969,7 @@ static bool set_encoding(xq_input *in, xq_encoding enc)
 {
     in->enc = enc;
     if (enc == XQ_ENC_GBK || enc == XQ_ENC_BIG5) {
-        in->cd = open_legacy(enc);
+        in->cd = converter_take(enc);
         if (in->cd == (iconv_t)-1) return false;
     }
     return true;
@@ -803,14 +991,13 @@ xq_input *xq_input_open(const char *path, xq_encoding enc, char *err, size_t err
     }
     xq_input *in = calloc(1, sizeof *in);
     if (in) in->path = strdup(path);
-    if (in) in->buf = calloc(READ_CHUNK, 1);   /* (every byte defined: XQ_INPUT_PAD) */
+    if (in) in->buf = buffer_take(&in->cap);   /* (every byte defined: XQ_INPUT_PAD) */
     if (!in || !in->path || !in->buf) {
         set_err(err, errsz, path, strerror(ENOMEM));
         close(fd);
         if (in) { free(in->path); free(in->buf); free(in); }
         return NULL;
     }
-    in->cap = READ_CHUNK;
     in->keep_off = UINT64_MAX;
     in->cd = (iconv_t)-1;
     in->gz = xq_zin_open(fd);   /* owns fd from here on */
@@ -831,10 +1018,17 @@ void xq_input_close(xq_input *in)
 {
     if (!in) return;
     xq_zin_close(in->gz);
-    if (in->cd != (iconv_t)-1) iconv_close(in->cd);
-    free(in->pairs);
+    /* (the converter, pair cache and buffer left to the thread's next
+     * input: stash) */
+    if (in->enc == XQ_ENC_GBK || in->enc == XQ_ENC_BIG5) {
+        converter_give(in->enc, in->cd);
+        pairs_give(in->enc, in->pairs);
+    } else {
+        if (in->cd != (iconv_t)-1) iconv_close(in->cd);
+        free(in->pairs);
+    }
     xq_buf_free(&in->out);
-    free(in->buf);
+    buffer_give(in->buf, in->cap);
     free(in->path);
     free(in);
 }
@@ -1061,13 +1255,15 @@ int xq_input_decode(xq_input *in, const xq_raw_line *line, xq_text *out,
     }
     in->out.len = 0;
     int r;
-    if (in->enc == XQ_ENC_GBK || in->enc == XQ_ENC_BIG5)
+    if (in->enc == XQ_ENC_GBK || in->enc == XQ_ENC_BIG5) {
+        if (!in->pairs) in->pairs = pairs_take(in->enc);   /* (NULL: table_decode makes one) */
         r = table_decode(in->cd, &in->pairs,
                          in->enc == XQ_ENC_BIG5 ? "invalid Big5 byte sequence"
                                                 : "invalid GBK byte sequence",
                          s, n, off, &in->out, bad, ctx);
-    else
+    } else {
         r = utf8_decode(s, n, off, &in->out, bad, ctx);
+    }
     out->s = in->out.p ? in->out.p : "";
     out->len = in->out.len;
     return r;
