@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void xq_cli_error(const char *prog, const char *fmt, ...)
 {
@@ -46,6 +47,16 @@ int xq_cli_common_option(const char *prog, int c, const char *arg, const xq_cli_
     case 'j': return xq_cli_int(prog, "jobs", arg, 256, co->threads) ? XQ_CLI_NEXT : XQ_EXIT_USAGE;
     case 'h': co->usage(stdout); return XQ_EXIT_OK;
     case 'V': xq_cli_version(prog); return XQ_EXIT_OK;
+    case XQ_OPT_FILES_FROM:
+    case XQ_OPT_FILES0_FROM:
+        if (!co->list) return XQ_CLI_OTHER;
+        if (co->list->path) {
+            xq_cli_error(prog, "only one --files-from or --files0-from list can be given");
+            return XQ_EXIT_USAGE;
+        }
+        co->list->path = arg;
+        co->list->end = c == XQ_OPT_FILES0_FROM ? '\0' : '\n';
+        return XQ_CLI_NEXT;
     default: return XQ_CLI_OTHER;
     }
 }
@@ -114,4 +125,104 @@ int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *r
 {
     bool input_failed;
     return xq_cli_run_file_told(prog, path, ropt, po, &input_failed);
+}
+
+/* Append path to (*v)[0..*n) (room *cap); false when memory ran out. */
+static bool push_path(char ***v, size_t *n, size_t *cap, char *path)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        char **p = realloc(*v, c * sizeof *p);
+        if (!p) return false;
+        *v = p;
+        *cap = c;
+    }
+    (*v)[(*n)++] = path;
+    return true;
+}
+
+/* The names of list f (its path for messages) appended to *v: each up
+ * to `end`, empty ones dropped, a '\r' before a '\n' too.  Returns 0,
+ * else an errno value (the read's, or ENOMEM) with what was appended
+ * left in *v. */
+static int read_list(FILE *f, char end, char ***v, size_t *n, size_t *cap)
+{
+    char *name = NULL;
+    size_t room = 0;
+    ssize_t len;
+    int err = 0;
+    errno = 0;
+    while ((len = getdelim(&name, &room, end, f)) >= 0) {
+        if (len && name[len - 1] == end) name[--len] = '\0';
+        if (end == '\n' && len && name[len - 1] == '\r') name[--len] = '\0';
+        if (!len) continue;
+        char *copy = strdup(name);
+        if (!copy || !push_path(v, n, cap, copy)) {
+            free(copy);
+            err = ENOMEM;
+            break;
+        }
+    }
+    if (!err && ferror(f)) err = errno ? errno : EIO;
+    if (!err && errno == ENOMEM) err = ENOMEM;
+    free(name);
+    return err;
+}
+
+int xq_cli_inputs(const char *prog, char **operands, int count, const xq_cli_list *list, char ***paths,
+                  size_t *npaths)
+{
+    char **v = NULL;
+    size_t n = 0, cap = 0;
+    *paths = NULL;
+    *npaths = 0;
+    bool list_stdin = list->path && strcmp(list->path, "-") == 0;
+    for (int i = 0; i < count; i++) {
+        if (list_stdin && strcmp(operands[i], "-") == 0) {
+            xq_cli_error(prog, "standard input cannot be both the list of files and an input");
+            free(v);
+            return XQ_EXIT_USAGE;
+        }
+        if (!push_path(&v, &n, &cap, operands[i])) goto oom;
+    }
+    if (list->path) {
+        FILE *f = list_stdin ? stdin : fopen(list->path, "r");
+        if (!f) {
+            xq_cli_error(prog, "%s: %s", list->path, strerror(errno));
+            free(v);
+            return XQ_EXIT_USAGE;
+        }
+        int err = read_list(f, list->end, &v, &n, &cap);
+        if (!list_stdin) fclose(f);
+        for (size_t i = (size_t)count; !err && i < n; i++)
+            if (list_stdin && strcmp(v[i], "-") == 0) err = -1;
+        if (err) {
+            if (err < 0)
+                xq_cli_error(prog, "the list of files on standard input names '-', standard input itself");
+            else
+                xq_cli_error(prog, "%s: %s", list_stdin ? "(stdin)" : list->path, strerror(err));
+            xq_cli_inputs_free(v, n, count);
+            return XQ_EXIT_USAGE;
+        }
+    } else if (!count) {
+        char *dash = strdup("-");
+        if (!dash || !push_path(&v, &n, &cap, dash)) {
+            free(dash);
+            goto oom;
+        }
+    }
+    *paths = v;
+    *npaths = n;
+    return XQ_EXIT_OK;
+oom:
+    xq_cli_error(prog, "out of memory");
+    xq_cli_inputs_free(v, n, count);
+    return XQ_EXIT_USAGE;
+}
+
+void xq_cli_inputs_free(char **paths, size_t npaths, int count)
+{
+    /* the operands come first; the names after them were copied */
+    for (size_t i = (size_t)(count > 0 ? count : 0); i < npaths; i++) free(paths[i]);
+    free(paths);
 }

@@ -45,7 +45,8 @@ int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_optio
 
 /* The options every tool reads the same way: the input encoding (-e, or
  * the letter in encoding_opt: xq-convert's -e is the output's, its input's
- * is -i), -q, -j N, -h and -V.  Filled by the tool, read by
+ * is -i), -q, -j N, -h, -V and the list of input files (--files-from,
+ * --files0-from: xq_cli_inputs).  Filled by the tool, read by
  * xq_cli_common_option. */
 typedef struct {
     int encoding_opt;            /* the option letter of the input encoding */
@@ -53,6 +54,7 @@ typedef struct {
     int *threads;                /* -j N: 1..256 */
     bool *quiet;                 /* -q */
     void (*usage)(FILE *to);     /* -h: the tool's help text, to stdout */
+    struct xq_cli_list *list;    /* --files-from / --files0-from (XQ_CLI_FILES_LONGOPTS) */
 } xq_cli_common;
 
 enum { XQ_CLI_NEXT = -1, XQ_CLI_OTHER = -2 };
@@ -81,6 +83,45 @@ int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *r
  * pipeline's want of memory). */
 int xq_cli_run_file_told(const char *prog, const char *path, const xq_read_options *ropt,
                          const xq_pipeline_options *po, bool *input_failed);
+
+/* The input files of every tool: the FILE operands, then the names read
+ * from a list given with --files-from=LIST (one name per line; a '\r'
+ * before the '\n' and empty lines are dropped) or --files0-from=LIST
+ * (names ended by NUL bytes, as `find -print0` writes them: any name),
+ * LIST '-' being standard input; standard input alone ("-") when there
+ * are neither operands nor a list.  For a directory of more games than
+ * a command line holds, where several runs would split xq-stats' totals.
+ * (GNU tar's --files-from, du's --files0-from; pgn-extract's -f.) */
+enum { XQ_OPT_FILES_FROM = 0x1100, XQ_OPT_FILES0_FROM };
+#define XQ_CLI_FILES_LONGOPTS                                                   \
+    {"files-from", required_argument, NULL, XQ_OPT_FILES_FROM},                 \
+    {"files0-from", required_argument, NULL, XQ_OPT_FILES0_FROM}
+#define XQ_CLI_FILES_HELP                                                                 \
+    "      --files-from=LIST   read the files named in LIST too, one per line,\n"       \
+    "                          after the FILEs ('-': the list on standard input)\n"    \
+    "      --files0-from=LIST  the same, with each name ended by a NUL byte\n"          \
+    "                          (as find -print0 writes them)\n"
+
+/* The list option given (xq_cli_list_option), zero-initialised. */
+typedef struct xq_cli_list {
+    const char *path;   /* LIST, or NULL */
+    char end;           /* what ends a name: '\n' or '\0' */
+} xq_cli_list;
+
+/* The files to read, in order: operands[0..count) then the names of
+ * list (when its path is set), or "-" alone when there are neither; into
+ * *paths (malloc'd array, *npaths entries; the list's names malloc'd
+ * too, the operands not: free with xq_cli_inputs_free).  Returns
+ * XQ_EXIT_OK, or XQ_EXIT_USAGE after printing "PROG: LIST: reason" when
+ * the list cannot be opened or read, when standard input would be both
+ * the list and an input, or when memory runs out (then nothing is
+ * returned: no file has been read). */
+int xq_cli_inputs(const char *prog, char **operands, int count, const xq_cli_list *list, char ***paths,
+                  size_t *npaths);
+
+/* Free what xq_cli_inputs returned for count operands (those stay the
+ * caller's). */
+void xq_cli_inputs_free(char **paths, size_t npaths, int count);
 
 /* After all options: the AXF rule set counts at most 10 checks per side
  * toward the move limit unless --check-cap said otherwise. */

@@ -24,6 +24,7 @@ typedef struct {
     xq_read_options read;
     xq_write_options write;
     const char *output;       /* -o FILE, or NULL for stdout */
+    xq_cli_list list;         /* --files-from / --files0-from */
     bool quiet;
     int threads;              /* -j */
 } options;
@@ -57,6 +58,7 @@ static void usage(FILE *to)
           "  -e, --encoding=ENC      output encoding for pgn, xboard, xml and dhtmlxq: utf8\n"
           "                          (default), gbk or big5\n"
           "  -i, --input-encoding=ENC  auto (default), utf8, gbk or big5\n"
+          XQ_CLI_FILES_HELP
           "  -f, --from=FORMAT       input format: auto (default), pgn or xml\n"
           "  -o, --output=FILE       write to FILE, replaced only once complete, instead\n"
           "                          of standard output\n"
@@ -254,6 +256,7 @@ static int parse_options(int argc, char **argv, options *opt)
         {"encoding", required_argument, NULL, 'e'},
         {"input-encoding", required_argument, NULL, 'i'},
         {"from", required_argument, NULL, 'f'},
+        XQ_CLI_FILES_LONGOPTS,
         {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},
         {"jobs", required_argument, NULL, 'j'},
@@ -264,7 +267,7 @@ static int parse_options(int argc, char **argv, options *opt)
     bool notation_set = false;
     int script = 0;   /* 1 traditional, -1 simplified, 0 default */
     /* -e is the output's encoding here: the input's is -i */
-    const xq_cli_common common = {'i', &opt->read, &opt->threads, &opt->quiet, usage};
+    const xq_cli_common common = {'i', &opt->read, &opt->threads, &opt->quiet, usage, &opt->list};
     int c;
     while ((c = getopt_long(argc, argv, "t:n:e:i:f:o:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
@@ -334,17 +337,23 @@ int main(int argc, char **argv)
     int st = parse_options(argc, argv, &opt);
     if (st >= 0) return st;
 
+    char **paths;
+    size_t npaths;
+    int status = xq_cli_inputs(PROG, argv + optind, argc - optind, &opt.list, &paths, &npaths);
+    if (status != XQ_EXIT_OK) return status;
     FILE *out = opt.output ? open_output(opt.output) : stdout;
-    if (!out) return XQ_EXIT_USAGE;
+    if (!out) {
+        xq_cli_inputs_free(paths, npaths, argc - optind);
+        return XQ_EXIT_USAGE;
+    }
     totals t = {0};
-    int status = XQ_EXIT_OK;
     xq_write_begin(out, &opt.write);
-    int nfiles = argc - optind;
-    for (int i = 0; i < (nfiles ? nfiles : 1) && !ferror(out); i++) {
-        st = convert_file(nfiles ? argv[optind + i] : "-", out, &opt, &t);
+    for (size_t i = 0; i < npaths && !ferror(out); i++) {
+        st = convert_file(paths[i], out, &opt, &t);
         if (st > status) status = st;
         if (opt.write.format == XQ_OUT_XQF) break;   /* one game, from the first file */
     }
+    xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);
     xq_write_end(out, &opt.write);
     if (opt.output) {

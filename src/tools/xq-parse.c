@@ -42,6 +42,7 @@ static void usage(FILE *to)
           "  -J, --json              print each parsed game as one JSON object per line\n"
           "  -W, --warnings          print warnings, not only errors\n"
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
+          XQ_CLI_FILES_HELP
           "  -q, --quiet             no summary line\n"
           "  -j, --jobs=N            parse on N threads (default: the number of CPUs);\n"
           "                          the output is the same for every N\n"
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
         {"json", no_argument, NULL, 'J'},
         {"warnings", no_argument, NULL, 'W'},
         {"encoding", required_argument, NULL, 'e'},
+        XQ_CLI_FILES_LONGOPTS,
         {"quiet", no_argument, NULL, 'q'},
         {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
@@ -168,7 +170,8 @@ int main(int argc, char **argv)
     xq_replay_options_default(&opt.rules);
     opt.threads = xq_cpu_count();
     opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
-    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage};
+    xq_cli_list list = {0};
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list};
     int c;
     while ((c = getopt_long(argc, argv, "t:JWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
@@ -182,12 +185,16 @@ int main(int argc, char **argv)
         }
         }
     }
+    char **paths;
+    size_t npaths;
+    int status = xq_cli_inputs(PROG, argv + optind, argc - optind, &list, &paths, &npaths);
+    if (status != XQ_EXIT_OK) return status;
     totals t = {0};
-    int status = XQ_EXIT_OK, nfiles = argc - optind;
-    for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
-        int st = parse_file(nfiles ? argv[optind + i] : "-", &opt, &t);
+    for (size_t i = 0; i < npaths; i++) {
+        int st = parse_file(paths[i], &opt, &t);
         if (st > status) status = st;
     }
+    xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);
     if (fflush(stdout) != 0) {
         xq_cli_error(PROG, "write error on standard output");

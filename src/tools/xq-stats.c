@@ -4,6 +4,7 @@
  * standings and duplicates; --json output of parts merges exactly with
  * --merge.  --derive-ecco derives the ECCO classifier's table (ecco.h). */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ static void usage(FILE *to)
           XQ_CLI_RULE_HELP
           "  -s, --strict            treat warnings as errors\n"
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
+          XQ_CLI_FILES_HELP
           "  -j, --jobs=N            replay on N threads (default: all CPUs)\n"
           "  -q, --quiet             no progress line (shown only on a terminal, for\n"
           "                          inputs that take more than a second)\n"
@@ -226,7 +228,7 @@ static void read_file(const char *path, run_state *st)
  * be written then).  Frees the replay memos. */
 static void read_inputs(char **paths, int npaths, run_state *st)
 {
-    for (int i = 0; i < (npaths ? npaths : 1) && !st->oom; i++) read_file(npaths ? paths[i] : "-", st);
+    for (int i = 0; i < npaths && !st->oom; i++) read_file(paths[i], st);
     xq_pipeline_memos_free(&st->memos);
     progress_end(st->prog);
     if (st->oom && !st->oom_told) {
@@ -387,7 +389,7 @@ static void write_table(FILE *o, const xq_ecco_table *t, char **paths, int npath
     fputs("};\n", o);
 }
 
-static int derive(char **paths, int npaths, const options *opt, progress *prog)
+static int derive(char **paths, int npaths, int named, const options *opt, progress *prog)
 {
     derive_state d = {.plies = opt->ecco_plies};
     d.learner = xq_ecco_learner_new(opt->ecco_plies, opt->ecco_min);
@@ -411,7 +413,7 @@ static int derive(char **paths, int npaths, const options *opt, progress *prog)
         for (size_t i = 0; i < d.held; i++)
             if (xq_ecco_classify(t, d.held_moves + i * (size_t)d.plies, d.held_plies[i]) == d.held_tag[i]) agree++;
         uint64_t records = xq_stats_records(counts);
-        write_table(stdout, t, paths, npaths, records, failed, xq_ecco_learner_games(d.learner), d.held, agree,
+        write_table(stdout, t, paths, named, records, failed, xq_ecco_learner_games(d.learner), d.held, agree,
                     opt);
         if (!opt->quiet)
             fprintf(stderr, "%s: learned from %llu games, %zu entries; held-out agreement %zu of %zu (%.2f%%)\n", PROG,
@@ -440,6 +442,8 @@ static bool parse_count(const char *name, const char *text, int max, int *out)
     return true;
 }
 
+static int run(char **files, int nfiles, int named, const options *opt_in);
+
 int main(int argc, char **argv)
 {
     enum { OPT_JSON = 256, OPT_CSV, OPT_EVENT, OPT_SYSTEM, OPT_DERIVE, OPT_ECCO_PLIES, OPT_ECCO_MIN };
@@ -451,6 +455,7 @@ int main(int argc, char **argv)
         {"event", required_argument, NULL, OPT_EVENT},
         {"system", required_argument, NULL, OPT_SYSTEM},
         XQ_CLI_RULE_LONGOPTS,
+        XQ_CLI_FILES_LONGOPTS,
         {"strict", no_argument, NULL, 's'},
         {"encoding", required_argument, NULL, 'e'},
         {"jobs", required_argument, NULL, 'j'},
@@ -473,7 +478,8 @@ int main(int argc, char **argv)
     opt.ecco_plies = 20;
     opt.ecco_min = 1;
     bool rules_set = false, cap_given = false;
-    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage};
+    xq_cli_list list = {0};
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list};
     int c;
     while ((c = getopt_long(argc, argv, "n:mse:j:qhV", longopts, NULL)) != -1) {
         switch (c) {
@@ -518,8 +524,6 @@ int main(int argc, char **argv)
         }
     }
     xq_cli_rules_finish(&opt.stats.rules, cap_given);
-    char **files = argv + optind;
-    int nfiles = argc - optind;
     if (opt.merge && opt.derive) {
         xq_cli_error(PROG, "--merge and --derive-ecco do not go together");
         return XQ_EXIT_USAGE;
@@ -529,16 +533,36 @@ int main(int argc, char **argv)
         return XQ_EXIT_USAGE;
     }
 
+    char **files;
+    size_t npaths;
+    int status = xq_cli_inputs(PROG, argv + optind, argc - optind, &list, &files, &npaths);
+    if (status != XQ_EXIT_OK) return status;
+    if (npaths > INT_MAX) {
+        xq_cli_error(PROG, "more than %d input files", INT_MAX);
+        xq_cli_inputs_free(files, npaths, argc - optind);
+        return XQ_EXIT_USAGE;
+    }
+    int nfiles = (int)npaths;
+    status = run(files, nfiles, argc - optind || list.path ? nfiles : 0, &opt);
+    xq_cli_inputs_free(files, npaths, argc - optind);
+    return status;
+}
+
+/* The statistics of files[0..nfiles) (or the ECCO table learned from
+ * them: --derive-ecco, whose header names the first `named`), or their
+ * merge (--merge), written; returns the exit status. */
+static int run(char **files, int nfiles, int named, const options *opt_in)
+{
+    options opt = *opt_in;
     progress prog = {.enabled = !opt.quiet && isatty(STDERR_FILENO)};
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     prog.last = prog.start;
-    if (opt.derive) return derive(files, nfiles, &opt, &prog);
+    if (opt.derive) return derive(files, nfiles, named, &opt, &prog);
 
     xq_stats *stats = NULL;
     int status = XQ_EXIT_OK;
     if (opt.merge) {
-        char *dash[] = {"-"};
-        status = nfiles ? merge_files(files, nfiles, &stats) : merge_files(dash, 1, &stats);
+        status = merge_files(files, nfiles, &stats);
         if (status != XQ_EXIT_OK) return status;
     } else {
         stats = xq_stats_new(&opt.stats);

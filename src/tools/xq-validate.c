@@ -71,6 +71,7 @@ static void usage(FILE *to)
           "  -W, --warnings          print warnings, not only errors\n"
           XQ_CLI_RULE_HELP
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
+          XQ_CLI_FILES_HELP
           "  -q, --quiet             no summary line\n"
           "  -j, --jobs=N            games processed in parallel on N threads\n"
           "                          (default: the number of CPUs); the output is\n"
@@ -384,6 +385,7 @@ int main(int argc, char **argv)
         {"strict", no_argument, NULL, 's'},
         {"warnings", no_argument, NULL, 'W'},
         XQ_CLI_RULE_LONGOPTS,
+        XQ_CLI_FILES_LONGOPTS,
         {"encoding", required_argument, NULL, 'e'},
         {"quiet", no_argument, NULL, 'q'},
         {"jobs", required_argument, NULL, 'j'},
@@ -399,7 +401,8 @@ int main(int argc, char **argv)
     opt.threads = xq_cpu_count();
     const char *perft = NULL, *fen = NULL;
     bool check_cap_given = false;
-    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage};
+    xq_cli_list list = {0};
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list};
     int c;
     while ((c = getopt_long(argc, argv, "r:k:sWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
@@ -448,13 +451,16 @@ int main(int argc, char **argv)
     opt.read.no_raw = opt.keep == KEEP_NONE;
     opt.rules.no_moves = opt.keep == KEEP_NONE;
 
+    char **paths;
+    size_t npaths;
+    int status = xq_cli_inputs(PROG, argv + optind, argc - optind, &list, &paths, &npaths);
+    if (status != XQ_EXIT_OK) return status;
     totals t = {0};
-    int status = XQ_EXIT_OK;
-    int nfiles = argc - optind;
-    for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
-        int st = validate_file(nfiles ? argv[optind + i] : "-", &opt, &t);
+    for (size_t i = 0; i < npaths; i++) {
+        int st = validate_file(paths[i], &opt, &t);
         if (st > status) status = st;
     }
+    xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);
     if (t.form == FORM_XML) {
         static const xq_write_options xml = {.format = XQ_OUT_XML};
