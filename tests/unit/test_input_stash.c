@@ -28,20 +28,13 @@
 
 /* ---- a file read through: its decoded lines and bad-byte reports ------- */
 
-typedef struct {
-    char *p;
-    size_t len, cap;
-} text;
+/* What a file decoded to, NUL-terminated: test_util.h's out_file, its
+ * bytes as they are (cd unused). */
+typedef out_file text;
 
 static void text_put(text *t, const void *s, size_t n)
 {
-    if (t->len + n + 1 > t->cap) {
-        t->cap = (t->len + n + 1) * 2;
-        t->p = realloc(t->p, t->cap);
-        assert_non_null(t->p);
-    }
-    memcpy(t->p + t->len, s, n);
-    t->len += n;
+    put_raw(t, s, n);   /* (room for the NUL is kept) */
     t->p[t->len] = '\0';
 }
 
