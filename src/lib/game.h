@@ -97,6 +97,8 @@ typedef struct {
     uint64_t first_line;     /* 1-based line of the first non-blank line */
     uint64_t offset;         /* byte offset of raw[0] in the file */
     xq_encoding encoding;    /* text encoding of the file (UTF8 for binary formats) */
+    xq_format format;        /* the format of the file (xq_reader_format; XQ_FMT_AUTO for a
+                                game no reader made) */
 
     /* original bytes of the whole record: from the end of the previous
      * record up to the start of the next, so concatenating the raw bytes

@@ -463,8 +463,7 @@ static uint32_t *pairs_new(void)
  * when the thread ends (stash_free); the main thread's stash stays
  * reachable until exit. */
 typedef struct {
-    unsigned char *buf;      /* buf_cap bytes, every byte defined, or NULL */
-    size_t buf_cap;
+    unsigned char *buf;      /* READ_CHUNK to STASH_BUF_MAX bytes, every byte defined, or NULL */
     iconv_t cd[2];           /* Big5's and GBK's converters, (iconv_t)-1 for none */
     uint32_t *pairs[2];      /* their pair caches, or NULL */
 } input_stash;
@@ -567,24 +566,27 @@ static void pairs_give(xq_encoding enc, uint32_t *pairs)
     free(pairs);
 }
 
-/* The largest read buffer the stash keeps: a legacy input's buffer
- * grows to twice READ_CHUNK for the detection's sample (SAMPLE_SIZE and
- * the pad); one grown for a long line or record is not kept. */
+/* The largest read buffer the stash keeps: a buffer grows to twice
+ * READ_CHUNK for the detection's sample (SAMPLE_SIZE and the pad) or the
+ * format sniffing; one grown for a long line or record is not kept. */
 enum { STASH_BUF_MAX = 2 * READ_CHUNK };
 
-/* A read buffer of at least READ_CHUNK bytes, every byte defined, its
- * size in *cap: the stash's (holding an earlier input's bytes), else a
- * new zeroed one; NULL when out of memory. */
-static unsigned char *buffer_take(size_t *cap)
+/* A read buffer used as one of READ_CHUNK bytes (it may be larger), every
+ * byte defined: the stash's (holding an earlier input's bytes), else a
+ * new zeroed one; NULL when out of memory.  Used as READ_CHUNK bytes
+ * whatever it holds, so that an input reads in the same steps as with a
+ * new buffer (fill grows it with realloc, which then needs no move): the
+ * first read of a larger one asked zlib for more bytes at once, and a
+ * gzip stream damaged after the first READ_CHUNK bytes then gave none of
+ * them (zin.c hands out nothing of a step that fails). */
+static unsigned char *buffer_take(void)
 {
     input_stash *s = stash;
     if (s && s->buf) {
         unsigned char *b = s->buf;
-        *cap = s->buf_cap;
         s->buf = NULL;
         return b;
     }
-    *cap = READ_CHUNK;
     return calloc(READ_CHUNK, 1);
 }
 
@@ -596,7 +598,6 @@ static void buffer_give(unsigned char *buf, size_t cap)
     input_stash *s = cap <= STASH_BUF_MAX ? stash_here() : NULL;
     if (s && !s->buf) {
         s->buf = buf;
-        s->buf_cap = cap;
         return;
     }
     free(buf);
@@ -991,13 +992,14 @@ xq_input *xq_input_open(const char *path, xq_encoding enc, char *err, size_t err
     }
     xq_input *in = calloc(1, sizeof *in);
     if (in) in->path = strdup(path);
-    if (in) in->buf = buffer_take(&in->cap);   /* (every byte defined: XQ_INPUT_PAD) */
+    if (in) in->buf = buffer_take();   /* (every byte defined: XQ_INPUT_PAD) */
     if (!in || !in->path || !in->buf) {
         set_err(err, errsz, path, strerror(ENOMEM));
         close(fd);
         if (in) { free(in->path); free(in->buf); free(in); }
         return NULL;
     }
+    in->cap = READ_CHUNK;
     in->keep_off = UINT64_MAX;
     in->cd = (iconv_t)-1;
     in->gz = xq_zin_open(fd);   /* owns fd from here on */

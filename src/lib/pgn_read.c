@@ -2666,7 +2666,9 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
 
 int xq_reader_next(xq_reader *r, xq_game *g)
 {
-    return r->next(r, g);
+    int st = r->next(r, g);
+    g->format = r->format;
+    return st;
 }
 
 void xq_reader_close(xq_reader *r)

@@ -141,32 +141,50 @@ static bool push_path(char ***v, size_t *n, size_t *cap, char *path)
     return true;
 }
 
-/* The names of list f (its path for messages) appended to *v: each up
- * to `end`, empty ones dropped, a '\r' before a '\n' too.  Returns 0,
- * else an errno value (the read's, or ENOMEM) with what was appended
- * left in *v. */
-static int read_list(FILE *f, char end, char ***v, size_t *n, size_t *cap)
+/* The names of list f (shown as `shown` in messages) appended to *v:
+ * each up to `end`, empty ones dropped, a '\r' before a '\n' too, and a
+ * UTF-8 byte-order mark before the first (a list saved by Notepad).
+ * Returns true, else false after printing why (a read error, memory, a
+ * NUL byte in a list of lines: a list of NUL-ended names read as lines
+ * would be one name, and the run would quietly read one file). */
+static bool read_list(const char *prog, FILE *f, const char *shown, char end, char ***v, size_t *n,
+                      size_t *cap)
 {
     char *name = NULL;
     size_t room = 0;
     ssize_t len;
-    int err = 0;
-    errno = 0;
+    unsigned long line = 0;
+    bool ok = true;
     while ((len = getdelim(&name, &room, end, f)) >= 0) {
-        if (len && name[len - 1] == end) name[--len] = '\0';
-        if (end == '\n' && len && name[len - 1] == '\r') name[--len] = '\0';
+        line++;
+        char *s = name;
+        if (line == 1 && len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+            s += 3;
+            len -= 3;
+        }
+        if (len && s[len - 1] == end) s[--len] = '\0';
+        if (end == '\n' && len && s[len - 1] == '\r') s[--len] = '\0';
+        if (end == '\n' && memchr(s, '\0', (size_t)len)) {
+            xq_cli_error(prog, "%s:%lu: a NUL byte in a file name (for names ended by NUL bytes, use --files0-from)",
+                         shown, line);
+            ok = false;
+            break;
+        }
         if (!len) continue;
-        char *copy = strdup(name);
+        char *copy = strdup(s);
         if (!copy || !push_path(v, n, cap, copy)) {
             free(copy);
-            err = ENOMEM;
+            xq_cli_error(prog, "out of memory");
+            ok = false;
             break;
         }
     }
-    if (!err && ferror(f)) err = errno ? errno : EIO;
-    if (!err && errno == ENOMEM) err = ENOMEM;
+    if (ok && ferror(f)) {
+        xq_cli_error(prog, "cannot read the list of files %s: %s", shown, strerror(errno ? errno : EIO));
+        ok = false;
+    }
     free(name);
-    return err;
+    return ok;
 }
 
 int xq_cli_inputs(const char *prog, char **operands, int count, const xq_cli_list *list, char ***paths,
@@ -186,21 +204,22 @@ int xq_cli_inputs(const char *prog, char **operands, int count, const xq_cli_lis
         if (!push_path(&v, &n, &cap, operands[i])) goto oom;
     }
     if (list->path) {
+        const char *shown = list_stdin ? "(stdin)" : list->path;
         FILE *f = list_stdin ? stdin : fopen(list->path, "r");
         if (!f) {
-            xq_cli_error(prog, "%s: %s", list->path, strerror(errno));
+            xq_cli_error(prog, "cannot read the list of files %s: %s", shown, strerror(errno));
             free(v);
             return XQ_EXIT_USAGE;
         }
-        int err = read_list(f, list->end, &v, &n, &cap);
+        errno = 0;
+        bool ok = read_list(prog, f, shown, list->end, &v, &n, &cap);
         if (!list_stdin) fclose(f);
-        for (size_t i = (size_t)count; !err && i < n; i++)
-            if (list_stdin && strcmp(v[i], "-") == 0) err = -1;
-        if (err) {
-            if (err < 0)
+        for (size_t i = (size_t)count; ok && i < n; i++)
+            if (list_stdin && strcmp(v[i], "-") == 0) {
                 xq_cli_error(prog, "the list of files on standard input names '-', standard input itself");
-            else
-                xq_cli_error(prog, "%s: %s", list_stdin ? "(stdin)" : list->path, strerror(err));
+                ok = false;
+            }
+        if (!ok) {
             xq_cli_inputs_free(v, n, count);
             return XQ_EXIT_USAGE;
         }

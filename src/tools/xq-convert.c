@@ -181,6 +181,7 @@ typedef struct {
     const options *opt;
     xq_replay_options rules;
     unsigned holds;
+    unsigned long long games_before;   /* the games of the files read before this one */
     totals *t;
     int status;
 } run_state;
@@ -196,8 +197,9 @@ static void convert_game(void *ctx, xq_slot *slot)
     xq_replay_game_memo(g, &st->rules, slot->memo, r);
     o->partial = report_syntax(slot->err, g, r);
     o->lost = 0;
-    if (st->opt->write.format == XQ_OUT_XQF && g->index > 1) {
-        /* an XQF file holds one game: the rest would make a broken file */
+    if (st->opt->write.format == XQ_OUT_XQF && (g->index > 1 || st->games_before)) {
+        /* an XQF file holds one game, the run's first: the rest would
+         * make a broken file (counted and told, from every file) */
         fprintf(slot->err, "%s:%llu:1: error: game %llu: not written: an XQF file holds one game\n", g->file,
                 (unsigned long long)g->first_line, (unsigned long long)g->index);
         o->partial = true;
@@ -228,7 +230,7 @@ static void account_game(void *ctx, xq_slot *slot)
 
 static int convert_file(const char *path, FILE *out, const options *opt, totals *t)
 {
-    run_state st = {.opt = opt, .t = t, .status = XQ_EXIT_OK};
+    run_state st = {.opt = opt, .t = t, .games_before = t->games, .status = XQ_EXIT_OK};
     xq_replay_options_default(&st.rules);
     st.holds = xq_out_format_holds(opt->write.format);
     if (opt->write.no_comments) st.holds |= XQ_HOLDS_COMMENTS;
@@ -351,7 +353,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < npaths && !ferror(out); i++) {
         st = convert_file(paths[i], out, &opt, &t);
         if (st > status) status = st;
-        if (opt.write.format == XQ_OUT_XQF) break;   /* one game, from the first file */
     }
     xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);

@@ -290,6 +290,13 @@ static void keep_game(const options *opt, keep_form form, xq_slot *slot, kept_ga
         kept->bytes = true;
         if (fix) xq_write_raw_with_result(slot->out, g, xq_result_str(fixed));
         else fwrite(g->raw, 1, g->raw_len, slot->out);
+        /* a text record that ends its file without a line feed gets one
+         * (in its own line ending): the next record kept starts a line of
+         * its own, where `cat` would join them as `1-0[Game ...`; binary
+         * records (XQF, CBR, CBL) stay as they are */
+        bool text = g->format == XQ_FMT_PGN || g->format == XQ_FMT_DHTMLXQ;
+        if (text && g->raw[g->raw_len - 1] != '\n')
+            fputs(memchr(g->raw, '\r', g->raw_len) ? "\r\n" : "\n", slot->out);
     } else if (form == FORM_BYTES) {   /* XML after records kept as bytes: as PGN */
         xq_write_kept(slot->out, g, r, XQ_OUT_PGN, fixed);
     } else {

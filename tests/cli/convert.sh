@@ -153,3 +153,14 @@ fi
 expect_status "xqf: one game only" 1 $BIN/xq-convert -q --to xqf -o $TMP/two.xqf corpus/sample-games.pgn
 expect_eq "xqf: second game refused" "corpus/sample-games.pgn:26:1: error: game 2: not written: an XQF file holds one game" "$(sed -n 2p $TMP/err)"
 expect_eq "xqf: the first game reads back" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($BIN/xq-validate $TMP/two.xqf 2>&1)"
+
+# --to xqf holds the run's first game: the games of later files are read,
+# counted and refused as the later games of the first file are (exit 1),
+# and an empty first file leaves the first game to the next
+"$BIN/xq-convert" -t xqf corpus/sample-games.pgn > "$TMP/one.xqf" 2>/dev/null
+expect_status "xqf over two files: exit 1" 1 "$BIN/xq-convert" -t xqf -o "$TMP/two.xqf" corpus/sample-games.pgn corpus/broken.pgn
+expect_eq "xqf over two files: every game counted" "11 games: 0 converted in full, 11 not fully" "$(tail -n 1 "$TMP/err")"
+expect_eq "xqf over two files: the later file's games refused" 8 "$(grep -c '^corpus/broken.pgn:.*not written: an XQF file holds one game' "$TMP/err")"
+: > "$TMP/empty.pgn"
+"$BIN/xq-convert" -t xqf "$TMP/empty.pgn" corpus/sample-games.pgn > "$TMP/after-empty.xqf" 2>/dev/null
+expect_eq "xqf: an empty first file leaves the first game to the next" "$(od -c "$TMP/one.xqf")" "$(od -c "$TMP/after-empty.xqf")"

@@ -62,7 +62,7 @@ expect_eq "an empty list: no game, standard input not read" "0 games: 0 valid, 0
 
 # errors
 expect_status "a missing list: exit 2" 2 "$BIN/xq-validate" --files-from="$TMP/nonexistent"
-expect_eq "a missing list: named in the message" "xq-validate: $TMP/nonexistent: No such file or directory" "$(cat "$TMP/err")"
+expect_eq "a missing list: named in the message" "xq-validate: cannot read the list of files $TMP/nonexistent: No such file or directory" "$(cat "$TMP/err")"
 expect_eq "a missing list: nothing read" "" "$(cat "$TMP/out")"
 expect_status "a directory as the list: exit 2" 2 "$BIN/xq-parse" --files-from="$TMP"
 expect_status "two lists: exit 2" 2 "$BIN/xq-stats" --files-from="$TMP/list" --files0-from="$TMP/list0"
@@ -80,3 +80,14 @@ expect_eq "a listed file that is missing: reported, the others read" \
   "xq-validate: $TMP/missing.pgn: No such file or directory
 11 games: 4 valid, 6 with errors, 1 unreadable" \
   "$(grep -v '^corpus/' "$TMP/err")"
+
+# a list of NUL-ended names read as lines would be one name: refused
+printf 'corpus/sample-games.pgn\0corpus/broken.pgn\0' > "$TMP/nul-as-lines"
+expect_status "--files-from over NUL-ended names: exit 2" 2 "$BIN/xq-validate" --files-from="$TMP/nul-as-lines"
+expect_eq "--files-from over NUL-ended names: why, and nothing read" \
+  "xq-validate: $TMP/nul-as-lines:1: a NUL byte in a file name (for names ended by NUL bytes, use --files0-from)" \
+  "$(cat "$TMP/err")"
+# a list saved with a byte-order mark (Notepad): the mark is not part of the first name
+printf '\357\273\277corpus/sample-games.pgn\r\ncorpus/broken.pgn\r\n' > "$TMP/bom"
+expect_eq "a list with a byte-order mark: read as without" "$("$BIN/xq-validate" -q -W --files-from="$TMP/list" 2>&1 | sed -n '1,5p')" \
+  "$("$BIN/xq-validate" -q -W --files-from="$TMP/bom" 2>&1 | sed -n '1,5p')"

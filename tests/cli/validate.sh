@@ -151,3 +151,17 @@ expect_status "generals outside their palaces: replayed, warnings only" 0 $V -W 
 expect_eq "generals outside their palaces: the repetition judged" \
   "$TMP/offpalace.pgn:4:7: warning: game 1, ply 14: move recorded after the repetition at ply 13 was judged: both sides allowed, 1/2-1/2 (CXA1999 §26.2, §24.2)" \
   "$(sed -n 2p $TMP/err)"
+
+# --keep over files whose last record has no final line feed: each kept
+# record starts a line of its own (a line feed added, in the record's own
+# line ending), so the kept file reads back as the same games
+printf '%s' "$(cat corpus/sample-games.pgn)" > "$TMP/nonl.pgn"
+"$BIN/xq-validate" -q --keep valid "$TMP/nonl.pgn" "$TMP/nonl.pgn" > "$TMP/kept2.pgn" 2>/dev/null
+expect_eq "--keep: records of files without a final line feed stay apart" 6 "$(grep -c '^\[Game' "$TMP/kept2.pgn")"
+expect_status "--keep: that kept file validates" 0 "$BIN/xq-validate" -q "$TMP/kept2.pgn"
+expect_eq "--keep: the added line feed is the only change" \
+  "$(cat corpus/sample-games.pgn corpus/sample-games.pgn | od -c)" "$(od -c < "$TMP/kept2.pgn")"
+printf '[Game "Chinese Chess"]\r\n\r\n1. 炮二平五 馬８進７ *' > "$TMP/crlf-nonl.pgn"
+"$BIN/xq-validate" -q --keep valid "$TMP/crlf-nonl.pgn" > "$TMP/kept-crlf.pgn" 2>/dev/null
+expect_eq "--keep: a CRLF record gets CRLF" "$(printf '[Game "Chinese Chess"]\r\n\r\n1. 炮二平五 馬８進７ *\r\n' | od -c)" \
+  "$(od -c < "$TMP/kept-crlf.pgn")"

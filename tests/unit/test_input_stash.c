@@ -21,6 +21,7 @@
 
 #include <ftw.h>
 #include <pthread.h>
+#include <zlib.h>
 
 #ifndef XQ_SHARED
 #define XQ_SHARED "../shared"
@@ -117,6 +118,37 @@ static void add_crafted(int k)
     files[nfiles++] = strdup(path);
 }
 
+/* A gzip file of `bytes` bytes of records whose CRC is damaged: zlib
+ * reports it at the end of the stream, and the input hands out what the
+ * steps before the failing one decompressed (zin.c).  With a kept
+ * buffer of 128 KiB read as such, the first step asked for twice the
+ * bytes and a stream failing between 64 and 128 KiB gave nothing. */
+static void add_bad_gzip(size_t bytes)
+{
+    out_file o = {0};
+    o.cd = (iconv_t)-1;
+    while (o.len < bytes) put(&o, "[Event \"x\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ 1-0\n\n");
+    char path[64];
+    strcpy(path, "/tmp/xq-test-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    gzFile z = gzdopen(fd, "wb9");
+    assert_non_null(z);
+    assert_int_equal(gzwrite(z, o.p, (unsigned)bytes), (int)bytes);
+    assert_int_equal(gzclose(z), Z_OK);
+    free(o.p);
+    size_t n;
+    unsigned char *gz = load(path, &n);
+    assert_true(n > 8);
+    gz[n - 8] ^= 0x5A;   /* the CRC-32 of the trailer */
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(gz, 1, n, f), n);
+    fclose(f);
+    free(gz);
+    files[nfiles++] = strdup(path);
+}
+
 static void collect(void)
 {
     if (nfiles) return;
@@ -124,6 +156,11 @@ static void collect(void)
     nftw("corpus", add_file, 16, FTW_PHYS);
     nftw(XQ_SHARED "/corpus", add_file, 16, FTW_PHYS);
     for (int k = 0; k < 24 && nfiles < MAX_FILES; k++) add_crafted(k);
+    if (nfiles + 3 <= MAX_FILES) {
+        add_bad_gzip(100000);
+        add_bad_gzip(70000);
+        add_bad_gzip(30000);
+    }
 }
 
 /* ---- threads ---------------------------------------------------------- */
@@ -230,19 +267,17 @@ static void test_next_input_takes_them(void **state)
     const uint32_t *pairs = xq_input_pairs(a);
     unsigned char *buf = a->buf;
     iconv_t cd = a->cd;
-    size_t cap = a->cap;
     assert_non_null(pairs);
     xq_input_close(a);
     assert_non_null(stash);
     assert_ptr_equal(stash->pairs[0], pairs);
     assert_ptr_equal(stash->buf, buf);
-    assert_int_equal(stash->buf_cap, cap);
     assert_ptr_equal(stash->cd[0], cd);
 
     xq_input *b = xq_input_open(big5, XQ_ENC_AUTO, err, sizeof err);
     assert_non_null(b);
     assert_ptr_equal(b->buf, buf);   /* taken at open */
-    assert_int_equal(b->cap, cap);
+    assert_int_equal(b->cap, READ_CHUNK);   /* (used as a new one: the same read steps) */
     assert_null(stash->buf);
     assert_int_equal(xq_input_line(b, &l), 1);
     assert_int_equal(xq_input_decode(b, &l, &d, NULL, NULL), 0);
