@@ -4,6 +4,8 @@
 #ifndef XQ_BOARD_TABLES_H
 #define XQ_BOARD_TABLES_H
 
+#include <stddef.h>
+
 #include "position.h"
 
 #define XQ_R9_(r) r, r, r, r, r, r, r, r, r
@@ -31,11 +33,16 @@ extern const uint64_t xq_zobrist_table[16][XQ_SQUARES];
 #define XQ_ZOBRIST_BLACK 0x6A09E667F3BCC909ull
 
 /* Each square's place in the occupancy masks and the file-major board,
- * in one row so that a make reads one table: rank, file, bit in its
- * rank's mask (1 << file), bit in its file's mask (1 << rank), index in
- * xq_position.fboard (file * 10 + rank). */
-typedef struct { uint8_t rank, file; uint16_t rank_bit, file_bit; uint8_t fsq; } xq_sq_occ;
-#define XQ_SQO_(s) {(s) / 9, (s) % 9, 1u << ((s) % 9), 1u << ((s) / 9), (s) % 9 * 10 + (s) / 9}
+ * in one row of 8 bytes so that a make reads one table: where its
+ * rank's mask and its file's mask lie in xq_position (in bytes: then
+ * xq_occ_flip is one xor into memory each, where an index into
+ * rank_occ[] took two more instructions), bit in its rank's mask (1 <<
+ * file), bit in its file's mask (1 << rank), index in xq_position.fboard
+ * (file * 10 + rank). */
+typedef struct { uint8_t rank_at, file_at; uint16_t rank_bit, file_bit; uint8_t fsq; } xq_sq_occ;
+#define XQ_SQO_(s) {(uint8_t)(offsetof(xq_position, rank_occ) + 2 * ((s) / 9)),                                  \
+                    (uint8_t)(offsetof(xq_position, file_occ) + 2 * ((s) % 9)), 1u << ((s) % 9), 1u << ((s) / 9), \
+                    (s) % 9 * 10 + (s) / 9}
 #define XQ_SQO9_(b) XQ_SQO_((b) + 0), XQ_SQO_((b) + 1), XQ_SQO_((b) + 2), XQ_SQO_((b) + 3), XQ_SQO_((b) + 4), \
                     XQ_SQO_((b) + 5), XQ_SQO_((b) + 6), XQ_SQO_((b) + 7), XQ_SQO_((b) + 8)
 static const xq_sq_occ xq_sq_occ_of[XQ_SQUARES] = {
@@ -43,13 +50,16 @@ static const xq_sq_occ xq_sq_occ_of[XQ_SQUARES] = {
     XQ_SQO9_(45), XQ_SQO9_(54), XQ_SQO9_(63), XQ_SQO9_(72), XQ_SQO9_(81)};
 #undef XQ_SQO9_
 #undef XQ_SQO_
+_Static_assert(offsetof(xq_position, file_occ) + 2 * XQ_FILES <= 256 &&
+                   offsetof(xq_position, rank_occ) + 2 * XQ_RANKS <= 256,
+               "xq_sq_occ: the masks' byte places fit in a byte");
 
 /* Flip square sq between occupied and empty in the rank and file masks. */
 static inline void xq_occ_flip(xq_position *pos, int sq)
 {
     const xq_sq_occ *o = &xq_sq_occ_of[sq];
-    pos->rank_occ[o->rank] ^= o->rank_bit;
-    pos->file_occ[o->file] ^= o->file_bit;
+    *(uint16_t *)(void *)((unsigned char *)pos + o->rank_at) ^= o->rank_bit;
+    *(uint16_t *)(void *)((unsigned char *)pos + o->file_at) ^= o->file_bit;
 }
 
 /* Mark square sq occupied or empty in the rank and file masks. */
