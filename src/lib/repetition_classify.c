@@ -24,11 +24,16 @@
  * the board before it).  Lines are scanned on the occupancy masks of the
  * position.  A node of the mate search finds the mover's pieces by kind
  * as square sets in one pass over the board (kind_sets) and walks only
- * those whose moves may give check; a chariot's or cannon's move onto the
- * other general's lines says whether it checks as it is generated.  The
+ * those whose moves may give check (the horses and soldiers only near
+ * the other general); a chariot's or cannon's move onto the other
+ * general's lines says whether it checks as it is generated, and a piece
+ * whose leaving the general's line opens nothing gives no check off its
+ * lines.  A reply that steps the general is judged on the board as it
+ * is, made only when a search follows it.  The
  * search tries the same moves in the same order, and spends its budget
  * the same way, as the search before that change (git b28f3f1), kept in
- * tests/unit/ref_mate_search.h (test_mate_search.c).  The mate searches
+ * tests/unit/ref_mate_search.h (test_mate_search.c; test_judge_lines.c on
+ * positions built for these shortcuts).  The mate searches
  * are bounded by budgets; their answers are kept in a table
  * (xq_mate_table), emptied at each classification, so a
  * position met again within one classification's searches is not searched
@@ -605,6 +610,19 @@ static bool generals_face(const xq_position *pos)
     return true;
 }
 
+/* capture_allowed's test, on the position after the capture (made with
+ * xq_light_make) by side me: exchange_gain makes each capture once for
+ * the test and the exchange after it. */
+static inline bool capture_allowed_made(const xq_position *pos, xq_color me, const sqset *relax)
+{
+    bool ok = !xq_in_check(pos, me);
+    if (!ok && relax && !generals_face(pos)) {
+        sqset now = checkers_of_color(pos, me);
+        ok = set_empty_of(set_minus(now, *relax));
+    }
+    return ok;
+}
+
 /* May the side to move make the pseudo-legal capture from -> to?  Legal,
  * or with `relax` (the check standing on the board answered by a fictional
  * pass) leaving its general attacked only by the pieces in *relax and not
@@ -613,11 +631,7 @@ static bool capture_allowed(xq_position *pos, int from, int to, const sqset *rel
 {
     xq_color me = pos->side;
     xq_piece cap = xq_light_make(pos, from, to);
-    bool ok = !xq_in_check(pos, me);
-    if (!ok && relax && !generals_face(pos)) {
-        sqset now = checkers_of_color(pos, me);
-        ok = set_empty_of(set_minus(now, *relax));
-    }
+    bool ok = capture_allowed_made(pos, me, relax);
     xq_light_unmake(pos, from, to, cap);
     return ok;
 }
@@ -658,12 +672,15 @@ static int exchange_gain(xq_position *pos, int sq, int depth, const sqset *relax
     int n = attackers_to(pos, sq, pos->side, from);
     int best = 0, value = value_of(v, sq);
     /* no capture gains more than the piece taken: stop there */
+    xq_color me = pos->side;
     for (int i = 0; i < n && best < value; i++) {
-        if (!capture_allowed(pos, from[i], sq, relax)) continue;
+        /* (one make for the legality test and the exchange after it) */
         xq_piece cap = xq_light_make(pos, from[i], sq);
-        int g = value - exchange_gain(pos, sq, depth + 1, NULL);
+        if (capture_allowed_made(pos, me, relax)) {
+            int g = value - exchange_gain(pos, sq, depth + 1, NULL);
+            if (g > best) best = g;
+        }
         xq_light_unmake(pos, from[i], sq, cap);
-        if (g > best) best = g;
     }
     return best;
 }
@@ -684,6 +701,7 @@ typedef struct {
                                       cannon's check (check_ctx_screens) */
     sqset own;                     /* the mover's pieces */
     sqset active;                  /* its chariots, cannons, horses and soldiers */
+    sqset sliders, horses;         /* its chariots and cannons; its horses */
     sqset uncovers;                /* its pieces whose move may uncover a check: on the
                                       general's file (rank) when an own chariot or cannon
                                       is there too, or on a leg of legs */
@@ -701,6 +719,8 @@ static bool check_ctx_init(const xq_position *pos, check_ctx *c)
     kind_sets_of(pos, me, &k);
     c->own = k.own;
     c->active = k.active;
+    c->sliders = k.sliders;
+    c->horses = k.horses;
     sqset file = FILE_SET[c->kf], rank = RANK_SET[c->kr];
     c->slider_file = !set_empty_of(set_and(k.sliders, file));
     c->slider_rank = !set_empty_of(set_and(k.sliders, rank));
@@ -944,9 +964,10 @@ static int horse_check_moves(const xq_position *pos, const check_ctx *c, int fro
 
 /* The moves of the piece on sq that may give check (may_check), in the
  * order of piece_moves; `uncovers`: the piece stands on a line or a horse
- * leg that its move may open (then every move may check).  gives[i]:
- * whether move i gives check when known here (a chariot's or cannon's
- * move onto the general's lines, slider_check_moves), else -1. */
+ * leg that its move may open (then every move may check).  gives[i]
+ * (room for PIECE_MOVES): whether move i gives check when known here (a
+ * chariot's or cannon's move onto the general's lines,
+ * slider_check_moves), else -1. */
 static int check_candidates(const xq_position *pos, const check_ctx *c, int sq, bool uncovers, xq_move *moves,
                             int8_t *gives)
 {
@@ -976,7 +997,7 @@ static int check_candidates(const xq_position *pos, const check_ctx *c, int sq, 
         for (int i = 0; i < all; i++)
             if (may_check(pos, c, buf[i])) moves[n++] = buf[i];
     }
-    memset(gives, -1, (size_t)n);
+    memset(gives, -1, PIECE_MOVES);   /* (all of them: a fixed size, stored inline) */
     return n;
 }
 
@@ -1164,6 +1185,19 @@ typedef struct {
     int checker;     /* where the checking move landed: its captures come first */
 } reply_visit;
 
+#ifndef NDEBUG
+/* Is the pseudo-legal move from -> to by the side to move legal, tested
+ * by playing it (debug builds: visit_reply's test of a general's step and
+ * piece_mates' test of a check before it is made agree)? */
+static bool move_safe_played(const xq_position *pos, int from, int to)
+{
+    xq_position p = *pos;
+    xq_piece cap = xq_light_make(&p, from, to);
+    (void)cap;
+    return !xq_in_check(&p, pos->side);
+}
+#endif
+
 /* Play the pseudo-legal reply from -> to and, when it is legal (its
  * general neither attacked nor facing the other after it, §3.1, §4.1.2),
  * look at it as v says; true when it stops the walk (a legal reply, or
@@ -1173,6 +1207,15 @@ typedef struct {
 static bool visit_reply(xq_position *pos, int from, int to, const reply_visit *v)
 {
     xq_color me = pos->side;
+    bool general = from == pos->general[me];
+    if (general) {
+        /* a step of the general (most replies): whether its new square is
+         * attacked is read on the board as it is (xq_move_safe), so the
+         * move is made only when it is legal and a search follows */
+        bool safe = xq_move_safe(pos, from, to);
+        assert(safe == move_safe_played(pos, from, to));
+        if (!safe || v->depth < 3) return safe;
+    }
     uint64_t key = pos->key, after = 0;
     xq_piece cap = xq_light_make(pos, from, to);
     /* (the search after the reply reads its key, and its slot of the
@@ -1181,7 +1224,7 @@ static bool visit_reply(xq_position *pos, int from, int to, const reply_visit *v
         after = xq_light_key(pos, key, from, to, cap);
         mate_prefetch(v->tt, after);
     }
-    bool stop = !xq_in_check(pos, me);
+    bool stop = general || !xq_in_check(pos, me);
     /* (a legal reply leaves its general unattacked: quiet) */
     if (stop && v->depth >= 3) {
         pos->key = after;
@@ -1209,6 +1252,23 @@ static int capture_checker_first(xq_position *pos, const reply_visit *v)
     return v->checker;
 }
 
+#ifndef NDEBUG
+/* for_each_reply's steps of the general on g are piece_moves' (debug
+ * builds): the same targets in the same order. */
+static bool general_steps_agree(const xq_position *pos, int g)
+{
+    xq_move buf[PIECE_MOVES];
+    int k = piece_moves(pos, g, false, buf, 0), m = 0;
+    const uint8_t *step = xq_general_to[pos->side][g];
+    for (int d = 0; d < 4; d++) {
+        int t = step[d];
+        if (t == NO_SQ || (pos->board[t] && XQ_COLOR(pos->board[t]) == pos->side)) continue;
+        if (m >= k || XQ_TO(buf[m++]) != t) return false;
+    }
+    return m == k;
+}
+#endif
+
 /* Walk the legal moves of the side to move, which is in check, visiting
  * each (visit_reply) until one stops the walk: when a search follows the
  * replies (depth >= 3), the captures of the checking piece first
@@ -1233,10 +1293,17 @@ static bool for_each_reply(xq_position *pos, const reply_visit *v)
     /* the checking piece's square, whose captures come first (-1: none) */
     int taken = v->depth >= 3 ? capture_checker_first(pos, v) : -1;
     if (taken == -2) return true;
+    /* the general's steps, as piece_moves lists them (its palace table,
+     * onto an empty square or a piece of the other side) */
+    const uint8_t *step = xq_general_to[me][g];
+    for (int d = 0; d < 4; d++) {
+        int t = step[d];
+        if (t == NO_SQ || t == taken || (pos->board[t] && XQ_COLOR(pos->board[t]) == me)) continue;
+        if (visit_reply(pos, g, t, v)) return true;
+    }
+    assert(general_steps_agree(pos, g));
     xq_move buf[PIECE_MOVES];
-    int k = piece_moves(pos, g, false, buf, 0);
-    for (int i = 0; i < k; i++)
-        if (XQ_TO(buf[i]) != taken && visit_reply(pos, g, XQ_TO(buf[i]), v)) return true;
+    int k;
     /* (the answer squares only when no move of the general answers) */
     sqset to, from;
     answer_squares(pos, &to, &from);
@@ -1376,6 +1443,24 @@ typedef struct {
     int own_attacked;   /* whether it is attacked now: -1 until a check first needs it */
 } mate_node;
 
+/* Does the mover's piece on sq, standing on the other general's file
+ * with an own chariot or cannon there (or on its rank with one there),
+ * open a check by leaving that line?  What quiet_move_checks reads for
+ * such a move (the first piece met from the general on that side an own
+ * chariot, or the second an own cannon, once sq is empty), read once for
+ * the piece. */
+static inline bool leaving_opens(const xq_position *pos, const check_ctx *c, int sq)
+{
+    const xq_piece *b = pos->board;
+    int f = xq_file_of[sq], r = xq_rank_of[sq];
+    xq_color me = pos->side;
+    if (f == c->kf && c->slider_file &&
+        line_checks(b, pos->file_occ[f] & ~(1u << r), c->kr, r > c->kr, -1, f, 9, XQ_NONE, me))
+        return true;
+    return r == c->kr && c->slider_rank &&
+           line_checks(b, pos->rank_occ[r] & ~(1u << f), c->kf, f > c->kf, -1, r * 9, 1, XQ_NONE, me);
+}
+
 /* Try the moves of the mover's piece on sq that may give check (in the
  * order of check_candidates, each one counted against the budget): 1 when
  * one of them is a legal check after which every reply is mated, -1 when
@@ -1392,25 +1477,39 @@ static int piece_mates(xq_position *pos, mate_node *nd, int sq)
     assert(candidates_agree(pos, c, sq, buf, n));
     assert(!quiet || !generals_in_palace(pos) || no_check_missed(pos, sq, buf, n));
     int8_t uncovered = -1;   /* (quiet_move_checks' cache for this piece) */
+    /* a piece listed for the line it stands on, whose leaving it opens no
+     * check: its moves that land off the general's file and rank give
+     * none (a horse's may: it attacks off the lines) */
+    bool off_lines_quiet = quiet && uncovers && k != XQ_HORSE && !set_has(&c->legs, sq) && !leaving_opens(pos, c, sq);
     for (int i = 0; i < n; i++) {
         if (--*nd->budget < 0) return -1;
         int to = XQ_TO(buf[i]);
-        bool checks = !quiet || (gives[i] >= 0 ? gives[i] > 0 : quiet_move_checks(pos, c, sq, to, &uncovered));
-        assert(!quiet || gives[i] < 0 || checks == quiet_move_checks(pos, c, sq, to, &uncovered));
+        bool checks = !quiet || (gives[i] >= 0 ? gives[i] > 0
+                                 : off_lines_quiet && xq_file_of[to] != c->kf && xq_rank_of[to] != c->kr
+                                     ? false
+                                     : quiet_move_checks(pos, c, sq, to, &uncovered));
+        assert(!quiet || checks == quiet_move_checks(pos, c, sq, to, &uncovered));
         assert(!quiet || !generals_in_palace(pos) || check_test_agrees(pos, buf[i], checks));
         if (!checks) continue;
-        /* legal without playing it: a move that cannot touch the lines
-         * or legs of its own general, which is not attacked now */
-        bool legal = nd->own < XQ_SQUARES && k != XQ_GENERAL && !touches_general(nd->own, sq, to);
-        if (legal && nd->own_attacked < 0) nd->own_attacked = xq_in_check(pos, me);
-        legal = legal && !nd->own_attacked;
+        /* legal without playing it, its own general not attacked now: a
+         * move of another piece that cannot touch that general's lines or
+         * legs; in a quiet node (the move a check) any move of another
+         * piece, by the own-general test on the board as it is
+         * (xq_quiet_move_safe).  Else (-1) tested once the move is made. */
+        int legal = -1;
+        if (nd->own < XQ_SQUARES && k != XQ_GENERAL) {
+            bool touches = touches_general(nd->own, sq, to);
+            if ((quiet || !touches) && nd->own_attacked < 0) nd->own_attacked = xq_in_check(pos, me);
+            if (!nd->own_attacked && (quiet || !touches)) legal = !touches || xq_quiet_move_safe(pos, sq, to);
+        }
+        assert(legal < 0 || legal == move_safe_played(pos, sq, to));
+        if (!legal) continue;   /* (an illegal check: no search, no budget spent) */
         uint64_t key = pos->key;
         xq_piece cap = xq_light_make(pos, sq, to);
         /* (the searches after the replies read the key) */
         if (nd->depth >= 3) pos->key = xq_light_key(pos, key, sq, to, cap);
         /* a check (the cheaper test first), by a legal move */
-        assert(!legal || !xq_in_check(pos, me));
-        bool mate = (quiet || xq_in_check(pos, them)) && (legal || !xq_in_check(pos, me)) &&
+        bool mate = (quiet || xq_in_check(pos, them)) && (legal > 0 || !xq_in_check(pos, me)) &&
                     all_replies_mated(pos, nd->depth, nd->budget, nd->tt, to);
         pos->key = key;
         xq_light_unmake(pos, sq, to, cap);
@@ -1418,6 +1517,24 @@ static int piece_mates(xq_position *pos, mate_node *nd, int sq)
         if (*nd->budget < 0) return -1;
     }
     return 0;
+}
+
+/* The mover's horses and soldiers that may check the general themselves
+ * (check_candidates' tests, for pieces that uncover nothing, with no new
+ * screen possible): a horse within 4 files, 4 ranks and 6 steps of it
+ * (two horse's moves), a soldier within 2 steps (one step, then next to
+ * it).  The others have no candidate move then: found here from their
+ * squares, 7 pieces at most, instead of by a call for each. */
+static inline sqset near_attackers(const check_ctx *c)
+{
+    sqset near = {{0, 0}}, short_range = set_minus(c->active, c->sliders);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = short_range.w[w]; bits; bits &= bits - 1) {
+            int sq = w * 64 + __builtin_ctzll(bits);
+            int df = abs(xq_file_of[sq] - c->kf), dr = abs(xq_rank_of[sq] - c->kr);
+            if (set_has(&c->horses, sq) ? df <= 4 && dr <= 4 && df + dr <= 6 : df + dr <= 2) set_add(&near, sq);
+        }
+    return near;
 }
 
 static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt)
@@ -1434,15 +1551,23 @@ static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool
     nd.quiet = quiet || !xq_in_check(pos, (xq_color)(pos->side ^ 1));
     check_ctx_screens(pos, &nd.c, nd.quiet);
     /* the pieces that may give check: every one when a new screen may
-     * check; else the chariots, cannons, horses and soldiers, which can
-     * give check themselves, and the pieces that may uncover a line or a
-     * leg (the others' moves give none) */
-    sqset movers = set_empty(&nd.c.screen_to) ? set_or(nd.c.active, nd.c.uncovers) : nd.c.own;
+     * check; else the chariots and cannons, the horses and soldiers near
+     * enough to the general to check it themselves, and the pieces that
+     * may uncover a line or a leg (the others have no candidate move:
+     * check_candidates lists none, so leaving them out spends no budget
+     * differently) */
+    sqset movers = set_empty(&nd.c.screen_to) ? set_or(set_or(nd.c.sliders, nd.c.uncovers), near_attackers(&nd.c))
+                                              : nd.c.own;
 #ifndef NDEBUG
     sqset idle = set_minus(nd.c.own, movers);
     for (int w = 0; w < 2; w++)
-        for (uint64_t bits = idle.w[w]; bits; bits &= bits - 1)
-            assert(!nd.quiet || !generals_in_palace(pos) || no_check_missed(pos, w * 64 + __builtin_ctzll(bits), NULL, 0));
+        for (uint64_t bits = idle.w[w]; bits; bits &= bits - 1) {
+            int sq = w * 64 + __builtin_ctzll(bits);
+            xq_move buf[PIECE_MOVES];
+            int8_t gives[PIECE_MOVES];
+            assert(check_candidates(pos, &nd.c, sq, set_has(&nd.c.uncovers, sq), buf, gives) == 0);
+            assert(!nd.quiet || !generals_in_palace(pos) || no_check_missed(pos, sq, NULL, 0));
+        }
 #endif
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = movers.w[w]; bits; bits &= bits - 1) {
