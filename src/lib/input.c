@@ -68,6 +68,7 @@ const char *xq_format_name(xq_format fmt)
     case XQ_FMT_CBL: return "cbl";
     case XQ_FMT_XML: return "xml";
     case XQ_FMT_DHTMLXQ: return "dhtmlxq";
+    case XQ_FMT_JSONL: return "jsonl";
     default: return "auto";
     }
 }
@@ -920,6 +921,20 @@ static const unsigned char *find_pgn_tag(const unsigned char *p, size_t n)
     return NULL;
 }
 
+/* Does p[i..n) start a JSON object: '{', blanks, then '}' or a key
+ * ("...":)?  A PGN file may start with a {comment} too, which is not. */
+static bool json_object_at(const unsigned char *p, size_t n, size_t i)
+{
+    if (i >= n || p[i] != '{') return false;
+    for (i++; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'); i++) continue;
+    if (i < n && p[i] == '}') return true;
+    if (i >= n || p[i] != '"') return false;
+    for (i++; i < n && p[i] != '"'; i += p[i] == '\\' ? 2 : 1)
+        if (p[i] < 0x20) return false;
+    for (i++; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'); i++) continue;
+    return i < n && p[i] == ':';
+}
+
 xq_format xq_sniff_format(const unsigned char *p, size_t n)
 {
     if (n >= 3 && p[0] == 'X' && p[1] == 'Q' && p[2] < 0x20) return XQ_FMT_XQF;
@@ -933,6 +948,7 @@ xq_format xq_sniff_format(const unsigned char *p, size_t n)
         /* XML, unless it is an HTML page carrying DhtmlXQ */
         if (!find(p, n, "[DhtmlXQ")) return XQ_FMT_XML;
     }
+    if (json_object_at(p, n, i)) return XQ_FMT_JSONL;   /* (a record's text may quote "[DhtmlXQ") */
     const unsigned char *d = find(p, n, "[DhtmlXQ");
     if (d) {
         const unsigned char *t = find_pgn_tag(p, n);

@@ -66,11 +66,13 @@ typedef enum {
     XQ_FMT_CBR,        /* "CCBridge Record\0" */
     XQ_FMT_CBL,        /* "CCBridgeLibrary\0" */
     XQ_FMT_XML,        /* text starting with '<' (after BOM/blanks) */
-    XQ_FMT_DHTMLXQ     /* text with "[DhtmlXQ" before any PGN tag */
+    XQ_FMT_DHTMLXQ,    /* text with "[DhtmlXQ" before any PGN tag */
+    XQ_FMT_JSONL       /* JSON Lines: text starting with a JSON object (after BOM/blanks):
+                          '{' then '}' or a key ("...":), not a PGN {comment} */
 } xq_format;
 
 /* Short name of a format: "auto", "pgn", "xqf", "cbr", "cbl", "xml",
- * "dhtmlxq" (static). */
+ * "dhtmlxq", "jsonl" (static). */
 const char *xq_format_name(xq_format fmt);
 
 /* Guess the format from the first n bytes of a (decompressed) file.

@@ -1,7 +1,7 @@
 /* json.h - the small JSON output helpers every JSON writer shares
  * (xq-validate --report json, xq-parse --json, xq-convert --to jsonl,
- * xq-stats --json).  Output only: the tools never parse JSON except
- * xq-stats --merge, which has its own reader. */
+ * xq-stats --json).  Output only: JSON is read by json_read.h
+ * (xq-stats --merge, JSON Lines records). */
 #ifndef XQ_JSON_H
 #define XQ_JSON_H
 

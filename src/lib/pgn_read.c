@@ -2,6 +2,7 @@
  * tokenizer and record builder (formats.md §1e).  See pgn_read.h. */
 #include "pgn_read.h"
 #include "xml_read.h"
+#include "jsonl_read.h"
 #include "binread.h"
 #include "notation.h"
 #include "huge_pages.h"
@@ -54,7 +55,10 @@ struct xq_reader {
     xq_format format;
     bool no_raw;              /* xq_read_options.no_raw: raw bytes counted, not copied */
     int (*next)(xq_reader *, xq_game *);
-    xq_xml_reader *xml;       /* XQ_FMT_XML: xml_read.c does the reading */
+    union {                   /* (one of them, by format: the reader's size stays) */
+        xq_xml_reader *xml;       /* XQ_FMT_XML: xml_read.c does the reading */
+        xq_jsonl_reader *jsonl;   /* XQ_FMT_JSONL: jsonl_read.c does */
+    };
     xq_sub_reader *sub;       /* XQF, CBR/CBL, DhtmlXQ: binread.h readers */
     uint64_t index;           /* records returned */
     const char *path;         /* xq_input_path(in), path_len bytes: each record's file */
@@ -2594,6 +2598,11 @@ static int xml_next(xq_reader *r, xq_game *g)
     return xq_xml_reader_next(r->xml, g, r->err, sizeof r->err);
 }
 
+static int jsonl_next(xq_reader *r, xq_game *g)
+{
+    return xq_jsonl_reader_next(r->jsonl, g, r->err, sizeof r->err);
+}
+
 static int sub_next(xq_reader *r, xq_game *g)
 {
     return r->sub->next(r->sub, g);
@@ -2623,7 +2632,7 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
         }
     }
     if (fmt != XQ_FMT_PGN && fmt != XQ_FMT_XML && fmt != XQ_FMT_XQF && fmt != XQ_FMT_CBR &&
-        fmt != XQ_FMT_CBL && fmt != XQ_FMT_DHTMLXQ) {
+        fmt != XQ_FMT_CBL && fmt != XQ_FMT_DHTMLXQ && fmt != XQ_FMT_JSONL) {
         if (errsz)
             snprintf(err, errsz, "%s: %s format is not supported yet",
                      strcmp(path, "-") ? path : "(stdin)", xq_format_name(fmt));
@@ -2651,6 +2660,12 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
             return NULL;
         }
         r->next = xml_next;
+    } else if (fmt == XQ_FMT_JSONL) {
+        if (!(r->jsonl = xq_jsonl_reader_open(in, err, errsz))) {
+            xq_reader_close(r);
+            return NULL;
+        }
+        r->next = jsonl_next;
     } else if (fmt != XQ_FMT_PGN) {
         r->sub = fmt == XQ_FMT_XQF       ? xq_xqf_reader_open(in, err, errsz)
                  : fmt == XQ_FMT_DHTMLXQ ? xq_dhtmlxq_reader_open(in, o.encoding, err, errsz)
@@ -2674,7 +2689,8 @@ int xq_reader_next(xq_reader *r, xq_game *g)
 void xq_reader_close(xq_reader *r)
 {
     if (!r) return;
-    xq_xml_reader_close(r->xml);
+    if (r->format == XQ_FMT_JSONL) xq_jsonl_reader_close(r->jsonl);
+    else xq_xml_reader_close(r->xml);
     if (r->sub) r->sub->close(r->sub);
     xq_input_close(r->in);
     for (size_t i = 0; i < r->frame_cap; i++) {

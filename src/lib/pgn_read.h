@@ -5,7 +5,8 @@
  * record.  Formats, detected by content (magic bytes, markers), never by
  * name: PGN-style text (formats.md §1e, below), our XML (xml_read.c),
  * XQF, CBR and CBL libraries, DhtmlXQ blocks in any text or HTML
- * (formats.md §1f; xqf_read.c, cbr_read.c, dhtmlxq_read.c).
+ * (formats.md §1f; xqf_read.c, cbr_read.c, dhtmlxq_read.c), JSON Lines
+ * as xq-convert --to jsonl writes them (jsonl_read.c).
  *
  * PGN-style text, as accepted (formats.md §1e and the project issue):
  *  - tags `[Name "value"]`, any case, `\"` and `\\` escapes; several tags
@@ -63,7 +64,8 @@ enum {
 /* Reading options; a zeroed struct (or NULL) means all defaults. */
 typedef struct {
     xq_encoding encoding;   /* XQ_ENC_AUTO: detect per file */
-    xq_format format;       /* XQ_FMT_AUTO: sniff; XQ_FMT_PGN forces text */
+    xq_format format;       /* XQ_FMT_AUTO: sniff; XQ_FMT_PGN forces text, XQ_FMT_XML
+                               and XQ_FMT_JSONL those formats */
     bool no_raw;            /* the caller never reads a game's raw bytes (only raw_len): text
                                records then leave g->raw NULL and count raw_len alone, sparing a
                                copy of every record (xq-validate without --keep, xq-stats) */
@@ -85,8 +87,9 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt,
  * xml_read.h) the record being read when the error happens
  * is returned first, cut, with an error diagnostic "input ends early
  * (REASON); the record is cut here" where the data ends; the next call
- * returns -1.  Problems in the text never make it fail: they become
- * diagnostics in g->diags. */
+ * returns -1 (JSON Lines: the line the data ends in is a record with its
+ * JSON error, jsonl_read.h).  Problems in the text never make it fail:
+ * they become diagnostics in g->diags. */
 int xq_reader_next(xq_reader *r, xq_game *g);
 
 /* Close and free (NULL is fine).  Games read earlier stay valid. */

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "json_read.h"
 
 static const char *result_name(int r)
 {
@@ -261,242 +262,19 @@ bool xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
     return ok;
 }
 
-/* ---- a small JSON reader (RFC 8259) ------------------------------------ */
+/* ---- the JSON tree (json_read.h) --------------------------------------- */
 
-typedef enum { J_NULL, J_FALSE, J_TRUE, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
+typedef xq_json_value jval;
 
-typedef struct jval jval;
-struct jval {
-    jtype type;
-    char *str;          /* J_STR: decoded UTF-8; J_NUM: the number's text */
-    jval *items;        /* J_ARR, J_OBJ: values */
-    char **keys;        /* J_OBJ: keys, parallel to items */
-    size_t n;
-};
-
-typedef struct {
-    const char *p, *end;
-    int line;
-    char *err;
-    size_t errsz;
-    int depth;
-    bool at_end;        /* failed because the text ended */
-} jparser;
-
-static bool jfail(jparser *ps, const char *what)
-{
-    if (ps->p >= ps->end) ps->at_end = true;
-    if (ps->err && !ps->err[0]) snprintf(ps->err, ps->errsz, "line %d: %s", ps->line, what);
-    return false;
-}
-
-static void jskip(jparser *ps)
-{
-    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r')) {
-        if (*ps->p == '\n') ps->line++;
-        ps->p++;
-    }
-}
-
-static void jfree(jval *v)
-{
-    if (v->type == J_ARR || v->type == J_OBJ) {
-        for (size_t i = 0; i < v->n; i++) {
-            jfree(&v->items[i]);
-            if (v->keys) free(v->keys[i]);
-        }
-        free(v->items);
-        free(v->keys);
-    }
-    free(v->str);
-    memset(v, 0, sizeof *v);
-}
-
-static void put_utf8(char *out, size_t *n, unsigned long cp)
-{
-    if (cp < 0x80) out[(*n)++] = (char)cp;
-    else if (cp < 0x800) {
-        out[(*n)++] = (char)(0xC0 | cp >> 6);
-        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out[(*n)++] = (char)(0xE0 | cp >> 12);
-        out[(*n)++] = (char)(0x80 | (cp >> 6 & 0x3F));
-        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-    } else {
-        out[(*n)++] = (char)(0xF0 | cp >> 18);
-        out[(*n)++] = (char)(0x80 | (cp >> 12 & 0x3F));
-        out[(*n)++] = (char)(0x80 | (cp >> 6 & 0x3F));
-        out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-    }
-}
-
-static bool hex4(jparser *ps, unsigned long *out)
-{
-    if (ps->end - ps->p < 4) return jfail(ps, "bad \\u escape");
-    unsigned long v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = *ps->p++;
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0) return jfail(ps, "bad \\u escape");
-        v = v * 16 + (unsigned long)d;
-    }
-    *out = v;
-    return true;
-}
-
-/* At the opening quote: decode the string into a malloc'd buffer. */
-static bool jstring(jparser *ps, char **out)
-{
-    ps->p++;
-    const char *start = ps->p;
-    while (ps->p < ps->end && *ps->p != '"') ps->p += *ps->p == '\\' ? 2 : 1;
-    if (ps->p >= ps->end) return jfail(ps, "unterminated string");
-    size_t max = (size_t)(ps->p - start);
-    char *buf = malloc(max + 4);
-    if (!buf) return jfail(ps, "out of memory");
-    size_t n = 0;
-    ps->p = start;
-    while (*ps->p != '"') {
-        unsigned char c = (unsigned char)*ps->p++;
-        if (c < 0x20) {
-            free(buf);
-            return jfail(ps, "control character in a string");
-        }
-        if (c != '\\') {
-            buf[n++] = (char)c;
-            continue;
-        }
-        char e = *ps->p++;
-        unsigned long cp;
-        switch (e) {
-        case '"': case '\\': case '/': buf[n++] = e; break;
-        case 'b': buf[n++] = '\b'; break;
-        case 'f': buf[n++] = '\f'; break;
-        case 'n': buf[n++] = '\n'; break;
-        case 'r': buf[n++] = '\r'; break;
-        case 't': buf[n++] = '\t'; break;
-        case 'u':
-            if (!hex4(ps, &cp)) {
-                free(buf);
-                return false;
-            }
-            if (cp >= 0xD800 && cp <= 0xDBFF && ps->end - ps->p >= 6 && ps->p[0] == '\\' && ps->p[1] == 'u') {
-                unsigned long lo;
-                ps->p += 2;
-                if (!hex4(ps, &lo)) {
-                    free(buf);
-                    return false;
-                }
-                cp = lo >= 0xDC00 && lo <= 0xDFFF ? 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00) : 0xFFFD;
-            } else if (cp >= 0xD800 && cp <= 0xDFFF) {
-                cp = 0xFFFD;
-            }
-            put_utf8(buf, &n, cp);   /* 6 escape bytes give at most 4 */
-            break;
-        default:
-            free(buf);
-            return jfail(ps, "bad escape in a string");
-        }
-    }
-    ps->p++;
-    buf[n] = '\0';
-    *out = buf;
-    return true;
-}
-
-static bool jvalue(jparser *ps, jval *v);
-
-static bool jpush(jparser *ps, jval *v, size_t *cap, char *key)
-{
-    if (v->n == *cap) {
-        size_t c = *cap ? *cap * 2 : 8;
-        jval *items = realloc(v->items, c * sizeof *items);
-        if (!items) return jfail(ps, "out of memory");
-        v->items = items;
-        if (v->type == J_OBJ) {
-            char **keys = realloc(v->keys, c * sizeof *keys);
-            if (!keys) return jfail(ps, "out of memory");
-            v->keys = keys;
-        }
-        *cap = c;
-    }
-    memset(&v->items[v->n], 0, sizeof v->items[v->n]);
-    if (v->type == J_OBJ) v->keys[v->n] = key;
-    v->n++;
-    return jvalue(ps, &v->items[v->n - 1]);
-}
-
-static bool jvalue(jparser *ps, jval *v)
-{
-    jskip(ps);
-    if (ps->p >= ps->end) return jfail(ps, "unexpected end of input");
-    if (++ps->depth > 64) return jfail(ps, "nesting too deep");
-    bool ok = true;
-    char c = *ps->p;
-    if (c == '{' || c == '[') {
-        v->type = c == '{' ? J_OBJ : J_ARR;
-        char close = c == '{' ? '}' : ']';
-        size_t cap = 0;
-        ps->p++;
-        jskip(ps);
-        if (ps->p < ps->end && *ps->p == close) {
-            ps->p++;
-        } else {
-            for (;;) {
-                char *key = NULL;
-                if (v->type == J_OBJ) {
-                    jskip(ps);
-                    if (ps->p >= ps->end || *ps->p != '"') { ok = jfail(ps, "expected a key"); break; }
-                    if (!jstring(ps, &key)) { ok = false; break; }
-                    jskip(ps);
-                    if (ps->p >= ps->end || *ps->p != ':') { free(key); ok = jfail(ps, "expected ':'"); break; }
-                    ps->p++;
-                }
-                if (!jpush(ps, v, &cap, key)) { ok = false; break; }
-                jskip(ps);
-                if (ps->p < ps->end && *ps->p == ',') { ps->p++; continue; }
-                if (ps->p < ps->end && *ps->p == close) { ps->p++; break; }
-                ok = jfail(ps, v->type == J_OBJ ? "expected ',' or '}'" : "expected ',' or ']'");
-                break;
-            }
-        }
-    } else if (c == '"') {
-        v->type = J_STR;
-        ok = jstring(ps, &v->str);
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-        const char *s = ps->p;
-        while (ps->p < ps->end && ((*ps->p && strchr("+-.eE", *ps->p)) || (*ps->p >= '0' && *ps->p <= '9'))) ps->p++;
-        v->type = J_NUM;
-        v->str = strndup(s, (size_t)(ps->p - s));
-        if (!v->str) ok = jfail(ps, "out of memory");
-    } else {
-        static const struct { const char *word; jtype t; } words[] = {
-            {"null", J_NULL}, {"true", J_TRUE}, {"false", J_FALSE}};
-        ok = false;
-        for (int i = 0; i < 3; i++) {
-            size_t n = strlen(words[i].word);
-            if ((size_t)(ps->end - ps->p) >= n && !memcmp(ps->p, words[i].word, n)) {
-                v->type = words[i].t;
-                ps->p += n;
-                ok = true;
-                break;
-            }
-        }
-        if (!ok) jfail(ps, "unexpected character");
-    }
-    ps->depth--;
-    return ok;
-}
+/* How --merge has always read: lenient numbers and string bytes (the
+ * members are checked one by one below), 64 levels deep. */
+static const xq_json_options MERGE_JSON = {.max_depth = 64, .strict = false};
 
 /* ---- from the JSON tree to an accumulator ------------------------------ */
 
 static const jval *jget(const jval *obj, const char *key)
 {
-    if (!obj || obj->type != J_OBJ) return NULL;
-    for (size_t i = 0; i < obj->n; i++)
-        if (!strcmp(obj->keys[i], key)) return &obj->items[i];
-    return NULL;
+    return xq_json_get(obj, key);
 }
 
 typedef struct {
@@ -513,7 +291,7 @@ static bool bad(jctx *c, const char *what, const char *name)
 /* A non-negative integer that fits 64 bits. */
 static bool jnum(jctx *c, const jval *v, const char *name, uint64_t *out)
 {
-    if (!v || v->type != J_NUM) return bad(c, "expected a whole number", name);
+    if (!v || v->type != XQ_JSON_NUMBER) return bad(c, "expected a whole number", name);
     uint64_t x = 0;
     const char *p = v->str;
     if (!*p) return bad(c, "expected a whole number", name);
@@ -536,7 +314,7 @@ static bool jint(jctx *c, const jval *v, const char *name, int max, int *out)
     return true;
 }
 
-static bool jtype_is(jctx *c, const jval *v, jtype t, const char *name)
+static bool jtype_is(jctx *c, const jval *v, xq_json_type t, const char *name)
 {
     static const char *const what[] = {"expected null", "expected false", "expected true", "expected a number",
                                        "expected a string", "expected an array", "expected an object"};
@@ -546,8 +324,8 @@ static bool jtype_is(jctx *c, const jval *v, jtype t, const char *name)
 
 static bool read_codes(jctx *c, const jval *obj, const char *name, uint64_t *counts)
 {
-    if (!jtype_is(c, obj, J_OBJ, name)) return false;
-    for (size_t i = 0; i < obj->n; i++) {
+    if (!jtype_is(c, obj, XQ_JSON_OBJECT, name)) return false;
+    for (size_t i = 0; i < obj->len; i++) {
         int code = xq_ecco_parse(obj->keys[i]);
         if (code < 0) return bad(c, "not an ECCO code", name);
         uint64_t n;
@@ -559,10 +337,10 @@ static bool read_codes(jctx *c, const jval *obj, const char *name, uint64_t *cou
 
 static bool read_hashes(jctx *c, const jval *arr, const char *name, hset *h)
 {
-    if (!jtype_is(c, arr, J_ARR, name)) return false;
-    for (size_t i = 0; i < arr->n; i++) {
+    if (!jtype_is(c, arr, XQ_JSON_ARRAY, name)) return false;
+    for (size_t i = 0; i < arr->len; i++) {
         const jval *v = &arr->items[i];
-        if (v->type != J_STR || strlen(v->str) != 16) return bad(c, "expected 16 hex digits", name);
+        if (v->type != XQ_JSON_STRING || strlen(v->str) != 16) return bad(c, "expected 16 hex digits", name);
         char *end;
         uint64_t k = strtoull(v->str, &end, 16);
         if (*end) return bad(c, "expected 16 hex digits", name);
@@ -573,16 +351,16 @@ static bool read_hashes(jctx *c, const jval *arr, const char *name, hset *h)
 
 static bool read_result(jctx *c, const jval *v, const char *name, xq_result *out)
 {
-    if (!jtype_is(c, v, J_STR, name)) return false;
+    if (!jtype_is(c, v, XQ_JSON_STRING, name)) return false;
     if (!xq_stats_result_from_str(v->str, out)) return bad(c, "not a result", name);
     return true;
 }
 
 static bool from_tree(jctx *c, const jval *root, xq_stats *s)
 {
-    if (!jtype_is(c, root, J_OBJ, "top level")) return false;
+    if (!jtype_is(c, root, XQ_JSON_OBJECT, "top level")) return false;
     const jval *fmt = jget(root, "format");
-    if (!fmt || fmt->type != J_STR || strcmp(fmt->str, "xq-stats")) return bad(c, "not xq-stats output", "format");
+    if (!fmt || fmt->type != XQ_JSON_STRING || strcmp(fmt->str, "xq-stats")) return bad(c, "not xq-stats output", "format");
     uint64_t version;
     if (!jnum(c, jget(root, "version"), "version", &version)) return false;
     if (version != 1) return bad(c, "unknown version (this program reads 1)", "version");
@@ -590,7 +368,7 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
     const jval *games = jget(root, "games");
     static const char *const gnames[] = {"from_start", "from_fen", "unreadable", "valid", "illegal", "with_errors"};
     uint64_t *gfields[] = {&s->from_start, &s->from_fen, &s->unreadable, &s->valid, &s->illegal, &s->with_errors};
-    if (!jtype_is(c, games, J_OBJ, "games")) return false;
+    if (!jtype_is(c, games, XQ_JSON_OBJECT, "games")) return false;
     for (int i = 0; i < 6; i++)
         if (!jnum(c, jget(games, gnames[i]), gnames[i], gfields[i])) return false;
     if (!jnum(c, jget(root, "records"), "records", &s->records)) return false;
@@ -599,14 +377,14 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
     if (failed && !jnum(c, failed, "files_failed", &s->files_failed)) return false;
 
     const jval *plies = jget(root, "plies");
-    if (!jtype_is(c, plies, J_OBJ, "plies")) return false;
+    if (!jtype_is(c, plies, XQ_JSON_OBJECT, "plies")) return false;
     if (!jnum(c, jget(plies, "total"), "plies.total", &s->plies_total)) return false;
     const jval *hist = jget(plies, "histogram");
-    if (!jtype_is(c, hist, J_ARR, "plies.histogram")) return false;
-    for (size_t i = 0; i < hist->n; i++) {
+    if (!jtype_is(c, hist, XQ_JSON_ARRAY, "plies.histogram")) return false;
+    for (size_t i = 0; i < hist->len; i++) {
         const jval *pair = &hist->items[i];
         uint64_t p, n;
-        if (pair->type != J_ARR || pair->n != 2) return bad(c, "expected [plies, games]", "plies.histogram");
+        if (pair->type != XQ_JSON_ARRAY || pair->len != 2) return bad(c, "expected [plies, games]", "plies.histogram");
         if (!jnum(c, &pair->items[0], "plies.histogram", &p) || !jnum(c, &pair->items[1], "plies.histogram", &n))
             return false;
         if (p > 1000000) return bad(c, "number out of range", "plies.histogram");
@@ -614,8 +392,8 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
     }
 
     const jval *kinds = jget(root, "findings");
-    if (!jtype_is(c, kinds, J_OBJ, "findings")) return false;
-    for (size_t i = 0; i < kinds->n; i++) {
+    if (!jtype_is(c, kinds, XQ_JSON_OBJECT, "findings")) return false;
+    for (size_t i = 0; i < kinds->len; i++) {
         int k = 0;
         while (k < XQ_FIND_KIND_COUNT && strcmp(xq_finding_kind_str((xq_finding_kind)k), kinds->keys[i])) k++;
         if (k == XQ_FIND_KIND_COUNT) return bad(c, "unknown kind of finding", "findings");
@@ -623,15 +401,15 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
     }
 
     const jval *outc = jget(root, "outcomes");
-    if (!jtype_is(c, outc, J_ARR, "outcomes")) return false;
-    for (size_t i = 0; i < outc->n; i++) {
+    if (!jtype_is(c, outc, XQ_JSON_ARRAY, "outcomes")) return false;
+    for (size_t i = 0; i < outc->len; i++) {
         const jval *row = &outc->items[i];
         xq_result tag, board;
         uint64_t n;
-        if (row->type != J_ARR || row->n != 4) return bad(c, "expected [tag, termination, board, games]", "outcomes");
+        if (row->type != XQ_JSON_ARRAY || row->len != 4) return bad(c, "expected [tag, termination, board, games]", "outcomes");
         if (!read_result(c, &row->items[0], "outcomes", &tag) || !read_result(c, &row->items[2], "outcomes", &board))
             return false;
-        if (!jtype_is(c, &row->items[1], J_STR, "outcomes")) return false;
+        if (!jtype_is(c, &row->items[1], XQ_JSON_STRING, "outcomes")) return false;
         int t = 0;
         while (t < XQ_NTERMS && strcmp(xq_termination_str((xq_termination)t), row->items[1].str)) t++;
         if (t == XQ_NTERMS) return bad(c, "unknown termination", "outcomes");
@@ -640,24 +418,24 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
     }
 
     const jval *op = jget(root, "openings");
-    if (!jtype_is(c, op, J_OBJ, "openings")) return false;
+    if (!jtype_is(c, op, XQ_JSON_OBJECT, "openings")) return false;
     if (!read_codes(c, jget(op, "tagged"), "openings.tagged", s->ecco_tagged) ||
         !read_codes(c, jget(op, "classified"), "openings.classified", s->ecco_class) ||
         !jnum(c, jget(op, "bad_tag"), "openings.bad_tag", &s->ecco_bad_tag) ||
         !jnum(c, jget(op, "unclassified"), "openings.unclassified", &s->ecco_unclassified))
         return false;
     const jval *ho = jget(op, "heldout");
-    if (!jtype_is(c, ho, J_OBJ, "openings.heldout") ||
+    if (!jtype_is(c, ho, XQ_JSON_OBJECT, "openings.heldout") ||
         !jnum(c, jget(ho, "games"), "openings.heldout.games", &s->heldout_games) ||
         !jnum(c, jget(ho, "agree"), "openings.heldout.agree", &s->heldout_agree))
         return false;
 
     const jval *pl = jget(root, "players");
-    if (!jtype_is(c, pl, J_ARR, "players")) return false;
-    for (size_t i = 0; i < pl->n; i++) {
+    if (!jtype_is(c, pl, XQ_JSON_ARRAY, "players")) return false;
+    for (size_t i = 0; i < pl->len; i++) {
         const jval *row = &pl->items[i];
         uint64_t v[PL_NVALUES];
-        if (row->type != J_ARR || row->n != 5 || row->items[0].type != J_STR)
+        if (row->type != XQ_JSON_ARRAY || row->len != 5 || row->items[0].type != XQ_JSON_STRING)
             return bad(c, "expected [name, games, wins, draws, losses]", "players");
         for (int k = 0; k < PL_NVALUES; k++)
             if (!jnum(c, &row->items[1 + k], "players", &v[k])) return false;
@@ -665,25 +443,25 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
             return bad(c, "out of memory", "players");
     }
     const jval *ev = jget(root, "events");
-    if (!jtype_is(c, ev, J_ARR, "events")) return false;
-    for (size_t i = 0; i < ev->n; i++) {
+    if (!jtype_is(c, ev, XQ_JSON_ARRAY, "events")) return false;
+    for (size_t i = 0; i < ev->len; i++) {
         const jval *row = &ev->items[i];
         uint64_t v[PL_NVALUES] = {0, 0, 0, 0};
-        if (row->type != J_ARR || row->n != 2 || row->items[0].type != J_STR)
+        if (row->type != XQ_JSON_ARRAY || row->len != 2 || row->items[0].type != XQ_JSON_STRING)
             return bad(c, "expected [name, games]", "events");
         if (!jnum(c, &row->items[1], "events", &v[PL_GAMES])) return false;
         if (!xq_smap_add(&s->events, row->items[0].str, strlen(row->items[0].str), v))
             return bad(c, "out of memory", "events");
     }
     const jval *one = jget(root, "event");
-    if (one && one->type == J_OBJ) {
+    if (one && one->type == XQ_JSON_OBJECT) {
         const jval *eg = jget(one, "games");
-        if (!jtype_is(c, eg, J_ARR, "event.games")) return false;
-        for (size_t i = 0; i < eg->n; i++) {
+        if (!jtype_is(c, eg, XQ_JSON_ARRAY, "event.games")) return false;
+        for (size_t i = 0; i < eg->len; i++) {
             const jval *row = &eg->items[i];
             int round;
             xq_result res;
-            if (row->type != J_ARR || row->n != 4 || row->items[1].type != J_STR || row->items[2].type != J_STR)
+            if (row->type != XQ_JSON_ARRAY || row->len != 4 || row->items[1].type != XQ_JSON_STRING || row->items[2].type != XQ_JSON_STRING)
                 return bad(c, "expected [round, red, black, result]", "event.games");
             if (!jint(c, &row->items[0], "event.games", 1000000, &round) ||
                 !read_result(c, &row->items[3], "event.games", &res))
@@ -692,11 +470,11 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
                                     strlen(row->items[2].str), round, res))
                 return bad(c, "out of memory", "event.games");
         }
-    } else if (!one || one->type != J_NULL) {
+    } else if (!one || one->type != XQ_JSON_NULL) {
         return bad(c, "expected an object or null", "event");
     }
     const jval *d = jget(root, "distinct");
-    if (!jtype_is(c, d, J_OBJ, "distinct")) return false;
+    if (!jtype_is(c, d, XQ_JSON_OBJECT, "distinct")) return false;
     return read_hashes(c, jget(d, "moves"), "distinct.moves", &s->moves) &&
            read_hashes(c, jget(d, "moves_tags"), "distinct.moves_tags", &s->tagged);
 }
@@ -710,19 +488,15 @@ xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, cha
         errsz = sizeof dummy;
     }
     err[0] = '\0';
-    jparser ps = {.p = text, .end = text + len, .line = 1, .err = err, .errsz = errsz};
-    jval root = {0};
-    if (!jvalue(&ps, &root)) {
-        if (incomplete) *incomplete = ps.at_end;
-        jfree(&root);
+    xq_json_doc doc = {0};
+    xq_json_error e;
+    if (!xq_json_parse(&doc, text, len, &MERGE_JSON, &e)) {
+        snprintf(err, errsz, "line %d: %s", e.line, e.msg);
+        if (incomplete) *incomplete = e.at_end;
+        xq_json_doc_free(&doc);
         return NULL;
     }
-    jskip(&ps);
-    if (ps.p != ps.end) {
-        jfail(&ps, "text after the JSON object");
-        jfree(&root);
-        return NULL;
-    }
+    const jval root = doc.root;
 
     /* options first: they make the accumulator */
     jctx c = {err, errsz};
@@ -731,20 +505,20 @@ xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, cha
     opt.event = NULL;
     const jval *o = jget(&root, "options");
     xq_stats *s = NULL;
-    if (jtype_is(&c, o, J_OBJ, "options") &&
+    if (jtype_is(&c, o, XQ_JSON_OBJECT, "options") &&
         jint(&c, jget(o, "move_limit"), "options.move_limit", 100000, &opt.rules.move_limit) &&
         jint(&c, jget(o, "check_cap"), "options.check_cap", 100000, &opt.rules.check_cap) &&
         jint(&c, jget(o, "repetitions"), "options.repetitions", 100, &opt.rules.repetitions)) {
         const jval *strict = jget(o, "strict"), *event = jget(o, "event"), *rules = jget(o, "rules");
-        if (!rules || rules->type != J_STR || !xq_rules_parse(rules->str, &opt.rules.rules)) {
+        if (!rules || rules->type != XQ_JSON_STRING || !xq_rules_parse(rules->str, &opt.rules.rules)) {
             bad(&c, "expected \"cxa1999\" or \"axf\"", "options.rules");
-        } else if (!strict || (strict->type != J_TRUE && strict->type != J_FALSE)) {
+        } else if (!strict || (strict->type != XQ_JSON_TRUE && strict->type != XQ_JSON_FALSE)) {
             bad(&c, "expected true or false", "options.strict");
-        } else if (!event || (event->type != J_NULL && event->type != J_STR)) {
+        } else if (!event || (event->type != XQ_JSON_NULL && event->type != XQ_JSON_STRING)) {
             bad(&c, "expected a string or null", "options.event");
         } else {
-            opt.rules.strict = strict->type == J_TRUE;
-            opt.event = event->type == J_STR ? event->str : NULL;
+            opt.rules.strict = strict->type == XQ_JSON_TRUE;
+            opt.event = event->type == XQ_JSON_STRING ? event->str : NULL;
             s = xq_stats_new(&opt);
             if (!s) snprintf(err, errsz, "out of memory");
             else if (!from_tree(&c, &root, s)) {
@@ -753,6 +527,6 @@ xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, cha
             }
         }
     }
-    jfree(&root);
+    xq_json_doc_free(&doc);
     return s;
 }

@@ -40,8 +40,8 @@ static void usage(FILE *to)
     fputs("Usage: xq-convert [OPTION]... [FILE]...\n"
           "Convert the game records of each FILE (or standard input, or '-') to another\n"
           "format or notation.  Input formats are recognised by content: PGN-style\n"
-          "text in any notation and encoding, xq-tools XML, XQF, CBR/CBL, DhtmlXQ;\n"
-          "gzip is inflated.\n"
+          "text in any notation and encoding, xq-tools XML, XQF, CBR/CBL, DhtmlXQ,\n"
+          "JSON Lines (as --to jsonl writes); gzip is inflated.\n"
           "\n"
           "  -t, --to=FORMAT         pgn (default), xml, jsonl, xboard (PGN as GNU XBoard\n"
           "                          saves Xiangqi, SAN moves), ucci (one line per game:\n"
@@ -59,7 +59,7 @@ static void usage(FILE *to)
           "                          (default), gbk or big5\n"
           "  -i, --input-encoding=ENC  auto (default), utf8, gbk or big5\n"
           XQ_CLI_FILES_HELP
-          "  -f, --from=FORMAT       input format: auto (default), pgn or xml\n"
+          "  -f, --from=FORMAT       input format: auto (default), pgn, xml or jsonl\n"
           "  -o, --output=FILE       write to FILE, replaced only once complete, instead\n"
           "                          of standard output\n"
           "  -q, --quiet             no summary line\n"
@@ -301,8 +301,9 @@ static int parse_options(int argc, char **argv, options *opt)
             if (!strcmp(optarg, "auto")) opt->read.format = XQ_FMT_AUTO;
             else if (!strcmp(optarg, "pgn")) opt->read.format = XQ_FMT_PGN;
             else if (!strcmp(optarg, "xml")) opt->read.format = XQ_FMT_XML;
+            else if (!strcmp(optarg, "jsonl")) opt->read.format = XQ_FMT_JSONL;
             else {
-                xq_cli_error(PROG, "unknown input format '%s' (auto, pgn or xml)", optarg);
+                xq_cli_error(PROG, "unknown input format '%s' (auto, pgn, xml or jsonl)", optarg);
                 return XQ_EXIT_USAGE;
             }
             break;

@@ -28,6 +28,9 @@
 #define LLVMFuzzerTestOneInput fuzz_binary_one
 #include "../fuzz/fuzz_binary.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_jsonl_one
+#include "../fuzz/fuzz_jsonl.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*entry_fn)(const uint8_t *, size_t);
 
@@ -76,6 +79,7 @@ static void xml(void **state) { (void)state; run_target("xml", fuzz_xml_one); }
 static void notation(void **state) { (void)state; run_target("notation", fuzz_notation_one); }
 static void fen(void **state) { (void)state; run_target("fen", fuzz_fen_one); }
 static void binary(void **state) { (void)state; run_target("binary", fuzz_binary_one); }
+static void jsonl(void **state) { (void)state; run_target("jsonl", fuzz_jsonl_one); }
 
 int main(void)
 {
@@ -85,6 +89,7 @@ int main(void)
         cmocka_unit_test(notation),
         cmocka_unit_test(fen),
         cmocka_unit_test(binary),
+        cmocka_unit_test(jsonl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

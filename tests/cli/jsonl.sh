@@ -1,0 +1,111 @@
+#!/bin/sh
+# JSON Lines read back (jsonl_read.h): `xq-convert --to jsonl F | xq-convert
+# --to pgn -` gives `xq-convert --to pgn F` byte for byte for every file of
+# corpus/ and of the public corpus (masters included), XML too (but for the
+# result attribute of records whose only result is their Result tag: the
+# writer's "result" does not say where it came from); xq-validate's and
+# xq-stats' findings the same but for the reader's own diagnostics (syntax:
+# the JSON holds the record as read, not its reading);
+# each kind of error as one FILE:LINE:COL diagnostic through every tool,
+# reading going on; --from jsonl; stdin, gzip, CRLF, a BOM; xq-stats
+# --merge unchanged by the shared parser (tests/cli/stats.sh has the rest).
+. tests/cli/lib.sh
+V=$BIN/xq-validate
+C=$BIN/xq-convert
+P=$BIN/xq-parse
+S=$BIN/xq-stats
+
+# round trip NAME FILE: pgn and xml through jsonl against direct
+round_trip() {
+  $C -q --to pgn "$1" > "$TMP/a.pgn" 2>/dev/null
+  $C -q --to jsonl "$1" 2>/dev/null | $C -q --to pgn - > "$TMP/b.pgn" 2>/dev/null
+  if cmp -s "$TMP/a.pgn" "$TMP/b.pgn"; then echo "ok - pgn through jsonl: $1"; else
+    echo "not ok - pgn through jsonl: $1"; diff "$TMP/a.pgn" "$TMP/b.pgn" | head -5; fi
+  $C -q --to xml "$1" 2>/dev/null | sed 's/<game result="[^"]*">/<game>/' > "$TMP/a.xml"
+  $C -q --to jsonl "$1" 2>/dev/null | $C -q --to xml - 2>/dev/null | sed 's/<game result="[^"]*">/<game>/' > "$TMP/b.xml"
+  if cmp -s "$TMP/a.xml" "$TMP/b.xml"; then echo "ok - xml through jsonl: $1"; else
+    echo "not ok - xml through jsonl: $1"; diff "$TMP/a.xml" "$TMP/b.xml" | head -5; fi
+}
+
+for f in corpus/*.pgn corpus/broken/*.pgn; do round_trip "$f"; done
+if have_shared corpus/ccpd/masters.pgn.gz; then
+  find "$SHARED/corpus" -type f ! -name '*.md' ! -name '*.sh' ! -name 'masters.pgn.gz' | sort > "$TMP/files"
+  while IFS= read -r f; do round_trip "$f"; done < "$TMP/files"
+  # masters: PGN through jsonl, and the same errors and statistics (but
+  # for the reader's own diagnostics: 472 syntax findings, all warnings)
+  M=$SHARED/corpus/ccpd/masters.pgn.gz
+  $C -q --to jsonl "$M" > "$TMP/m.jsonl" 2>/dev/null
+  $C -q --to pgn "$M" > "$TMP/a.pgn" 2>/dev/null
+  $C -q --to pgn "$TMP/m.jsonl" > "$TMP/b.pgn" 2>/dev/null
+  expect_eq "masters: pgn through jsonl" "" "$(cmp "$TMP/a.pgn" "$TMP/b.pgn" 2>&1)"
+  $V -q "$M" 2>&1 | sed 's/^[^ ]* //' > "$TMP/a.txt"
+  $V -q "$TMP/m.jsonl" 2>&1 | sed 's/^[^ ]* //' > "$TMP/b.txt"
+  expect_eq "masters: xq-validate's errors through jsonl" "" "$(diff "$TMP/a.txt" "$TMP/b.txt")"
+  $S "$M" > "$TMP/a.txt"
+  $S "$TMP/m.jsonl" > "$TMP/b.txt"
+  expect_eq "masters: xq-stats through jsonl, less the 472 syntax findings" \
+    "48d47
+<   syntax               472   0.9%" "$(diff "$TMP/a.txt" "$TMP/b.txt")"
+  rm -f "$TMP/m.jsonl" "$TMP/a.pgn" "$TMP/b.pgn"
+fi
+
+# xq-validate's findings but the reader's on the project's corpus
+for f in corpus/*.pgn; do
+  $V -W "$f" 2>&1 | grep -v 'not closed\|replaced by U+FFFD\| games\{0,1\}: ' | sed 's/^[^ ]* //' > "$TMP/a.txt"
+  $C -q --to jsonl "$f" 2>/dev/null | $V -W - 2>&1 | grep -v ' games\{0,1\}: ' | sed 's/^[^ ]* //' > "$TMP/b.txt"
+  expect_eq "xq-validate through jsonl: $f" "" "$(diff "$TMP/a.txt" "$TMP/b.txt")"
+done
+
+# errors: one diagnostic per bad line, FILE:LINE:COL, the next line read
+printf '%s\n' '{"tags":{"Event":1}}' '{bad' '[1,2]' '{"moves":[{"text":"h2e2","nags":[1,"x"]}]}' \
+  '{"result":"2-0"}' '{"moves":{}}' '{"moves":[{"comment":"c"}]}' \
+  '{"tags":{"Event":"ok"},"moves":[{"text":"h2e2"},{"text":"h9g7"}],"result":"*"}' > "$TMP/bad.jsonl"
+printf '{"moves":[{"text":"\377"}]}\n{"comment":"x"' >> "$TMP/bad.jsonl"
+cat > "$TMP/want" <<EOF
+$TMP/bad.jsonl:1:18: error: game 1: tags.Event: expected a string, not a number
+$TMP/bad.jsonl:2:2: error: game 2: not valid JSON: expected a key
+$TMP/bad.jsonl:3:1: error: game 3: expected a JSON object (a record), not an array
+$TMP/bad.jsonl:4:36: error: game 4: moves[0].nags[1]: expected a whole number from 0 to 65535, not a string
+$TMP/bad.jsonl:5:11: error: game 5: result: expected 1-0, 0-1, 1/2-1/2, * or null
+$TMP/bad.jsonl:6:10: error: game 6: moves: expected an array, not an object
+$TMP/bad.jsonl:7:11: error: game 7: moves[0]: a move without "text" or "iccs"
+$TMP/bad.jsonl:9:20: error: game 9: not valid JSON: invalid UTF-8 in a string
+$TMP/bad.jsonl:10:15: error: game 10: not valid JSON: expected ',' or '}'
+EOF
+expect_status "xq-parse: bad lines exit 1" 1 $P "$TMP/bad.jsonl"
+expect_eq "xq-parse: one diagnostic per bad line" "$(cat "$TMP/want")" "$(grep -v ' games, ' "$TMP/err")"
+expect_eq "xq-parse: every line a record" "10 games, 2 plies decoded: 9 errors in 9 games, 0 warnings" "$(tail -1 "$TMP/err")"
+expect_status "xq-validate: bad lines exit 1" 1 $V "$TMP/bad.jsonl"
+expect_eq "xq-validate: the same diagnostics" "$(cat "$TMP/want")" "$(grep -v ' games: ' "$TMP/err")"
+expect_eq "xq-validate: counted as a bad PGN record is (with errors)" \
+  "10 games: 1 valid, 9 with errors, 0 unreadable" "$(tail -1 "$TMP/err")"
+expect_eq "xq-stats: every record counted" "counts,records,10" "$($S --csv "$TMP/bad.jsonl" | grep '^counts,records,')"
+
+# stdin, gzip, CRLF, a BOM, blank lines; --from jsonl
+$C -q --to jsonl corpus/sample-games.pgn > "$TMP/s.jsonl"
+$C -q --to pgn corpus/sample-games.pgn > "$TMP/s.pgn"
+expect_eq "stdin" "" "$($C -q < "$TMP/s.jsonl" | cmp - "$TMP/s.pgn" 2>&1)"
+gzip -c "$TMP/s.jsonl" > "$TMP/s.jsonl.gz"
+expect_eq "gzip" "" "$($C -q "$TMP/s.jsonl.gz" | cmp - "$TMP/s.pgn" 2>&1)"
+{ printf '\357\273\277\n  \n'; sed 's/$/\r/' "$TMP/s.jsonl"; printf '\r\n'; } > "$TMP/crlf.jsonl"
+expect_eq "BOM, CRLF, blank lines" "" "$($C -q "$TMP/crlf.jsonl" | cmp - "$TMP/s.pgn" 2>&1)"
+{ echo; cat "$TMP/s.jsonl"; } > "$TMP/lead.jsonl"
+expect_eq "--from jsonl" "" "$($C -q --from jsonl "$TMP/lead.jsonl" | cmp - "$TMP/s.pgn" 2>&1)"
+expect_status "--from jsonl on PGN: every line an error" 1 $C --from jsonl corpus/sample-games.pgn
+expect_eq "--from jsonl on PGN: the first line's error" \
+  "corpus/sample-games.pgn:1:2: error: game 1: not valid JSON: unexpected character" "$(head -1 "$TMP/err")"
+expect_status "--from json is unknown" 2 $C --from json "$TMP/s.jsonl"
+expect_eq "--from: the formats named" \
+  "xq-convert: unknown input format 'json' (auto, pgn, xml or jsonl)" "$(head -1 "$TMP/err")"
+
+# jq in the middle, as users do
+if command -v jq >/dev/null 2>&1; then
+  $C -q --to jsonl corpus/sample-games.pgn | jq -c 'select(.result == "1-0")' | $C -q --to pgn - > "$TMP/jq.pgn"
+  expect_eq "through jq: the games Red won" "2" "$(grep -c '^\[Result "1-0"\]' "$TMP/jq.pgn")"
+else
+  echo "# skip: jq not installed"
+fi
+
+# --keep of JSON Lines records: written through a writer (no bytes of their own)
+expect_status "--keep valid of jsonl" 0 $V -q --keep valid "$TMP/s.jsonl"
+expect_eq "--keep valid of jsonl: an XML document" '<?xml version="1.0" encoding="UTF-8"?>' "$(head -1 "$TMP/out")"
