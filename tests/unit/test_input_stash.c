@@ -21,7 +21,6 @@
 
 #include <ftw.h>
 #include <pthread.h>
-#include <zlib.h>
 
 #ifndef XQ_SHARED
 #define XQ_SHARED "../shared"
@@ -129,13 +128,7 @@ static void add_bad_gzip(size_t bytes)
     o.cd = (iconv_t)-1;
     while (o.len < bytes) put(&o, "[Event \"x\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ 1-0\n\n");
     char path[64];
-    strcpy(path, "/tmp/xq-test-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    gzFile z = gzdopen(fd, "wb9");
-    assert_non_null(z);
-    assert_int_equal(gzwrite(z, o.p, (unsigned)bytes), (int)bytes);
-    assert_int_equal(gzclose(z), Z_OK);
+    save_tmp_gz(o.p, bytes, 9, path);
     free(o.p);
     size_t n;
     unsigned char *gz = load(path, &n);

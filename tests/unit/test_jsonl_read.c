@@ -347,13 +347,7 @@ static void test_gzip(void **state)
     (void)state;
     static const char text[] = "{\"moves\":[{\"text\":\"h2e2\"}]}\n{\"moves\":[{\"text\":\"b2e2\"}]}\n";
     char path[64];
-    strcpy(path, "/tmp/xq-test-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    gzFile z = gzdopen(fd, "wb");
-    assert_non_null(z);
-    assert_int_equal(gzwrite(z, text, sizeof text - 1), (int)(sizeof text - 1));
-    assert_int_equal(gzclose(z), Z_OK);
+    save_tmp_gz(text, sizeof text - 1, 6, path);
     xq_game g[3];
     xq_format fmt;
     assert_int_equal(read_path(path, g, 3, &fmt), 2);

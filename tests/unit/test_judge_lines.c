@@ -36,49 +36,14 @@
 #include "test_util.h"
 
 #include "ref_mate_search.h"
+#include "mate_compare.h"
 
 enum { THREAT_BUDGET = 6000, CAPTURE_BUDGET = 1500, POSITIONS = 800 };
 
 typedef struct {
-    xq_mate_table *table;
-    ref_mate_table *ref_table;
-    uint64_t rng;             /* for the budgets sampled */
-    long searches, differ, mates;
+    mate_tally m;             /* the searches compared */
     long opens, opens_none;   /* pieces on the line whose leaving it opens a check / none */
 } tally_lines;
-
-/* One search by both at one budget: the same answer and budget left.
- * Returns the budget used. */
-static int compare_at(const xq_position *pos, int depth, int budget, bool quiet, bool tables, tally_lines *t)
-{
-    int left_new, left_ref;
-    bool a = xq_mate_search(pos, depth, budget, quiet, tables ? t->table : NULL, &left_new);
-    bool b = ref_mate_search(pos, depth, budget, quiet, tables ? t->ref_table : NULL, &left_ref);
-    t->searches++;
-    t->mates += b && budget >= 0;
-    if (a != b || left_new != left_ref) {
-        char fen[XQ_FEN_MAX];
-        xq_fen_write(pos, fen, sizeof fen);
-        print_message("# differ: %s depth %d budget %d quiet %d tables %d: mate %d/%d left %d/%d\n", fen, depth,
-                      budget, quiet, tables, a, b, left_new, left_ref);
-        t->differ++;
-    }
-    return budget - left_ref;
-}
-
-/* The search with its full budget, then with budgets that cut it short:
- * every one up to 24 moves, then about 12 more spread over the rest, the
- * last two before it suffices among them. */
-static void compare_search(const xq_position *pos, int depth, int budget, bool quiet, tally_lines *t)
-{
-    int used = compare_at(pos, depth, budget, quiet, true, t);
-    compare_at(pos, depth, budget, quiet, false, t);
-    if (used > budget) return;
-    for (int b = 0; b < used; b++) {
-        if (b >= 24 && b < used - 2 && xqt_rnd(&t->rng, (unsigned)(used / 12 + 1)) != 0) continue;
-        compare_at(pos, depth, b, quiet, (b & 1) != 0, t);
-    }
-}
 
 /* A random piece of colour c that may stand on sq (the counts and points
  * xq_position_check asks for are tested afterwards). */
@@ -150,21 +115,21 @@ static void line_positions(void **state)
     (void)state;
     tally_lines t;
     memset(&t, 0, sizeof t);
-    t.table = xq_mate_table_new();
-    t.ref_table = calloc(1, sizeof *t.ref_table);
-    assert_non_null(t.table);
-    assert_non_null(t.ref_table);
+    t.m.table = xq_mate_table_new();
+    t.m.ref_table = calloc(1, sizeof *t.m.ref_table);
+    assert_non_null(t.m.table);
+    assert_non_null(t.m.ref_table);
     uint64_t rng = 0xA0761D6478BD642Full;
-    t.rng = 0x9E3779B97F4A7C15ull;
+    t.m.rng = 0x9E3779B97F4A7C15ull;
     int kept = 0;
     for (long tries = 0; kept < POSITIONS && tries < 200L * POSITIONS; tries++) {
         xq_position pos;
         if (!line_position(&rng, &pos)) continue;
         kept++;
         count_line_pieces(&pos, &t);
-        compare_search(&pos, 7, THREAT_BUDGET, true, &t);
-        compare_search(&pos, 5, THREAT_BUDGET, false, &t);
-        compare_search(&pos, 3, CAPTURE_BUDGET, true, &t);
+        compare_search(&pos, 7, THREAT_BUDGET, true, &t.m);
+        compare_search(&pos, 5, THREAT_BUDGET, false, &t.m);
+        compare_search(&pos, 3, CAPTURE_BUDGET, true, &t.m);
         /* and after each legal move of Red, Black's answer searches */
         xq_move moves[XQ_MAX_MOVES];
         int n = xq_legal_moves(&pos, moves);
@@ -175,17 +140,17 @@ static void line_positions(void **state)
             if (!xq_in_check(&after, XQ_BLACK)) {
                 xq_position threat = after;
                 xq_position_set_side(&threat, XQ_RED);
-                compare_search(&threat, 7, THREAT_BUDGET, true, &t);
+                compare_search(&threat, 7, THREAT_BUDGET, true, &t.m);
             }
         }
     }
     print_message("# %d positions, %ld searches, %ld mates, line pieces opening a check %ld, opening none %ld, %ld differ\n",
-                  kept, t.searches, t.mates, t.opens, t.opens_none, t.differ);
-    xq_mate_table_free(t.table);
-    free(t.ref_table);
+                  kept, t.m.searches, t.m.mates, t.opens, t.opens_none, t.m.differ);
+    xq_mate_table_free(t.m.table);
+    free(t.m.ref_table);
     assert_int_equal(kept, POSITIONS);
-    assert_int_equal(t.differ, 0);
-    assert_true(t.mates > 100);
+    assert_int_equal(t.m.differ, 0);
+    assert_true(t.m.mates > 100);
     assert_true(t.opens > 100);
     assert_true(t.opens_none > 500);
 }

@@ -40,6 +40,7 @@
 #include "test_util.h"
 
 #include "ref_mate_search.h"
+#include "mate_compare.h"
 #include "pgn_read.h"
 #include "replay.h"
 
@@ -48,50 +49,6 @@
 #endif
 
 enum { THREAT_BUDGET = 6000, CAPTURE_BUDGET = 1500 };
-
-typedef struct {
-    xq_mate_table *table;        /* the library's, shared by every search of a test */
-    ref_mate_table *ref_table;   /* the reference's */
-    uint64_t rng;
-    long searches, cut, mates, differ;
-    long most_used;
-} tally_ms;
-
-/* One search by both at one budget, with tables or without: the same
- * answer and budget left.  Returns the budget used (budget - left). */
-static int compare_at(const xq_position *pos, int depth, int budget, bool quiet, bool tables, tally_ms *t)
-{
-    int left_new, left_ref;
-    bool a = xq_mate_search(pos, depth, budget, quiet, tables ? t->table : NULL, &left_new);
-    bool b = ref_mate_search(pos, depth, budget, quiet, tables ? t->ref_table : NULL, &left_ref);
-    t->searches++;
-    if (a != b || left_new != left_ref) {
-        char fen[XQ_FEN_MAX];
-        xq_fen_write(pos, fen, sizeof fen);
-        print_message("# differ: %s depth %d budget %d quiet %d tables %d: mate %d/%d left %d/%d\n", fen, depth,
-                      budget, quiet, tables, a, b, left_new, left_ref);
-        t->differ++;
-    }
-    return budget - left_ref;
-}
-
-/* The search of pos at depth with the full budget, then at budgets that
- * cut it short: every one up to 24 moves, then about 12 more spread
- * over the rest, the last two before it suffices among them. */
-static void compare_search(const xq_position *pos, int depth, int budget, bool quiet, tally_ms *t)
-{
-    int used = compare_at(pos, depth, budget, quiet, true, t);
-    compare_at(pos, depth, budget, quiet, false, t);
-    int left;
-    t->mates += xq_mate_search(pos, depth, budget, quiet, NULL, &left);
-    if (used > t->most_used) t->most_used = used;
-    if (used > budget) return;   /* ran out: the cut ones below say the rest */
-    for (int b = 0; b < used; b++) {
-        if (b >= 24 && b < used - 2 && xqt_rnd(&t->rng, (unsigned)(used / 12 + 1)) != 0) continue;
-        t->cut++;
-        compare_at(pos, depth, b, quiet, (b & 1) != 0, t);
-    }
-}
 
 /* A copy of pos with side c to move. */
 static xq_position side_to_move(const xq_position *pos, xq_color c)
@@ -102,7 +59,7 @@ static xq_position side_to_move(const xq_position *pos, xq_color c)
 }
 
 /* The searches of every legal move of pos (see the top of the file). */
-static void compare_moves(const xq_position *pos, tally_ms *t)
+static void compare_moves(const xq_position *pos, mate_tally *t)
 {
     xq_color s = pos->side, o = (xq_color)(s ^ 1);
     compare_search(pos, 7, THREAT_BUDGET, false, t);
@@ -122,7 +79,7 @@ static void compare_moves(const xq_position *pos, tally_ms *t)
     }
 }
 
-static void tally_open(tally_ms *t)
+static void tally_open(mate_tally *t)
 {
     memset(t, 0, sizeof *t);
     t->table = xq_mate_table_new();
@@ -132,7 +89,7 @@ static void tally_open(tally_ms *t)
     t->rng = 0x9E3779B97F4A7C15ull;
 }
 
-static void tally_close(const char *what, tally_ms *t)
+static void tally_close(const char *what, mate_tally *t)
 {
     print_message("# %s: %ld searches (%ld cut short on purpose), %ld mates, most budget used %ld, %ld differ\n",
                   what, t->searches, t->cut, t->mates, t->most_used, t->differ);
@@ -143,7 +100,7 @@ static void tally_close(const char *what, tally_ms *t)
 }
 
 /* Every `every`-th ply of the main lines of the first max_games records of path. */
-static void compare_file(const char *path, int every, int max_games, tally_ms *t)
+static void compare_file(const char *path, int every, int max_games, mate_tally *t)
 {
     xqt_lines w;
     xqt_lines_open(&w, path, max_games);
@@ -157,7 +114,7 @@ static void compare_file(const char *path, int every, int max_games, tally_ms *t
 static void repetition_records(void **state)
 {
     (void)state;
-    tally_ms t;
+    mate_tally t;
     tally_open(&t);
     compare_file("tests/data/repetition-cases.pgn", 1, 1000, &t);
     compare_file("tests/data/repetition-later.pgn", 1, 1000, &t);
@@ -175,7 +132,7 @@ static void visit_game(xqt_walk *w)
 static void random_games(void **state)
 {
     (void)state;
-    tally_ms t;
+    mate_tally t;
     tally_open(&t);
     uint64_t seed = 0x2545F4914F6CDD1Dull;
     xqt_walk w = {.rng = &seed, .visit = visit_game, .ctx = &t};
@@ -198,7 +155,7 @@ static void visit_odd(xqt_walk *w)
 static void odd_positions(void **state)
 {
     (void)state;
-    tally_ms t;
+    mate_tally t;
     tally_open(&t);
     uint64_t seed = 0x1234567887654321ull;
     size_t n;
@@ -211,7 +168,7 @@ static void odd_positions(void **state)
 static void corpus(void **state)
 {
     (void)state;
-    tally_ms t;
+    mate_tally t;
     tally_open(&t);
     compare_file(XQ_SHARED "/corpus/ccpd/endgames.pgn.gz", 41, 300, &t);
     compare_file(XQ_SHARED "/corpus/ccpd/masters.pgn.gz", 193, 200, &t);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "notation.h"
 #include "position.h"
@@ -52,6 +53,20 @@ static inline void save_tmp(const void *p, size_t n, char path[64])
     assert_true(fd >= 0);
     assert_int_equal(write(fd, p, n), (ssize_t)n);
     close(fd);
+}
+
+/* Write n bytes gzip-compressed (level level) to a fresh temporary file;
+ * path receives its name. */
+static inline void save_tmp_gz(const void *p, size_t n, int level, char path[64])
+{
+    strcpy(path, "/tmp/xq-test-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    char mode[4] = {'w', 'b', (char)('0' + level), 0};
+    gzFile z = gzdopen(fd, mode);
+    assert_non_null(z);
+    assert_int_equal(gzwrite(z, p, (unsigned)n), (int)n);
+    assert_int_equal(gzclose(z), Z_OK);
 }
 
 /* Fixtures are found relative to the repository root: run from there, or
