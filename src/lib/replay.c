@@ -1387,11 +1387,15 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     if (keys != klocal) free(keys);
     if (judge == &own_memo) xq_rep_memo_free(&own_memo);   /* the caller's memo is the caller's to free */
 
+    /* without both generals (an impossible start, reported as an error)
+     * checkmate, stalemate and dead positions mean nothing: an empty board
+     * is no stalemate (CXA1999 §3: the general is what is mated) */
+    bool generals = pos.general[XQ_RED] < XQ_SQUARES && pos.general[XQ_BLACK] < XQ_SQUARES;
     if (out->status == XQ_STATUS_VALID) {
-        if (!xq_has_legal_move_known(&pos, state.in_check[pos.side])) {
+        if (generals && !xq_has_legal_move_known(&pos, state.in_check[pos.side])) {
             out->termination = xq_in_check(&pos, pos.side) ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
             out->result_board = loss_for(pos.side);
-        } else if (dead) {
+        } else if (generals && dead) {
             out->termination = XQ_TERM_DEAD_POSITION;
             out->result_board = XQ_RESULT_DRAW;
         } else if (limit_reached) {

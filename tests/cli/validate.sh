@@ -165,3 +165,14 @@ printf '[Game "Chinese Chess"]\r\n\r\n1. 炮二平五 馬８進７ *' > "$TMP/cr
 "$BIN/xq-validate" -q --keep valid "$TMP/crlf-nonl.pgn" > "$TMP/kept-crlf.pgn" 2>/dev/null
 expect_eq "--keep: a CRLF record gets CRLF" "$(printf '[Game "Chinese Chess"]\r\n\r\n1. 炮二平五 馬８進７ *\r\n' | od -c)" \
   "$(od -c < "$TMP/kept-crlf.pgn")"
+
+# a start without both generals (an empty board, a CBL library's empty
+# slot) is an error, and no checkmate, stalemate or dead position is
+# read into it afterwards (once: "the board gives 0-1 (stalemate)")
+printf '[Game "Chinese Chess"]\n[FEN "9/9/9/9/9/9/9/9/9/9 w - - 0 1"]\n\n*\n' > "$TMP/empty-board.pgn"
+expect_status "an empty board: exit 1" 1 "$BIN/xq-validate" "$TMP/empty-board.pgn"
+expect_eq "an empty board: one error, no stalemate" \
+  "$TMP/empty-board.pgn:1:1: error: game 1: FEN position cannot arise: no red general
+1 game: 0 valid, 1 with errors, 0 unreadable" "$(cat "$TMP/err")"
+expect_eq "an empty board: no board result in the report" '"termination":"none"' \
+  "$("$BIN/xq-validate" -q --report json "$TMP/empty-board.pgn" | grep -o '"termination":"[a-z_ ]*"')"
