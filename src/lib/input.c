@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "json_read.h"
 #include "zin.h"
 
 enum {
@@ -922,7 +923,7 @@ static const unsigned char *find_pgn_tag(const unsigned char *p, size_t n)
 }
 
 /* Does p[i..n) start a JSON object: '{', blanks, then '}' or a key
- * ("...":)?  A PGN file may start with a {comment} too, which is not. */
+ * ("...":)?  (For a first line longer than the sample.) */
 static bool json_object_at(const unsigned char *p, size_t n, size_t i)
 {
     if (i >= n || p[i] != '{') return false;
@@ -933,6 +934,27 @@ static bool json_object_at(const unsigned char *p, size_t n, size_t i)
         if (p[i] < 0x20) return false;
     for (i++; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'); i++) continue;
     return i < n && p[i] == ':';
+}
+
+/* Is the line at p[i..n) a JSON Lines record: a JSON object holding at
+ * least one of the fields xq-convert --to jsonl writes?  A PGN file may
+ * start with a {comment} too, even one that is valid JSON ({}, {"a":1});
+ * such a comment names no record field.  A first line longer than the
+ * sample is judged by its start (json_object_at). */
+static bool jsonl_record_at(const unsigned char *p, size_t n, size_t i)
+{
+    static const char *const FIELDS[] = {"tags", "moves", "fen", "result", "comment", "file", "game"};
+    const unsigned char *nl = memchr(p + i, '\n', n - i);
+    if (!nl) return json_object_at(p, n, i);
+    xq_json_doc d = {0};
+    xq_json_error err;
+    static const xq_json_options opt = {.max_depth = 64, .max_values = 1 << 20, .strict = true};
+    bool is = false;
+    if (xq_json_parse(&d, (const char *)p + i, (size_t)(nl - (p + i)), &opt, &err) &&
+        d.root.type == XQ_JSON_OBJECT)
+        for (size_t k = 0; !is && k < sizeof FIELDS / sizeof *FIELDS; k++) is = xq_json_get(&d.root, FIELDS[k]);
+    xq_json_doc_free(&d);
+    return is;
 }
 
 xq_format xq_sniff_format(const unsigned char *p, size_t n)
@@ -948,7 +970,7 @@ xq_format xq_sniff_format(const unsigned char *p, size_t n)
         /* XML, unless it is an HTML page carrying DhtmlXQ */
         if (!find(p, n, "[DhtmlXQ")) return XQ_FMT_XML;
     }
-    if (json_object_at(p, n, i)) return XQ_FMT_JSONL;   /* (a record's text may quote "[DhtmlXQ") */
+    if (i < n && p[i] == '{' && jsonl_record_at(p, n, i)) return XQ_FMT_JSONL;   /* (a record's text may quote "[DhtmlXQ") */
     const unsigned char *d = find(p, n, "[DhtmlXQ");
     if (d) {
         const unsigned char *t = find_pgn_tag(p, n);

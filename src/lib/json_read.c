@@ -333,7 +333,10 @@ static bool parse_container(parser *ps, xq_json_value *v)
             size_t klen;
             skip_blanks(ps);
             if (ps->p >= ps->end || *ps->p != '"') return fail(ps, "expected a key");
+            const char *at = ps->p;
             if (!parse_string(ps, &key, &klen)) return false;
+            if (ps->opt.strict && strlen(key) != klen)   /* (keys are C strings: it would cut them) */
+                return fail_at(ps, at, "a NUL character (\\u0000) in a key");
             skip_blanks(ps);
             if (ps->p >= ps->end || *ps->p != ':') return fail(ps, "expected ':'");
             ps->p++;

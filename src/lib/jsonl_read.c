@@ -173,7 +173,11 @@ static bool fill_tags(filler *f, const xq_json_value *tags)
         const xq_json_value *v = &tags->items[i];
         const char *name = tags->keys[i];
         enter_key(f, name);
-        if (v->type != XQ_JSON_STRING) ok = problem(f, v, "expected a string, not %s", xq_json_type_name(v->type));
+        /* a name the PGN writer can write back: not empty, no blank,
+         * quote or bracket (a tag line `[Name "value"]`) */
+        if (!*name || name[strcspn(name, " \t\r\n\"[]")])
+            ok = problem(f, v, "a tag name must be a word (not empty, no blank, '\"', '[' or ']')");
+        else if (v->type != XQ_JSON_STRING) ok = problem(f, v, "expected a string, not %s", xq_json_type_name(v->type));
         else if (strlen(v->str) != v->len) ok = problem(f, v, "NUL character (\\u0000) in a string");
         else if (!xq_game_add_tag(f->g, name, strlen(name), v->str, v->len)) ok = out_of_memory(f, v);
         leave(f);

@@ -109,3 +109,18 @@ fi
 # --keep of JSON Lines records: written through a writer (no bytes of their own)
 expect_status "--keep valid of jsonl" 0 $V -q --keep valid "$TMP/s.jsonl"
 expect_eq "--keep valid of jsonl: an XML document" '<?xml version="1.0" encoding="UTF-8"?>' "$(head -1 "$TMP/out")"
+
+# sniffing: a PGN file that starts with a {comment} stays PGN, even when the
+# comment is valid JSON ({} or {"Note": ...} names no record field)
+for c in '{}' '{"Note": annotated by me}' '{ "a":1}'; do
+  printf '%s\n[Event "x"]\n\n1. 炮二平五 馬８進７ *\n' "$c" > "$TMP/lead.pgn"
+  expect_eq "a PGN file starting with $c is PGN" "1 game, 2 plies decoded: 0 errors in 0 games, 0 warnings" \
+    "$("$BIN/xq-parse" "$TMP/lead.pgn" 2>&1 | tail -n 1)"
+done
+# tag names a PGN tag line cannot hold: refused at their value
+printf '{"tags":{"":"x"},"moves":[]}\n{"tags":{"A\\u0000B":"x"},"moves":[]}\n{"tags":{"Red Side":"x"},"moves":[]}\n' > "$TMP/names.jsonl"
+expect_eq "bad tag names: one error each" \
+  "$TMP/names.jsonl:1:13: error: game 1: tags.: a tag name must be a word (not empty, no blank, '\"', '[' or ']')
+$TMP/names.jsonl:2:10: error: game 2: not valid JSON: a NUL character (\\u0000) in a key
+$TMP/names.jsonl:3:21: error: game 3: tags.Red Side: a tag name must be a word (not empty, no blank, '\"', '[' or ']')" \
+  "$("$BIN/xq-parse" -q "$TMP/names.jsonl" 2>&1)"

@@ -317,8 +317,16 @@ static void test_layout(void **state)
     assert_int_equal(sniff("{\"quoted\"} 1. h2e2"), XQ_FMT_PGN);
     assert_int_equal(sniff("{\"a\b"), XQ_FMT_PGN);
     assert_int_equal(sniff("{\"a"), XQ_FMT_PGN);
-    assert_int_equal(sniff("{ }\n"), XQ_FMT_JSONL);
-    assert_int_equal(sniff("{\"t\\\"x\" \r\n:1}"), XQ_FMT_JSONL);
+    /* a whole first line must be an object naming a record field: a
+     * {comment} that is valid JSON stays PGN, and so does an object
+     * spread over lines (not JSON Lines) */
+    assert_int_equal(sniff("{ }\n"), XQ_FMT_PGN);
+    assert_int_equal(sniff("{}\n[Event \"x\"]\n"), XQ_FMT_PGN);
+    assert_int_equal(sniff("{\"Note\": 1}\n1. h2e2 *\n"), XQ_FMT_PGN);
+    assert_int_equal(sniff("{\"t\\\"x\" \r\n:1}"), XQ_FMT_PGN);
+    assert_int_equal(sniff("{\"moves\":[]}\n"), XQ_FMT_JSONL);
+    assert_int_equal(sniff("{\"x\":1,\"game\":2}\r\n"), XQ_FMT_JSONL);
+    /* a first line longer than the sample: judged by its start */
     assert_int_equal(sniff("\n{\"tags\":{}}"), XQ_FMT_JSONL);
     assert_string_equal(xq_format_name(XQ_FMT_JSONL), "jsonl");
 
