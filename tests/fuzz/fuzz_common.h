@@ -180,4 +180,17 @@ static inline void fuzz_each_game(xq_reader *rd, const uint8_t *data, size_t siz
     xq_reader_close(rd);
 }
 
+/* A reader of data[0..size) with the format forced (as `--from FORMAT`),
+ * or NULL when it could not be opened, which must say why. */
+static inline xq_reader *fuzz_open_as(const uint8_t *data, size_t size, xq_format format)
+{
+    const char *path = fuzz_file(data, size);
+    xq_read_options o = {.encoding = XQ_ENC_AUTO, .format = format};
+    char err[512];
+    err[0] = 0;
+    xq_reader *rd = xq_reader_open(path, &o, err, sizeof err);
+    if (!rd) FUZZ_CHECK(err[0]);
+    return rd;
+}
+
 #endif

@@ -9,15 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = fuzz_file(data, size);
-    xq_read_options o = {.encoding = XQ_ENC_AUTO, .format = XQ_FMT_XML};
-    char err[512];
-    err[0] = 0;
-    xq_reader *rd = xq_reader_open(path, &o, err, sizeof err);
-    if (!rd) {
-        FUZZ_CHECK(err[0]);
-        return 0;
-    }
-    fuzz_each_game(rd, data, size, UINT64_MAX);
+    xq_reader *rd = fuzz_open_as(data, size, XQ_FMT_XML);
+    if (rd) fuzz_each_game(rd, data, size, UINT64_MAX);
     return 0;
 }

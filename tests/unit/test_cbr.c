@@ -31,15 +31,6 @@ enum { FIRST = 101952, SLOT = 4096, MAXG = 128 };
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static int read_bytes(const void *p, size_t n, xq_game *g, int max)
-{
-    char path[64];
-    save_tmp(p, n, path);
-    int k = read_path(path, g, max, NULL);
-    unlink(path);
-    return k;
-}
-
 static bool has_diag(const xq_game *g, xq_severity sev, uint64_t offset, const char *part)
 {
     for (size_t i = 0; i < g->diag_count; i++)
@@ -184,21 +175,21 @@ static void test_capacity(void **state)
     unsigned char *cbl = load(CBL1956, &n);
     static xq_game g[MAXG];
     cbl[60] = 0, cbl[61] = 2;   /* 512 */
-    int k = read_bytes(cbl, n, g, MAXG);
+    int k = read_tmp_bytes(cbl, n, g, MAXG, NULL);
     assert_int_equal(k, 93);
     assert_true(has_diag(&g[0], XQ_SEV_WARNING, FIRST, "not at 207936"));
     assert_int_equal(g[1].diag_count, 0);
     free_all(g, k);
 
     /* only the first 10 games and 10 stray bytes (no record magic) */
-    k = read_bytes(cbl, FIRST + 10 * SLOT + 10, g, MAXG);
+    k = read_tmp_bytes(cbl, FIRST + 10 * SLOT + 10, g, MAXG, NULL);
     assert_int_equal(k, 10);
     assert_int_equal(g[9].raw_len, SLOT + 10);
     free_all(g, k);
 
     /* no games at all; a header cut before the capacity */
-    assert_int_equal(read_bytes(cbl, FIRST, g, MAXG), 0);
-    k = read_bytes(cbl, 40, g, MAXG);
+    assert_int_equal(read_tmp_bytes(cbl, FIRST, g, MAXG, NULL), 0);
+    k = read_tmp_bytes(cbl, 40, g, MAXG, NULL);
     assert_int_equal(k, 1);
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 40, "cut inside its header"));
     free_all(g, k);
@@ -226,7 +217,7 @@ static void test_multi_slot_record(void **state)
     assert_true(2222 + CLEN + n1 - 2218 > SLOT);
     memcpy(f + FIRST + 2 * SLOT, r2, n2);
     static xq_game g[MAXG];
-    int k = read_bytes(f, len, g, MAXG);
+    int k = read_tmp_bytes(f, len, g, MAXG, NULL);
     assert_int_equal(k, 2);
     assert_int_equal(g[0].raw_len, 2 * SLOT);
     assert_int_equal(g[1].raw_len, 2 * SLOT);
@@ -253,15 +244,15 @@ static void test_damaged_records(void **state)
     unsigned char *b = malloc(n);
     xq_game g[2];
 
-    assert_int_equal(read_bytes(r, 2000, g, 2), 1);
+    assert_int_equal(read_tmp_bytes(r, 2000, g, 2, NULL), 1);
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 2000, "shorter than its 2218-byte header"));
     xq_game_free(&g[0]);
 
-    assert_int_equal(read_bytes(r, 2218, g, 2), 1);
+    assert_int_equal(read_tmp_bytes(r, 2218, g, 2, NULL), 1);
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 2218, "ends at byte 2218 where a move record was announced"));
     xq_game_free(&g[0]);
 
-    assert_int_equal(read_bytes(r, 2220, g, 2), 1);
+    assert_int_equal(read_tmp_bytes(r, 2220, g, 2, NULL), 1);
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 2218, "cut by the end of the record"));
     xq_game_free(&g[0]);
 
@@ -270,7 +261,7 @@ static void test_damaged_records(void **state)
     size_t at = 2218;
     while (!(b[at] & 4)) at += 4;
     b[at + 4] = 0xFF, b[at + 5] = 0xFF;
-    assert_int_equal(read_bytes(b, n, g, 2), 1);
+    assert_int_equal(read_tmp_bytes(b, n, g, 2, NULL), 1);
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, at + 4, "past the end of the record"));
     assert_int_equal(g[0].main.count, (at - 2218) / 4);
     xq_game_free(&g[0]);
@@ -281,7 +272,7 @@ static void test_damaged_records(void **state)
     b[2120 + 40] = 0x39;
     b[2218 + 4 + 2] = 95;
     b[2218 + 12] = b[2218 + 13] = b[2218 + 14] = b[2218 + 15] = 0;
-    assert_int_equal(read_bytes(b, n, g, 2), 1);
+    assert_int_equal(read_tmp_bytes(b, n, g, 2, NULL), 1);
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 2160, "not a piece"));
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 2222, "square out of the board"));
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 2230, "empty (all zero)"));
@@ -291,14 +282,14 @@ static void test_damaged_records(void **state)
     /* the first mover says Black, the first move is Red's */
     memcpy(b, r, n);
     b[2112] = 2;
-    assert_int_equal(read_bytes(b, n, g, 2), 1);
+    assert_int_equal(read_tmp_bytes(b, n, g, 2, NULL), 1);
     assert_true(has_diag(&g[0], XQ_SEV_WARNING, 2112, "first move moves a Red piece"));
     assert_null(g[0].fen);
     xq_game_free(&g[0]);
 
     /* every cut and random bytes: no crash */
     for (size_t len = 16; len <= n; len += len < 2300 ? 1 : 3) {
-        assert_int_equal(read_bytes(r, len, g, 2), 1);
+        assert_int_equal(read_tmp_bytes(r, len, g, 2, NULL), 1);
         if (len < n) assert_true(xq_game_count_diags(&g[0], XQ_SEV_ERROR) >= 1);
         xq_game_free(&g[0]);
     }
@@ -313,7 +304,7 @@ static void test_damaged_records(void **state)
             seed = seed * 1103515245u + 12345u;
             b[pos] = (unsigned char)(seed >> 16);
         }
-        assert_int_equal(read_bytes(b, n, g, 2), 1);
+        assert_int_equal(read_tmp_bytes(b, n, g, 2, NULL), 1);
         xq_replay rp;
         xq_replay_game(&g[0], &ro, &rp);
         xq_game_free(&g[0]);
@@ -332,7 +323,7 @@ static void test_damaged_library(void **state)
     size_t rec = FIRST + 3 * SLOT;
     cbl[rec + 2218 + 8 + 4] = 0x04;                         /* a comment flag on a move */
     cbl[rec + 2218 + 8 + 8] = 0x00, cbl[rec + 2218 + 8 + 9] = 0x10;   /* of 4096 bytes */
-    int k = read_bytes(cbl, FIRST + 5 * SLOT + 100, g, MAXG);
+    int k = read_tmp_bytes(cbl, FIRST + 5 * SLOT + 100, g, MAXG, NULL);
     assert_int_equal(k, 6);
     assert_true(has_diag(&g[3], XQ_SEV_ERROR, rec + 2218 + 8 + 8, "past the end of the record"));
     assert_int_equal(g[3].main.count, 3);

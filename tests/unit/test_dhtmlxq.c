@@ -30,15 +30,6 @@
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static int read_text(const char *text, size_t n, xq_game *g, int max, xq_format *fmt)
-{
-    char path[64];
-    save_tmp(text, n, path);
-    int k = read_path_enc(path, g, max, fmt, NULL);
-    unlink(path);
-    return k;
-}
-
 /* A diagnostic of that severity at line:col containing part. */
 static bool has_diag(const xq_game *g, xq_severity sev, uint32_t line, uint32_t col, const char *part)
 {
@@ -179,7 +170,7 @@ static void test_html_gbk(void **state)
                 page + n, sizeof page - n);
     xq_game g[4];
     xq_format fmt;
-    int k = read_text(page, n, g, 4, &fmt);
+    int k = read_tmp_bytes(page, n, g, 4, &fmt);
     assert_int_equal(fmt, XQ_FMT_DHTMLXQ);
     assert_int_equal(k, 2);
     assert_int_equal(g[0].encoding, XQ_ENC_GBK);
@@ -227,7 +218,7 @@ static void test_deep_and_many(void **state)
     n += (size_t)sprintf(page + n, "</body></html>\n");
     static xq_game g[2001];
     xq_format fmt;
-    int k = read_text(page, n, g, 2001, &fmt);
+    int k = read_tmp_bytes(page, n, g, 2001, &fmt);
     assert_int_equal(fmt, XQ_FMT_DHTMLXQ);
     assert_int_equal(k, 2000);
     size_t raw = 0;
@@ -265,7 +256,7 @@ static void test_variations(void **state)
 {
     (void)state;
     xq_game g[2];
-    assert_int_equal(read_text(VARIATIONS, sizeof VARIATIONS - 1, g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(VARIATIONS, sizeof VARIATIONS - 1, g, 2, NULL), 1);
     const xq_branch *m = &g[0].main;
     assert_int_equal(m->count, 4);
     assert_string_equal(m->comment, "开局");
@@ -311,12 +302,12 @@ static void test_start_positions(void **state)
     const char *rtl = "[DhtmlXQ][DhtmlXQ_binit]9999999949399999999999999999999999999999409999990099999999999999"
                       "[/DhtmlXQ_binit][DhtmlXQ_movelist]0001[/DhtmlXQ_movelist][/DhtmlXQ]";
     xq_game g[2];
-    assert_int_equal(read_text(ltr, strlen(ltr), g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(ltr, strlen(ltr), g, 2, NULL), 1);
     assert_int_equal(g[0].diag_count, 0);
     assert_string_equal(g[0].fen, "r3k4/9/9/9/9/9/9/9/9/3AK4 b - - 0 1");
     assert_string_equal(g[0].main.nodes[0].text, "a9a8");
     xq_game_free(&g[0]);
-    assert_int_equal(read_text(rtl, strlen(rtl), g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(rtl, strlen(rtl), g, 2, NULL), 1);
     assert_string_equal(g[0].fen, "r3k4/9/9/9/9/9/9/9/9/3AK4 b - - 0 1");
     xq_game_free(&g[0]);
 
@@ -324,7 +315,7 @@ static void test_start_positions(void **state)
     const char *fen = "[DhtmlXQ][DhtmlXQ_fen]4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1[/DhtmlXQ_fen]"
                       "[DhtmlXQ_binit]99999999499999999999999999999999999999994099999999999999999999[/DhtmlXQ_binit]"
                       "[/DhtmlXQ]";
-    assert_int_equal(read_text(fen, strlen(fen), g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(fen, strlen(fen), g, 2, NULL), 1);
     assert_string_equal(g[0].fen, "4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1");
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 1, 70, "binit holds 62 digits"));
     xq_game_free(&g[0]);
@@ -339,7 +330,7 @@ static void test_dhj(void **state)
                     "[comment_1]炮二平五[/comment_1][game_comment_2]炮8平5[/game_comment_2]\n[/DHJHtmlXQ]\n";
     xq_game g[2];
     xq_format fmt;
-    assert_int_equal(read_text(a, strlen(a), g, 2, &fmt), 1);
+    assert_int_equal(read_tmp_bytes(a, strlen(a), g, 2, &fmt), 1);
     assert_int_equal(fmt, XQ_FMT_DHTMLXQ);
     assert_int_equal(g[0].diag_count, 0);
     assert_int_equal(g[0].main.count, 2);
@@ -361,14 +352,14 @@ static void test_dhj(void **state)
     snprintf(b, sizeof b, "[DHJHtmlXQ][DHJHtmlXQ_31]%s[/DHJHtmlXQ_31][DHJHtmlXQ_32]1[/DHJHtmlXQ_32]"
                           "[DHJHtmlXQ_33]9[/DHJHtmlXQ_33][DHJHtmlXQ_34]4948[/DHJHtmlXQ_34][/DHJHtmlXQ]",
              board);
-    assert_int_equal(read_text(b, strlen(b), g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(b, strlen(b), g, 2, NULL), 1);
     assert_string_equal(g[0].fen, "4k4/9/9/9/9/9/9/9/9/3AK4 b - - 0 6");
     assert_string_equal(g[0].main.nodes[0].text, "e9e8");
     xq_game_free(&g[0]);
 
     /* a PGN file that mentions DHJHtmlXQ after its tags stays PGN */
     const char *pgn = "[Event \"x\"]\n{[DHJHtmlXQ]} 1. 炮二平五 *\n";
-    assert_int_equal(read_text(pgn, strlen(pgn), g, 2, &fmt), 1);
+    assert_int_equal(read_tmp_bytes(pgn, strlen(pgn), g, 2, &fmt), 1);
     assert_int_equal(fmt, XQ_FMT_PGN);
     xq_game_free(&g[0]);
 }
@@ -388,7 +379,7 @@ static void test_damaged(void **state)
                     "[DhtmlXQ_comment1_x]?[/DhtmlXQ_comment1_x]\n"
                     "[DhtmlXQ_move_0_2]7242[/DhtmlXQ_move_0_2]\n";
     xq_game g[2];
-    assert_int_equal(read_text(t, strlen(t), g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(t, strlen(t), g, 2, NULL), 1);
     assert_int_equal(g[0].main.count, 2);   /* the rest of the list after 'x' is left out */
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 3, 3, "'x' in a move list"));
     assert_true(has_diag(&g[0], XQ_SEV_ERROR, 4, 25, "move list ends with 3 digits"));
@@ -407,7 +398,7 @@ static void test_damaged(void **state)
 
     /* an empty container is no game; fields without a container are one */
     const char *e = "[DhtmlXQ][/DhtmlXQ] text [DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]";
-    assert_int_equal(read_text(e, strlen(e), g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(e, strlen(e), g, 2, NULL), 1);
     assert_int_equal(g[0].main.count, 1);
     assert_int_equal(g[0].raw_len, strlen(e));
     xq_game_free(&g[0]);
@@ -439,12 +430,12 @@ static void test_round_trip(void **state)
 {
     (void)state;
     xq_game g[2], b[2], c[2];
-    assert_int_equal(read_text(VARIATIONS, sizeof VARIATIONS - 1, g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(VARIATIONS, sizeof VARIATIONS - 1, g, 2, NULL), 1);
     xq_write_report rep;
     size_t n1, n2;
     char *t1 = write_dhtmlxq(&g[0], &rep, &n1);
     assert_int_equal(rep.why[0], 0);
-    assert_int_equal(read_text(t1, n1, b, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(t1, n1, b, 2, NULL), 1);
     assert_int_equal(b[0].diag_count, 0);
     assert_same_branch(&g[0].main, &b[0].main);
     char *t2 = write_dhtmlxq(&b[0], &rep, &n2);
@@ -462,14 +453,14 @@ static void test_round_trip(void **state)
     assert_int_equal(read_path_enc(CORPUS, g, 2, NULL, NULL), 1);
     t1 = write_dhtmlxq(&g[0], &rep, &n1);
     assert_non_null(strstr(rep.why, "variation at ply 65 (e2g4)"));
-    assert_int_equal(read_text(t1, n1, b, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(t1, n1, b, 2, NULL), 1);
     tally x = tally_of(&g[0]), y = tally_of(&b[0]);
     assert_int_equal(y.moves, x.moves - 4);
     assert_int_equal(y.variations, x.variations);
     assert_int_equal(y.comments, x.comments);
     assert_string_equal(b[0].main.comment, g[0].main.comment);
     t2 = write_dhtmlxq(&b[0], &rep, &n2);
-    assert_int_equal(read_text(t2, n2, c, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(t2, n2, c, 2, NULL), 1);
     assert_same_branch(&b[0].main, &c[0].main);
     assert_int_equal(n1, n2);
     assert_int_equal(memcmp(t1, t2, n1), 0);
@@ -490,7 +481,7 @@ static void test_write_from_pgn(void **state)
                       "[PlyCount \"2\"]\n[Result \"0-1\"]\n[FEN \"4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1\"]\n"
                       "{a\nb} 1... 将5平4 (1... 将5进1 {x} (1... 将5平6)) ({lead} 1... 将5平6 {y}) 2. 帅五平四 0-1\n";
     xq_game g[2], b[2];
-    assert_int_equal(read_text(pgn, strlen(pgn), g, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(pgn, strlen(pgn), g, 2, NULL), 1);
     xq_write_report rep;
     size_t n;
     char *t = write_dhtmlxq(&g[0], &rep, &n);
@@ -502,7 +493,7 @@ static void test_write_from_pgn(void **state)
     assert_non_null(strstr(t, "[DhtmlXQ_result]黑胜[/DhtmlXQ_result]"));
     assert_non_null(strstr(t, "[DhtmlXQ_comment0]a||b[/DhtmlXQ_comment0]"));
     assert_non_null(strstr(t, "[DhtmlXQ_fen]4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1[/DhtmlXQ_fen]"));
-    assert_int_equal(read_text(t, n, b, 2, NULL), 1);
+    assert_int_equal(read_tmp_bytes(t, n, b, 2, NULL), 1);
     assert_int_equal(b[0].diag_count, 0);
     assert_string_equal(b[0].fen, "4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1");
     assert_tag(&b[0], "Event", "杯[赛] ［/DhtmlXQ_event]");

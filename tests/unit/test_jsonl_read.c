@@ -32,15 +32,6 @@
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static int read_text(const char *text, size_t n, xq_game *g, int max, xq_format *fmt)
-{
-    char path[64];
-    save_tmp(text, n, path);
-    int k = read_path(path, g, max, fmt);
-    unlink(path);
-    return k;
-}
-
 /* Exactly one diagnostic, an error at line:col saying msg. */
 static void one_error(const xq_game *g, uint32_t line, uint32_t col, const char *msg)
 {
@@ -195,7 +186,7 @@ static void test_fields(void **state)
         "{}\n";
     xq_game g[8];
     xq_format fmt;
-    assert_int_equal(read_text(text, sizeof text - 1, g, 8, &fmt), 5);
+    assert_int_equal(read_tmp_bytes(text, sizeof text - 1, g, 8, &fmt), 5);
     assert_int_equal(fmt, XQ_FMT_JSONL);
     assert_int_equal(g[0].index, 1);
     assert_int_equal(g[0].diag_count, 0);
@@ -252,7 +243,7 @@ static void test_errors(void **state)
         "{\"tags\":{\"Event\":\"ok\"}}\n"                           /* 15 */
         "{\"comment\":\"x\"";                                       /* 16, no '\n', cut */
     xq_game g[20];
-    assert_int_equal(read_text(text, sizeof text - 1, g, 20, NULL), 16);
+    assert_int_equal(read_tmp_bytes(text, sizeof text - 1, g, 20, NULL), 16);
     one_error(&g[0], 1, 18, "tags.Event: expected a string, not a number");
     one_error(&g[1], 2, 2, "not valid JSON: expected a key");
     one_error(&g[2], 3, 1, "expected a JSON object (a record), not an array");
@@ -296,7 +287,7 @@ static void test_layout(void **state)
     static const char text[] = "\xEF\xBB\xBF \t{\"tags\":{\"A\":\"1\"}}\r\n\r\n  \t \n{\"tags\":{\"A\":2}}\r\n\n{}";
     xq_game g[4];
     xq_format fmt;
-    assert_int_equal(read_text(text, sizeof text - 1, g, 4, &fmt), 3);
+    assert_int_equal(read_tmp_bytes(text, sizeof text - 1, g, 4, &fmt), 3);
     assert_int_equal(fmt, XQ_FMT_JSONL);
     assert_int_equal(g[0].diag_count, 0);
     assert_string_equal(g[0].tags[0].value, "1");
@@ -408,7 +399,7 @@ static void test_limits(void **state)
     /* variations nested as deep as the PGN reader keeps them: read */
     char *ok = deep_record(XQ_MAX_VARIATION_DEPTH);
     xq_game g[3];
-    assert_int_equal(read_text(ok, strlen(ok), g, 3, NULL), 1);
+    assert_int_equal(read_tmp_bytes(ok, strlen(ok), g, 3, NULL), 1);
     assert_int_equal(g[0].diag_count, 0);
     const xq_branch *b = &g[0].main;
     int depth = 0;
@@ -427,7 +418,7 @@ static void test_limits(void **state)
     deep = realloc(deep, n + 4);
     assert_non_null(deep);
     memcpy(deep + n, "{}\n", 4);
-    assert_int_equal(read_text(deep, n + 3, g, 3, NULL), 2);
+    assert_int_equal(read_tmp_bytes(deep, n + 3, g, 3, NULL), 2);
     /* each level is 30 bytes from column 10; the text of the move one
      * level past the deepest variation kept is the first value too deep */
     one_error(&g[0], 1, 10 + 30 * (XQ_MAX_VARIATION_DEPTH + 1) + 9, "not valid JSON: nesting too deep");
@@ -442,7 +433,7 @@ static void test_limits(void **state)
     memcpy(huge, "{\"a\":\"", 6);
     memset(huge + 6, 'x', big - 8);
     memcpy(huge + big - 2, "\"}\n{}\n", 6);
-    assert_int_equal(read_text(huge, big + 4, g, 3, NULL), 2);
+    assert_int_equal(read_tmp_bytes(huge, big + 4, g, 3, NULL), 2);
     one_error(&g[0], 1, 1, "line longer than 16777216 bytes (a JSON Lines record is one line): not read");
     assert_int_equal(g[1].diag_count, 0);
     assert_int_equal(g[1].first_line, 2);

@@ -129,6 +129,16 @@ static inline int read_path(const char *path, xq_game *g, int max, xq_format *fm
     return read_path_enc(path, g, max, fmt, NULL);
 }
 
+/* read_path of the n bytes p, written to a temporary file (removed after). */
+static inline int read_tmp_bytes(const void *p, size_t n, xq_game *g, int max, xq_format *fmt)
+{
+    char path[64];
+    save_tmp(p, n, path);
+    int k = read_path(path, g, max, fmt);
+    unlink(path);
+    return k;
+}
+
 static inline void free_all(xq_game *g, int n)
 {
     for (int i = 0; i < n; i++) xq_game_free(&g[i]);
