@@ -5,7 +5,7 @@
 # machine.  Prints medians of RUNS runs; the 10x input runs once.
 #
 #   SHARED  path of ../shared (default ../shared)
-#   BIN     where the optimised tools are (make bench builds build-bench/bin)
+#   BIN     where the optimised tools are (make bench builds and uses bin/, the build users run)
 #   RUNS    runs per figure on the 1x input (default 5)
 #   SCALE   copies of masters.pgn for the large input (default 10; 0 skips it)
 #   SMALL   games written one per file for the many-small-files line
