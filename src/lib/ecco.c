@@ -251,19 +251,63 @@ bool xq_ecco_learner_add(xq_ecco_learner *l, const xq_move *moves, int n, int co
     return true;
 }
 
-/* Most frequent code at a node; ties go to the smaller code. */
-static int majority(const xq_ecco_learner *l, uint32_t node)
+/* ECCO's first-move families (formats.md §3), in the canonical
+ * orientation: the code a game gets from its first move alone.  Every
+ * other first move is A00 (其他开局). */
+static const struct {
+    char move[5];
+    short code;
+} FIRST_MOVES[] = {
+    {"f0e1", 1},     /* A01 上仕局: 仕四進五 */
+    {"h0i2", 2},     /* A02 边马局: 馬二進一 */
+    {"h2i2", 3},     /* A03 边炮局: 炮二平一 */
+    {"h2h4", 4},     /* A04 巡河炮局: 炮二進二 */
+    {"h2h6", 5},     /* A05 过河炮局: 炮二進四 */
+    {"h2g2", 6},     /* A06 兵底炮局: 炮二平三 */
+    {"h2c2", 7},     /* A07 金钩炮局: 炮二平七 */
+    {"i3i4", 8},     /* A08 边兵局: 兵一進一 */
+    {"g0e2", 10},    /* A10 飞相局: 相三進五 */
+    {"h0g2", 40},    /* A40 起马局: 馬二進三 */
+    {"h2f2", 50},    /* A50 仕角炮局: 炮二平四 */
+    {"h2d2", 60},    /* A60 过宫炮局: 炮二平六 */
+    {"h2e2", 100},   /* B00 中炮局: 炮二平五 */
+    {"g3g4", 400},   /* E00 仙人指路局: 兵三進一 */
+};
+
+/* The family code of a canonical first move (4 characters). */
+static int first_move_code(const char *move)
 {
-    int best = -1;
-    uint32_t best_count = 0;
-    for (uint32_t c = l->nodes[node].counts; c; c = l->cells[c].next) {
-        const count_cell *cell = &l->cells[c];
-        if (cell->count > best_count || (cell->count == best_count && cell->code < best)) {
-            best = cell->code;
-            best_count = cell->count;
-        }
-    }
-    return best;
+    for (size_t i = 0; i < sizeof FIRST_MOVES / sizeof FIRST_MOVES[0]; i++)
+        if (!memcmp(FIRST_MOVES[i].move, move, 4)) return FIRST_MOVES[i].code;
+    return 0;
+}
+
+/* The code of a prefix of depth plies ending at node.  The empty prefix is
+ * A00 and a first move its ECCO family (FIRST_MOVES).  A longer prefix gets
+ * the smallest code among the learned games through it: when they all
+ * agree that is their code; when they part ways later it is the family the
+ * prefix itself determines, since ECCO numbers a family before its
+ * branches (C00 中炮对屏风马 before C01..C99, D00 顺炮 before D01..D29),
+ * so a short or off-book game gets its family, not the most common deep
+ * line through its prefix.  On the held-out masters games this agrees
+ * with the tag more often than the most frequent code did. */
+static int node_code(const xq_ecco_learner *l, uint32_t node, int depth)
+{
+    if (depth == 0) return 0;
+    if (depth == 1) return first_move_code(l->nodes[node].move);
+    int smallest = -1;
+    for (uint32_t c = l->nodes[node].counts; c; c = l->cells[c].next)
+        if (smallest < 0 || l->cells[c].code < smallest) smallest = l->cells[c].code;
+    return smallest;
+}
+
+/* Whether the root has a child for this canonical first move with enough
+ * support to be walked. */
+static bool first_move_learned(const xq_ecco_learner *l, const char *move)
+{
+    for (uint32_t c = l->nodes[0].first_child; c; c = l->nodes[c].next_sibling)
+        if (!memcmp(l->nodes[c].move, move, 4)) return l->nodes[c].total >= (uint32_t)l->min_support;
+    return false;
 }
 
 /* Append a string to the packed pool; returns its offset or (size_t)-1. */
@@ -307,7 +351,7 @@ const xq_ecco_table *xq_ecco_learner_table(xq_ecco_learner *l)
         if (!f->entered) {
             f->entered = true;
             if (f->depth > 0) memcpy(key + 4 * (f->depth - 1), nd->move, 4);
-            int m = majority(l, f->node);
+            int m = node_code(l, f->node, f->depth);
             if (f->depth == 0 || m != f->inherited) {
                 char code[4];
                 size_t kp = pool_add(l, key, 4 * (size_t)f->depth);
@@ -332,6 +376,19 @@ const xq_ecco_table *xq_ecco_learner_table(xq_ecco_learner *l)
         }
         f->child = l->nodes[c].next_sibling;
         stack[sp++] = (dfs_frame){.node = c, .depth = f->depth + 1, .inherited = f->inherited};
+    }
+    /* the families of first moves no learned game made */
+    for (size_t i = 0; ok && l->games && i < sizeof FIRST_MOVES / sizeof FIRST_MOVES[0]; i++) {
+        if (first_move_learned(l, FIRST_MOVES[i].move)) continue;
+        char code[4];
+        size_t kp = pool_add(l, FIRST_MOVES[i].move, 4);
+        size_t cp = pool_add(l, xq_ecco_format(FIRST_MOVES[i].code, code), 3);
+        if (kp == (size_t)-1 || cp == (size_t)-1 || !grow((void **)&offs, &offs_cap, noffs + 2, sizeof *offs))
+            ok = false;
+        else {
+            offs[noffs++] = kp;
+            offs[noffs++] = cp;
+        }
     }
     if (ok && !grow((void **)&l->entries, &l->entry_cap, noffs / 2 + 1, sizeof *l->entries)) ok = false;
     if (!ok) {

@@ -10,7 +10,9 @@
  * xqbase.com's).  260 codes are named; the others have empty names.
  *
  * Classifier: the longest prefix of the game's moves found in a table of
- * (move prefix -> code) entries.  Moves are written as 4-character
+ * (move prefix -> code) entries.  A prefix's code is the one its moves
+ * determine, so that a short or off-book game gets its family and not the
+ * most common deep line through its prefix (see xq_ecco_learner_table).  Moves are written as 4-character
  * coordinates, ICCS without the dash and in lower case ("h2e2", formats.md
  * §1c), concatenated without separators.  Before lookup the game is put in
  * a canonical orientation: when the first move that is not its own mirror
@@ -108,12 +110,18 @@ bool xq_ecco_learner_add(xq_ecco_learner *l, const xq_move *moves, int n, int co
 /* Games counted so far. */
 uint64_t xq_ecco_learner_games(const xq_ecco_learner *l);
 
-/* Build the pruned table: a prefix is an entry when at least min_support
- * learned games start with it and its most frequent code (ties: the
- * smaller code) differs from the code its longest shorter entry gives;
- * the empty prefix is always an entry when anything was learned.  So the
- * table classifies every learned prefix with enough support exactly as the
- * full count tree would.  The table and its strings are owned by the
+/* Build the pruned table.  A prefix's code: A00 (其他开局) for the empty
+ * prefix; ECCO's family for a first move (A01..A08 上仕局..边兵局, A10 飞相局,
+ * A40 起马局, A50 仕角炮局, A60 过宫炮局, B00 中炮局, E00 仙人指路局; any
+ * other first move A00); for a longer prefix the smallest code among the
+ * learned games through it: their code when they all agree, else the
+ * family the prefix determines, since ECCO numbers a family before its
+ * branches (C00 before C01..C99).  A prefix is an entry when at least
+ * min_support learned games start with it and its code differs from the
+ * code its longest shorter entry gives; the empty prefix is always an
+ * entry when anything was learned, and so is a family's first move that
+ * no learned game made.  So the table classifies every learned prefix
+ * with enough support exactly as the full count tree would.  The table and its strings are owned by the
  * learner and valid until xq_ecco_learner_free.  NULL on out-of-memory. */
 const xq_ecco_table *xq_ecco_learner_table(xq_ecco_learner *l);
 

@@ -371,8 +371,11 @@ static void write_table(FILE *o, const xq_ecco_table *t, char **paths, int npath
             held, agree, held ? 100.0 * (double)agree / (double)held : 0.0);
     fprintf(o, " * Method: canonical prefixes (mirrored so that the first asymmetric move\n"
                " * is on the right of the centre file) of at most %d plies; a prefix seen\n"
-               " * in %d or more learned games whose most frequent code (ties: smaller\n"
-               " * code) differs from its nearest shorter entry's becomes an entry.\n"
+               " * in %d or more learned games whose code differs from its nearest\n"
+               " * shorter entry's becomes an entry.  A prefix's code is the smallest\n"
+               " * code of the games through it: theirs when they agree, else the\n"
+               " * family the prefix determines (ECCO numbers a family before its\n"
+               " * branches); the empty prefix is A00.\n"
                " * %zu entries; moves are ICCS squares without the dash, 4 characters a ply.\n"
                " */\n",
             opt->ecco_plies, opt->ecco_min, t->count);

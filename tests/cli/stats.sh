@@ -113,7 +113,7 @@ counts,plies_total,4683603
 counts,plies_mean,87.24
 counts,plies_median,79.0
 counts,heldout_games,26623
-counts,heldout_agree,24971
+counts,heldout_agree,25320
 counts,ecco_bad_tag,0
 counts,ecco_unclassified,77
 counts,files_failed,0" "$(grep '^counts,' $TMP/masters.csv | grep -v with_errors)"

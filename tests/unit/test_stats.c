@@ -181,10 +181,10 @@ static void test_ecco_classify_table(void **state)
     assert_int_equal(xq_ecco_classify(&t, m, n), xq_ecco_parse("A00"));
     xq_ecco_table empty = {entries, 0, 20};
     assert_int_equal(xq_ecco_classify(&empty, m, n), -1);
-    /* the built-in table: 炮二平五 馬８進７ 馬二進三 車９平８ is a 中炮对屏风马 (C) line */
+    /* the built-in table: 炮二平五 馬８進７ 馬二進三 車９平８ has one black
+     * horse out: 中炮对进左马 (B05), as the reference tree says */
     n = parse_moves("h2e2 h9g7 h0g2 i9h9", m, 8);
-    int c = xq_ecco_classify(NULL, m, n);
-    assert_true(c >= 200 && c < 300);
+    assert_int_equal(xq_ecco_classify(NULL, m, n), xq_ecco_parse("B05"));
     assert_true(xq_ecco_builtin()->count > 100);
 }
 
@@ -204,29 +204,39 @@ static void test_ecco_learner(void **state)
     assert_int_equal(xq_ecco_learner_games(l), 4);
     const xq_ecco_table *t = xq_ecco_learner_table(l);
     assert_non_null(t);
-    /* root: C00 (2 of 4); g3g4 -> E00; h2e2 inherits C00; h2e2h7e7 -> D00.
-     * Deeper C00 prefixes inherit and are pruned. */
-    assert_int_equal(t->count, 3);
+    /* root: A00; the first moves are their families (h2e2 B00, g3g4 E00;
+     * the 12 families no game opened get entries too); h2e2h9g7 -> C00,
+     * h2e2h7e7 -> D00; deeper C00 prefixes inherit and are pruned. */
+    assert_int_equal(t->count, 17);
     assert_string_equal(t->entries[0].prefix, "");
-    assert_string_equal(t->entries[0].code, "C00");
-    assert_string_equal(t->entries[1].prefix, "g3g4");
-    assert_string_equal(t->entries[1].code, "E00");
-    assert_string_equal(t->entries[2].prefix, "h2e2h7e7");
-    assert_string_equal(t->entries[2].code, "D00");
+    assert_string_equal(t->entries[0].code, "A00");
+    n = parse_moves("g3g4", m, 8);
+    assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("E00"));
+    n = parse_moves("h2e2", m, 8);
+    assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("B00"));
+    n = parse_moves("h2e2 h9g7 h0g2", m, 8);
+    assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("C00"));
     n = parse_moves("h2e2 h7e7 h0g2", m, 8);
     assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("D00"));
+    n = parse_moves("e3e4", m, 8);
+    assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("A00"));
     xq_ecco_learner_free(l);
 
-    /* min_support 2: single-game prefixes are not learned */
+    /* min_support 2: single-game prefixes are not learned (g3g4 keeps its
+     * family entry) */
     l = xq_ecco_learner_new(4, 2);
     n = parse_moves("h2e2 h9g7", m, 8);
     xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00"));
     xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00"));
-    n = parse_moves("g3g4", m, 8);
-    xq_ecco_learner_add(l, m, n, xq_ecco_parse("E00"));
+    n = parse_moves("g3g4 e9e8", m, 8);
+    xq_ecco_learner_add(l, m, n, xq_ecco_parse("E01"));
     t = xq_ecco_learner_table(l);
-    assert_int_equal(t->count, 1);
-    assert_string_equal(t->entries[0].code, "C00");
+    assert_int_equal(t->count, 16);
+    assert_string_equal(t->entries[0].code, "A00");
+    n = parse_moves("g3g4 e9e8", m, 8);
+    assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("E00"));
+    n = parse_moves("h2e2 h9g7", m, 8);
+    assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("C00"));
     xq_ecco_learner_free(l);
 }
 
