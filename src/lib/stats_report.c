@@ -610,7 +610,7 @@ static bool text_openings(FILE *o, const xq_stats *s, int top)
     }
     char title[128];
     if (limit(n, top) < n) snprintf(title, sizeof title, "Openings (ECCO; the %zu most frequent of %zu codes)", limit(n, top), n);
-    else snprintf(title, sizeof title, "Openings (ECCO; %zu codes)", n);
+    else snprintf(title, sizeof title, "Openings (ECCO; %zu code%s)", n, n == 1 ? "" : "s");
     heading(o, title);
     table t;
     table_init(&t, 6, 0x38);

@@ -253,6 +253,20 @@ static bool merge_one(xq_stats **total, xq_stats *s, const char *path, unsigned 
     return ok;
 }
 
+/* Say why the JSON object that starts at line first of path was refused.
+ * A syntax error from xq_stats_read_json reads "line N: why", N counted
+ * from the object's first line: said as path:LINE: why, LINE in the file,
+ * not as path:first: line N: why. */
+static void merge_refused(const char *path, unsigned long first, const char *err)
+{
+    unsigned long n;
+    int used = 0;
+    if (sscanf(err, "line %lu: %n", &n, &used) == 1 && used > 0 && n >= 1)
+        xq_cli_error(PROG, "%s:%lu: %s", path, first + n - 1, err + used);
+    else
+        xq_cli_error(PROG, "%s:%lu: %s", path, first, err);
+}
+
 /* Merge every JSON object of one file: --json writes one per line, and a
  * file may hold any number of them (a reducer's input); an object spread
  * over several lines is read too. */
@@ -295,7 +309,7 @@ static int merge_file(const char *path, xq_stats **total)
         xq_stats *s = xq_stats_read_json(buf, len, &incomplete, err, sizeof err);
         if (!s && incomplete) continue;   /* the object goes on on the next line */
         if (!s) {
-            xq_cli_error(PROG, "%s:%lu: %s", path, first_line, err);
+            merge_refused(path, first_line, err);
             status = XQ_EXIT_USAGE;
         } else if (!merge_one(total, s, path, first_line)) {
             status = XQ_EXIT_USAGE;

@@ -256,3 +256,15 @@ if have_shared corpus/ccpd/middlegames.pgn.gz; then
     "$($BIN/xq-validate -j1 $TMP/mid-cut.pgn.gz 2>&1 >/dev/null | tail -n 1 | cut -d' ' -f1-2) / files_failed $(sed -n 's/^counts,files_failed,//p' $TMP/out)"
   expect_eq "cut gzip, inflated in a thread: most games" 1 "$([ "$records" -gt 1000 ] && [ "$records" -lt 2807 ] && echo 1)"
 fi
+
+# ---- wording (the new-user tester): one code is "1 code"; a --merge syntax
+# error names the file's line once, counted in the file
+printf '1. 炮二平五 *\n' > $TMP/one.pgn
+expect_eq "one opening: 1 code" "Openings (ECCO; 1 code)" "$($S $TMP/one.pgn | grep '^Openings')"
+printf '\n\n{"format":\n\n"xq-stats" x}\n' > $TMP/bad-merge.json
+expect_status "merge, a syntax error on line 5: exit 2" 2 $S --merge $TMP/bad-merge.json
+expect_eq "merge, a syntax error on line 5: said once, at line 5" \
+  "xq-stats: $TMP/bad-merge.json:5: expected ',' or '}'" "$(cat $TMP/err)"
+printf '[Event "x"]\n\n1. 炮二平五 *\n' > $TMP/tag.pgn
+expect_status "merge, a PGN file: exit 2" 2 $S --merge $TMP/tag.pgn
+expect_eq "merge, a PGN file: its line once" "xq-stats: $TMP/tag.pgn:1: unexpected character" "$(cat $TMP/err)"
