@@ -348,7 +348,7 @@ bool xq_stats_hist_add(xq_stats *s, size_t plies, uint64_t n)
 }
 
 bool xq_stats_event_add(xq_stats *s, const char *red, size_t red_len, const char *black,
-                        size_t black_len, int round, xq_result res)
+                        size_t black_len, const xq_event_game *g)
 {
     if (s->nev == s->ev_cap) {
         size_t cap = s->ev_cap ? s->ev_cap * 2 : 64;
@@ -369,8 +369,8 @@ bool xq_stats_event_add(xq_stats *s, const char *red, size_t red_len, const char
     e->red[red_len] = '\0';
     if (black_len) memcpy(e->black, black, black_len);
     e->black[black_len] = '\0';
-    e->round = round;
-    e->result = res;
+    e->g = *g;
+    e->g.red = e->g.black = NULL;
     s->nev++;
     return true;
 }
@@ -383,7 +383,11 @@ static int cmp_event_game(const void *a, const void *b)
     if (c) return c;
     c = strcmp(x->black, y->black);
     if (c) return c;
-    return (x->result > y->result) - (x->result < y->result);
+    if (x->result != y->result) return x->result < y->result ? -1 : 1;
+    if (x->board != y->board) return x->board < y->board ? -1 : 1;
+    if (x->ending != y->ending) return x->ending < y->ending ? -1 : 1;
+    if (x->no_moves != y->no_moves) return x->no_moves ? 1 : -1;
+    return (x->move_hash > y->move_hash) - (x->move_hash < y->move_hash);
 }
 
 xq_event_game *xq_stats_event_games(const xq_stats *s)
@@ -391,10 +395,23 @@ xq_event_game *xq_stats_event_games(const xq_stats *s)
     if (!s->nev) return NULL;
     xq_event_game *v = malloc(s->nev * sizeof *v);
     if (!v) return NULL;
-    for (size_t i = 0; i < s->nev; i++)
-        v[i] = (xq_event_game){s->ev[i].red, s->ev[i].black, s->ev[i].round, s->ev[i].result};
+    for (size_t i = 0; i < s->nev; i++) {
+        v[i] = s->ev[i].g;
+        v[i].red = s->ev[i].red;
+        v[i].black = s->ev[i].black;
+    }
     qsort(v, s->nev, sizeof *v, cmp_event_game);
     return v;
+}
+
+/* Whether the board ends the game whatever was recorded: checkmate,
+ * stalemate (CXA1999 §3) and a dead position (§4.2.1) leave no play to
+ * follow.  A repetition verdict or the move limit is a draw a player
+ * claims, and an illegal move more often a clerk's slip: the Result tag
+ * is not contradicted by them here. */
+static bool board_decides(xq_termination t)
+{
+    return t == XQ_TERM_CHECKMATE || t == XQ_TERM_STALEMATE || t == XQ_TERM_DEAD_POSITION;
 }
 
 /* Score a player: [games, wins, draws, losses] for the side `me`. */
@@ -425,6 +442,10 @@ bool xq_stats_add(xq_stats *s, const xq_stats_game *g)
     if ((unsigned)g->result_tag < XQ_NRESULTS && (unsigned)g->termination < XQ_NTERMS &&
         (unsigned)g->result_board < XQ_NRESULTS)
         s->outcome[g->result_tag][g->termination][g->result_board]++;
+    if (g->status != XQ_STATUS_UNREADABLE && g->plies == 0 && g->termination == XQ_TERM_NONE) {
+        if (g->result_tag == XQ_RESULT_RED) s->forfeit_red++;
+        if (g->result_tag == XQ_RESULT_BLACK) s->forfeit_black++;
+    }
 
     if (g->ecco_tag >= 0) {
         s->ecco_tagged[g->ecco_tag]++;
@@ -450,10 +471,19 @@ bool xq_stats_add(xq_stats *s, const xq_stats_game *g)
     if (g->event.s) {
         uint64_t one[PL_NVALUES] = {1, 0, 0, 0};
         if (!xq_smap_add(&s->events, g->event.s, g->event.n, one)) return false;
-        if (s->opt.event && strlen(s->opt.event) == g->event.n && !memcmp(s->opt.event, g->event.s, g->event.n) &&
-            !xq_stats_event_add(s, g->red.s ? g->red.s : "", g->red.n, g->black.s ? g->black.s : "",
-                                g->black.n, g->round, g->result_tag))
-            return false;
+        if (s->opt.event && strlen(s->opt.event) == g->event.n && !memcmp(s->opt.event, g->event.s, g->event.n)) {
+            xq_event_game eg = {
+                .round = g->round,
+                .result = g->result_tag,
+                .board = board_decides(g->termination) ? g->result_board : XQ_RESULT_NONE,
+                .ending = board_decides(g->termination) ? g->termination : XQ_TERM_NONE,
+                .no_moves = g->plies == 0 && g->status != XQ_STATUS_UNREADABLE,
+                .move_hash = g->move_hash,
+            };
+            if (!xq_stats_event_add(s, g->red.s ? g->red.s : "", g->red.n, g->black.s ? g->black.s : "", g->black.n,
+                                    &eg))
+                return false;
+        }
     }
     return xq_hset_add(&s->moves, g->move_hash) && xq_hset_add(&s->tagged, g->tag_hash);
 }
@@ -500,6 +530,8 @@ bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errs
     for (int a = 0; a < XQ_NRESULTS; a++)
         for (int b = 0; b < XQ_NTERMS; b++)
             for (int c = 0; c < XQ_NRESULTS; c++) into->outcome[a][b][c] += from->outcome[a][b][c];
+    into->forfeit_red += from->forfeit_red;
+    into->forfeit_black += from->forfeit_black;
     for (int i = 0; i < XQ_ECCO_CODES; i++) {
         into->ecco_tagged[i] += from->ecco_tagged[i];
         into->ecco_class[i] += from->ecco_class[i];
@@ -524,7 +556,7 @@ bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errs
         if (from->tagged.slots[i] && !xq_hset_add(&into->tagged, from->tagged.slots[i])) goto oom;
     for (size_t i = 0; i < from->nev; i++) {
         const ev_game *e = &from->ev[i];
-        if (!xq_stats_event_add(into, e->red, strlen(e->red), e->black, strlen(e->black), e->round, e->result))
+        if (!xq_stats_event_add(into, e->red, strlen(e->red), e->black, strlen(e->black), &e->g))
             goto oom;
     }
     return true;

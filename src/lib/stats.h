@@ -173,11 +173,23 @@ bool xq_stats_write_csv(FILE *out, const xq_stats *s, const xq_stats_report_opti
 
 /* ---- standings (CXA1999 §14.1, §15.1, §15.2) --------------------------- */
 
-/* One game of the event: players, round (0 unknown) and Result. */
+/* One game of the event: players, round (0 unknown), Result, and what the
+ * board says of it.  Zero for the last four fields means "not known" (the
+ * JSON of an older version). */
 typedef struct {
     const char *red, *black;
     int round;
-    xq_result result;        /* games without 1-0, 0-1 or 1/2-1/2 are left out */
+    xq_result result;        /* the Result tag: what the arbiter recorded, and what
+                                is scored; games without 1-0, 0-1 or 1/2-1/2 are
+                                left out */
+    xq_result board;         /* the board's result when the rules decide one
+                                (checkmate, stalemate, ...), else XQ_RESULT_NONE */
+    xq_termination ending;   /* how the board ended the game (XQ_TERM_NONE: it
+                                says nothing) */
+    bool no_moves;           /* the record holds no move: decisive, a forfeit
+                                (棄權, CXA1999 §20.3-20.4, or lost by lateness
+                                §21.1) or an unplayed game */
+    uint64_t move_hash;      /* xq_stats_move_hash of the record; 0 unknown */
 } xq_event_game;
 
 /* One player's line, in rank order.  Points are in halves (score2 = 2 x
@@ -202,10 +214,21 @@ typedef struct {
     size_t *red_row, *black_row;  /* per counted game: its players' rows */
     const xq_event_game **game;   /* per counted game: the game, in the given order */
     size_t left_out;         /* games without a result */
+    /* records not counted because an earlier one is the same game: same
+     * round, players, result and moves (xq_event_game.move_hash) */
+    size_t nduplicates;
+    const xq_event_game **duplicate;   /* nduplicates records */
+    /* XQ_SYSTEM_AUTO chose Swiss because these two pairs of players met a
+     * different number of times (names NULL when there were fewer than two
+     * players or no pair met) */
+    const char *uneven[4];   /* first pair's red/black names, then the other pair's */
+    int uneven_met[2];       /* how often each pair met */
 } xq_standings;
 
 /* Standings of the games (n of them; kept by pointer in out->game, so they
- * must outlive out).  Fouls (犯規, the last tie-break of §15.1 and §15.2)
+ * must outlive out).  A record that repeats a counted one (same round,
+ * players, result and a known, equal move hash) is counted once and listed
+ * in out->duplicate.  Fouls (犯規, the last tie-break of §15.1 and §15.2)
  * are not in game records: players still tied share the rank.  false on
  * out-of-memory. */
 bool xq_standings_compute(const xq_event_game *games, size_t n, xq_event_system system,

@@ -35,8 +35,8 @@ typedef struct {
 
 typedef struct {
     char *red, *black;            /* owned; "" when absent */
-    int round;
-    xq_result result;
+    xq_event_game g;              /* round, result and the board's facts (g.red and
+                                     g.black unset: see xq_stats_event_games) */
 } ev_game;
 
 struct xq_stats {
@@ -52,6 +52,8 @@ struct xq_stats {
     size_t ply_len;
     uint64_t kinds[XQ_FIND_KIND_COUNT];             /* games with a finding of the kind */
     uint64_t outcome[XQ_NRESULTS][XQ_NTERMS][XQ_NRESULTS];  /* [tag][termination][board] */
+    uint64_t forfeit_red, forfeit_black;  /* of outcome[1-0 or 0-1][none][*]: readable games
+                                             without a move, a forfeit (棄權) or unplayed */
 
     uint64_t ecco_tagged[XQ_ECCO_CODES];            /* by ECCO tag */
     uint64_t ecco_class[XQ_ECCO_CODES];             /* untagged start games, by classifier */
@@ -71,9 +73,12 @@ smap_entry **xq_smap_sorted(const smap *m);            /* malloc'd, count entrie
 bool xq_hset_add(hset *h, uint64_t k);
 uint64_t *xq_hset_sorted(const hset *h);               /* malloc'd, count keys, ascending */
 bool xq_stats_hist_add(xq_stats *s, size_t plies, uint64_t n);
+/* Keep one game of the selected event: the players' names (copied) and
+ * the rest of *g (its red and black are not read).  false on OOM. */
 bool xq_stats_event_add(xq_stats *s, const char *red, size_t red_len, const char *black,
-                        size_t black_len, int round, xq_result res);
-/* The event's games in canonical order (round, red, black, result), as a
+                        size_t black_len, const xq_event_game *g);
+/* The event's games in canonical order (round, red, black, result, then
+ * the board's facts and the move hash, so that copies are neighbours), as a
  * malloc'd array of s->nev views into s->ev (NULL when none or OOM). */
 xq_event_game *xq_stats_event_games(const xq_stats *s);
 

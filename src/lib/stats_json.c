@@ -12,12 +12,19 @@
  *   "plies": {"total": N, "histogram": [[plies, games], ...]}     ascending plies
  *   "findings": {"illegal-move": N, ...}                          every kind
  *   "outcomes": [[tag, termination, board, games], ...]           nonzero cells
+ *   "forfeits": {"1-0": N, "0-1": N}   of the outcomes 1-0 and 0-1 with no
+ *                          ending, the games without a move (a forfeit or
+ *                          unplayed); absent (earlier versions) reads as 0
  *   "openings": {"tagged": {"C55": N, ...}, "classified": {...},
  *                "bad_tag": N, "unclassified": N,
  *                "heldout": {"games": N, "agree": N}},
  *   "players": [[name, games, wins, draws, losses], ...]          by name
  *   "events": [[name, games], ...]                                by name
- *   "event": null | {"name": s, "games": [[round, red, black, result], ...]}
+ *   "event": null | {"name": s, "games": [[round, red, black, result, ending,
+ *                     board, no_moves, move_hash], ...]}               ending
+ *                and board: what the board decides ("" when nothing),
+ *                no_moves true or false, move_hash 16 hex digits (rows of
+ *                four, from before, are read with those unknown)
  *   "distinct": {"moves": ["16 hex digits", ...], "moves_tags": [...]}  ascending
  *   "derived": {...}                                              ignored when read
  * Results are "1-0", "0-1", "1/2-1/2", "*", or "" (none recorded);
@@ -192,6 +199,9 @@ bool xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
             }
     putc(']', o);
 
+    xq_json_key(o, "forfeits", &first);
+    fprintf(o, "{\"1-0\":%" PRIu64 ",\"0-1\":%" PRIu64 "}", s->forfeit_red, s->forfeit_black);
+
     xq_json_key(o, "openings", &first);
     fputs("{\"tagged\":", o);
     write_codes(o, s->ecco_tagged);
@@ -243,7 +253,11 @@ bool xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
             xq_json_string(o, g[i].black);
             putc(',', o);
             xq_json_string(o, result_name(g[i].result));
-            putc(']', o);
+            putc(',', o);
+            xq_json_string(o, g[i].ending == XQ_TERM_NONE ? "" : xq_termination_str(g[i].ending));
+            putc(',', o);
+            xq_json_string(o, result_name(g[i].board));
+            fprintf(o, ",%s,\"%016" PRIx64 "\"]", g[i].no_moves ? "true" : "false", g[i].move_hash);
         }
         free(g);
         fputs("]}", o);
@@ -356,6 +370,26 @@ static bool read_result(jctx *c, const jval *v, const char *name, xq_result *out
     return true;
 }
 
+/* An event game's ending, board, no_moves and move_hash (v[0..3]) into g. */
+static bool read_event_facts(jctx *c, const jval *v, xq_event_game *g)
+{
+    const char *name = "event.games";
+    if (!jtype_is(c, &v[0], XQ_JSON_STRING, name) || !read_result(c, &v[1], name, &g->board)) return false;
+    int t = 0;
+    if (v[0].str[0]) {
+        while (t < XQ_NTERMS && strcmp(xq_termination_str((xq_termination)t), v[0].str)) t++;
+        if (t == XQ_NTERMS) return bad(c, "unknown termination", name);
+    }
+    g->ending = (xq_termination)t;
+    if (v[2].type != XQ_JSON_TRUE && v[2].type != XQ_JSON_FALSE) return bad(c, "expected true or false", name);
+    g->no_moves = v[2].type == XQ_JSON_TRUE;
+    if (v[3].type != XQ_JSON_STRING || strlen(v[3].str) != 16) return bad(c, "expected 16 hex digits", name);
+    char *end;
+    g->move_hash = strtoull(v[3].str, &end, 16);
+    if (*end) return bad(c, "expected 16 hex digits", name);
+    return true;
+}
+
 static bool from_tree(jctx *c, const jval *root, xq_stats *s)
 {
     if (!jtype_is(c, root, XQ_JSON_OBJECT, "top level")) return false;
@@ -416,6 +450,12 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
         if (!jnum(c, &row->items[3], "outcomes", &n)) return false;
         s->outcome[tag][t][board] += n;
     }
+    /* optional: the JSON of earlier versions has no forfeits */
+    const jval *forfeits = jget(root, "forfeits");
+    if (forfeits && (!jtype_is(c, forfeits, XQ_JSON_OBJECT, "forfeits") ||
+                     !jnum(c, jget(forfeits, "1-0"), "forfeits", &s->forfeit_red) ||
+                     !jnum(c, jget(forfeits, "0-1"), "forfeits", &s->forfeit_black)))
+        return false;
 
     const jval *op = jget(root, "openings");
     if (!jtype_is(c, op, XQ_JSON_OBJECT, "openings")) return false;
@@ -459,15 +499,17 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
         if (!jtype_is(c, eg, XQ_JSON_ARRAY, "event.games")) return false;
         for (size_t i = 0; i < eg->len; i++) {
             const jval *row = &eg->items[i];
-            int round;
-            xq_result res;
-            if (row->type != XQ_JSON_ARRAY || row->len != 4 || row->items[1].type != XQ_JSON_STRING || row->items[2].type != XQ_JSON_STRING)
-                return bad(c, "expected [round, red, black, result]", "event.games");
-            if (!jint(c, &row->items[0], "event.games", 1000000, &round) ||
-                !read_result(c, &row->items[3], "event.games", &res))
+            xq_event_game g = {0};
+            if (row->type != XQ_JSON_ARRAY || (row->len != 4 && row->len != 8) ||
+                row->items[1].type != XQ_JSON_STRING || row->items[2].type != XQ_JSON_STRING)
+                return bad(c, "expected [round, red, black, result, ending, board, no_moves, move_hash]",
+                           "event.games");
+            if (!jint(c, &row->items[0], "event.games", 1000000, &g.round) ||
+                !read_result(c, &row->items[3], "event.games", &g.result) ||
+                (row->len == 8 && !read_event_facts(c, row->items + 4, &g)))
                 return false;
             if (!xq_stats_event_add(s, row->items[1].str, strlen(row->items[1].str), row->items[2].str,
-                                    strlen(row->items[2].str), round, res))
+                                    strlen(row->items[2].str), &g))
                 return bad(c, "out of memory", "event.games");
         }
     } else if (!one || one->type != XQ_JSON_NULL) {

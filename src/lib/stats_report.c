@@ -49,6 +49,7 @@ void xq_standings_free(xq_standings *st)
     free(st->red_row);
     free(st->black_row);
     free(st->game);
+    free(st->duplicate);
     memset(st, 0, sizeof *st);
 }
 
@@ -63,6 +64,60 @@ static int red_points2(xq_result r)
     return r == XQ_RESULT_RED ? 2 : r == XQ_RESULT_DRAW ? 1 : 0;
 }
 
+/* Order of event games that puts copies of one game side by side:
+ * round, players, result, move hash. */
+static int cmp_same_game(const void *a, const void *b)
+{
+    const xq_event_game *x = *(const xq_event_game *const *)a, *y = *(const xq_event_game *const *)b;
+    if (x->round != y->round) return x->round < y->round ? -1 : 1;
+    int c = strcmp(x->red, y->red);
+    if (c) return c;
+    c = strcmp(x->black, y->black);
+    if (c) return c;
+    if (x->result != y->result) return x->result < y->result ? -1 : 1;
+    if (x->move_hash != y->move_hash) return x->move_hash < y->move_hash ? -1 : 1;
+    return x < y ? -1 : x > y;   /* the first given stays the one counted */
+}
+
+/* Mark in copy[] the games (of n) that repeat an earlier one: the same
+ * round, players and result, and the same moves (a known move hash).  Such
+ * a record is the same game filed twice (by player and by event, or two
+ * sources merged); counting it twice would score one game two times.
+ * false on out-of-memory. */
+static bool mark_copies(const xq_event_game *games, size_t n, bool *copy)
+{
+    const xq_event_game **v = malloc((n + 1) * sizeof *v);
+    if (!v) return false;
+    for (size_t i = 0; i < n; i++) v[i] = &games[i];
+    qsort(v, n, sizeof *v, cmp_same_game);
+    for (size_t i = 1; i < n; i++)
+        if (v[i]->move_hash && v[i - 1]->round == v[i]->round &&
+            !strcmp(v[i - 1]->red, v[i]->red) && !strcmp(v[i - 1]->black, v[i]->black) &&
+            v[i - 1]->result == v[i]->result && v[i - 1]->move_hash == v[i]->move_hash)
+            copy[v[i] - games] = true;
+    free(v);
+    return true;
+}
+
+/* For XQ_SYSTEM_AUTO's choice: when the pairs of np players did not all
+ * meet the same number of times (meet: np x np counts), name the first
+ * pair and one that met a different number of times. */
+static void find_uneven(xq_standings *st, const int *meet, size_t np, const char *const *names)
+{
+    int k = meet[1];
+    for (size_t i = 0; i < np; i++)
+        for (size_t j = i + 1; j < np; j++)
+            if (meet[i * np + j] != k) {
+                st->uneven[0] = names[0];
+                st->uneven[1] = names[1];
+                st->uneven[2] = names[i];
+                st->uneven[3] = names[j];
+                st->uneven_met[0] = k;
+                st->uneven_met[1] = meet[i * np + j];
+                return;
+            }
+}
+
 bool xq_standings_compute(const xq_event_game *games, size_t n, xq_event_system system, xq_standings *st)
 {
     memset(st, 0, sizeof *st);
@@ -71,10 +126,17 @@ bool xq_standings_compute(const xq_event_game *games, size_t n, xq_event_system 
     sort_item *items = NULL;
     size_t *row_of = NULL;
     int *meet = NULL;
+    bool *copy = calloc(n + 1, sizeof *copy);
     bool ok = false;
-    if (!names || !pr || !pb) goto done;
+    if (!names || !pr || !pb || !copy || !mark_copies(games, n, copy)) goto done;
+    st->duplicate = malloc((n + 1) * sizeof *st->duplicate);
+    if (!st->duplicate) goto done;
     size_t nn = 0, ng = 0;
     for (size_t i = 0; i < n; i++) {
+        if (copy[i]) {
+            st->duplicate[st->nduplicates++] = &games[i];
+            continue;
+        }
         if (!decisive_or_draw(games[i].result)) {
             st->left_out++;
             continue;
@@ -97,7 +159,7 @@ bool xq_standings_compute(const xq_event_game *games, size_t n, xq_event_system 
     }
     /* per player sums; pr/pb: player index of each counted game */
     for (size_t i = 0; i < n; i++) {
-        if (!decisive_or_draw(games[i].result)) continue;
+        if (copy[i] || !decisive_or_draw(games[i].result)) continue;
         size_t r = name_index(names, np, games[i].red), b = name_index(names, np, games[i].black);
         int p2 = red_points2(games[i].result);
         xq_standing *R = &st->rows[r], *B = &st->rows[b];
@@ -129,6 +191,7 @@ bool xq_standings_compute(const xq_event_game *games, size_t n, xq_event_system 
             for (size_t i = 0; i < np && all; i++)
                 for (size_t j = i + 1; j < np && all; j++) all = meet[i * np + j] == k;
             if (all) system = XQ_SYSTEM_ROUND_ROBIN;
+            else find_uneven(st, meet, np, names);
         }
     }
     st->system = system;
@@ -203,6 +266,7 @@ done:
     free(items);
     free(row_of);
     free(meet);
+    free(copy);
     if (!ok) xq_standings_free(st);
     return ok;
 }
@@ -563,7 +627,13 @@ static bool text_results(FILE *o, const xq_stats *s)
         draw += s->outcome[XQ_RESULT_DRAW][XQ_TERM_NONE][b2];
         unknown += s->outcome[XQ_RESULT_UNKNOWN][XQ_TERM_NONE][b2] + s->outcome[XQ_RESULT_NONE][XQ_TERM_NONE][b2];
     }
+    /* a decisive game without a move was not resigned: forfeited (棄權,
+     * CXA1999 §20.3-20.4), lost by lateness (§21.1) or never played */
+    red -= s->forfeit_red < red ? s->forfeit_red : red;
+    black -= s->forfeit_black < black ? s->forfeit_black : black;
     table_row(&t, "resignation (by the tag)", u64s(a, red), u64s(b, black), "", "", u64s(e, red + black));
+    table_row(&t, "forfeit (no move)", u64s(a, s->forfeit_red), u64s(b, s->forfeit_black), "", "",
+              u64s(e, s->forfeit_red + s->forfeit_black));
     table_row(&t, "agreed draw (by the tag)", "", "", u64s(c, draw), "", u64s(e, draw));
     table_row(&t, "unknown (no result)", "", "", "", u64s(d, unknown), u64s(e, unknown));
     ok = table_print(o, &t, 2) && ok;
@@ -737,6 +807,40 @@ static char *cell_dup(const char *text, bool *ok)
     return c;
 }
 
+/* "round 3, A - B 1-0" naming one game of the event in a note. */
+static void note_game(FILE *o, const xq_event_game *g)
+{
+    if (g->round) fprintf(o, "round %d, ", g->round);
+    else fputs("round unknown, ", o);
+    fprintf(o, "%s - %s %s", g->red, g->black, xq_result_str(g->result));
+}
+
+/* The notes under the standings: records counted once, Result tags the
+ * board contradicts, decisive games without a move; each names its game
+ * and says what was scored. */
+static void text_event_notes(FILE *o, const xq_standings *st)
+{
+    for (size_t i = 0; i < st->nduplicates; i++) {
+        fputs("  note: ", o);
+        note_game(o, st->duplicate[i]);
+        fputs(" is recorded again with the same moves: the same game, scored once\n", o);
+    }
+    for (size_t g = 0; g < st->ngames; g++) {
+        const xq_event_game *e = st->game[g];
+        if (e->board != XQ_RESULT_NONE && e->board != e->result) {
+            fputs("  note: ", o);
+            note_game(o, e);
+            fprintf(o, ": the board gives %s (%s); scored as the Result tag, the arbiter's record\n",
+                    xq_result_str(e->board), xq_termination_str(e->ending));
+        }
+        if (e->no_moves && e->result != XQ_RESULT_DRAW) {
+            fputs("  note: ", o);
+            note_game(o, e);
+            fputs(" has no move: a forfeit (棄權, CXA1999 §20.3-20.4, §21.1) or not played; scored as the tag\n", o);
+        }
+    }
+}
+
 static bool text_event(FILE *o, const xq_stats *s, xq_event_system system)
 {
     char a[24], b[24], c[24], d[24], e[24], f[24], g2[24];
@@ -760,6 +864,9 @@ static bool text_event(FILE *o, const xq_stats *s, xq_event_system system)
     fprintf(o, "  ranked by score (CXA1999 §14.1: win 1, draw 0.5, loss 0), then %s\n",
             rr ? "§15.1 (round robin): 小分 (Sonneborn-Berger), wins, direct encounter"
                : "§15.2 (Swiss): 對手分 (opponents' scores), wins");
+    if (system == XQ_SYSTEM_AUTO && st.uneven[0])
+        fprintf(o, "  (Swiss by --system auto: not every two players met equally often; %s and %s met %d time%s, %s and %s %d)\n", st.uneven[0], st.uneven[1],
+                st.uneven_met[0], st.uneven_met[0] == 1 ? "" : "s", st.uneven[2], st.uneven[3], st.uneven_met[1]);
     table t;
     table_init(&t, rr ? 9 : 8, rr ? 0x1FDu : 0xFDu);
     if (rr) table_row(&t, "rank", "player", "games", "wins", "draws", "losses", "score", "小分", "direct");
@@ -774,6 +881,7 @@ static bool text_event(FILE *o, const xq_stats *s, xq_event_system system)
     }
     bool ok = table_print(o, &t, 2);
     fputs("  (fouls, the last tie-break, are not in game records: a shared rank stays shared)\n", o);
+    text_event_notes(o, &st);
 
     /* crosstable */
     heading(o, "Crosstable");
@@ -907,6 +1015,8 @@ bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
     csv_row(o, "counts", "heldout_agree", u64s(a, s->heldout_agree), NULL);
     csv_row(o, "counts", "ecco_bad_tag", u64s(a, s->ecco_bad_tag), NULL);
     csv_row(o, "counts", "ecco_unclassified", u64s(a, s->ecco_unclassified), NULL);
+    csv_row(o, "counts", "forfeits_red", u64s(a, s->forfeit_red), NULL);
+    csv_row(o, "counts", "forfeits_black", u64s(a, s->forfeit_black), NULL);
     /* last of its table, so that the rows before it keep their places */
     csv_row(o, "counts", "files_failed", u64s(a, s->files_failed), NULL);
 

@@ -32,6 +32,9 @@ expect_eq "round robin standings and crosstable" 'Event "Test Cup 2024": 6 playe
      5  Anna Li        5     1      2       2      2   4.5     0.5
      5  Bo Chen        5     1      2       2      2   4.5     0.5
   (fouls, the last tie-break, are not in game records: a shared rank stays shared)
+  note: round 2, Chao Wang - Anna Li 1-0 has no move: a forfeit (棄權, CXA1999 §20.3-20.4, §21.1) or not played; scored as the tag
+  note: round 3, Fei Sun - Bo Chen 0-1 has no move: a forfeit (棄權, CXA1999 §20.3-20.4, §21.1) or not played; scored as the tag
+  note: round 4, Fei Sun - Chao Wang 1-0 has no move: a forfeit (棄權, CXA1999 §20.3-20.4, §21.1) or not played; scored as the tag
 
 Crosstable
   #  player     1  2  3  4  5  6  score
@@ -50,6 +53,7 @@ expect_eq "round robin: players" "  Anna Li        7     1      2       3       
 expect_status "swiss" 0 $S --event "測試公開賽" $SW
 expect_eq "swiss standings and crosstable" 'Event "測試公開賽": 6 players, 9 games
   ranked by score (CXA1999 §14.1: win 1, draw 0.5, loss 0), then §15.2 (Swiss): 對手分 (opponents'"'"' scores), wins
+  (Swiss by --system auto: not every two players met equally often; 呂欽 and 洪智 met 1 time, 呂欽 and 王天一 0)
   rank  player  games  wins  draws  losses  score  對手分
      1  呂欽        3     2      0       1      2       5
      2  許銀川      3     1      2       0      2       5
@@ -116,6 +120,8 @@ counts,heldout_games,26623
 counts,heldout_agree,25320
 counts,ecco_bad_tag,0
 counts,ecco_unclassified,77
+counts,forfeits_red,22
+counts,forfeits_black,16
 counts,files_failed,0" "$(grep '^counts,' $TMP/masters.csv | grep -v with_errors)"
   expect_eq "masters: results by tag" "1-0 20650, 0-1 14675, 1/2-1/2 18326, * 34" \
     "$(awk -F, '$1=="outcomes" {n[$2]+=$5} END {printf "1-0 %d, 0-1 %d, 1/2-1/2 %d, * %d", n["1-0"], n["0-1"], n["1/2-1/2"], n["*"]}' $TMP/masters.csv)"

@@ -242,17 +242,21 @@ static void test_ecco_learner(void **state)
 
 /* ---- standings --------------------------------------------------------- */
 
+/* One event game with nothing known of its board (what JSON rows of four
+ * give). */
+#define EG(red, black, round, result) {red, black, round, result, XQ_RESULT_NONE, XQ_TERM_NONE, false, 0}
+
 /* The round robin of tests/data/stats-roundrobin.pgn, hand-checked:
  * scores C 3, D 3, E 3, F 2, A 2, B 2; 小分 (Sonneborn-Berger) C 7, D 7,
  * E 7, F 6, A 4.5, B 4.5; wins C 3, D 2, E 2, A 1, B 1; D beat E (direct
  * encounter); A and B drew: tied on everything, they share 5th. */
 static const xq_event_game RR[] = {
-    {"A", "B", 1, XQ_RESULT_DRAW},  {"C", "D", 1, XQ_RESULT_RED},   {"E", "F", 1, XQ_RESULT_DRAW},
-    {"C", "A", 2, XQ_RESULT_RED},   {"B", "E", 2, XQ_RESULT_DRAW},  {"F", "D", 2, XQ_RESULT_DRAW},
-    {"A", "D", 3, XQ_RESULT_DRAW},  {"F", "B", 3, XQ_RESULT_BLACK}, {"E", "C", 3, XQ_RESULT_RED},
-    {"E", "A", 4, XQ_RESULT_RED},   {"D", "B", 4, XQ_RESULT_RED},   {"F", "C", 4, XQ_RESULT_RED},
-    {"A", "F", 5, XQ_RESULT_RED},   {"B", "C", 5, XQ_RESULT_BLACK}, {"D", "E", 5, XQ_RESULT_RED},
-    {"A", "B", 6, XQ_RESULT_UNKNOWN},
+    EG("A", "B", 1, XQ_RESULT_DRAW),  EG("C", "D", 1, XQ_RESULT_RED),   EG("E", "F", 1, XQ_RESULT_DRAW),
+    EG("C", "A", 2, XQ_RESULT_RED),   EG("B", "E", 2, XQ_RESULT_DRAW),  EG("F", "D", 2, XQ_RESULT_DRAW),
+    EG("A", "D", 3, XQ_RESULT_DRAW),  EG("F", "B", 3, XQ_RESULT_BLACK), EG("E", "C", 3, XQ_RESULT_RED),
+    EG("E", "A", 4, XQ_RESULT_RED),   EG("D", "B", 4, XQ_RESULT_RED),   EG("F", "C", 4, XQ_RESULT_RED),
+    EG("A", "F", 5, XQ_RESULT_RED),   EG("B", "C", 5, XQ_RESULT_BLACK), EG("D", "E", 5, XQ_RESULT_RED),
+    EG("A", "B", 6, XQ_RESULT_UNKNOWN),
 };
 
 static void test_standings_round_robin(void **state)
@@ -291,13 +295,69 @@ static void test_standings_round_robin(void **state)
     xq_standings_free(&st);
 }
 
+/* A record that repeats a counted one (same round, players, result and
+ * moves) is counted once; the same pairing with other moves, or a record
+ * whose moves are not known, counts.  --system auto names a pair that met
+ * a different number of times when it picks Swiss. */
+static void test_standings_copies(void **state)
+{
+    (void)state;
+    xq_event_game g[] = {
+        EG("A", "B", 1, XQ_RESULT_RED), EG("C", "D", 1, XQ_RESULT_DRAW), EG("A", "C", 2, XQ_RESULT_BLACK),
+        EG("B", "D", 2, XQ_RESULT_RED), EG("D", "A", 3, XQ_RESULT_DRAW), EG("B", "C", 3, XQ_RESULT_DRAW),
+        EG("A", "B", 1, XQ_RESULT_RED),
+    };
+    for (size_t i = 0; i < 7; i++) g[i].move_hash = 100 + i;
+    g[6].move_hash = g[0].move_hash;   /* the last record is the first one again */
+    xq_standings st;
+    assert_true(xq_standings_compute(g, 7, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.ngames, 6);
+    assert_int_equal(st.nduplicates, 1);
+    assert_ptr_equal(st.duplicate[0], &g[6]);
+    assert_int_equal(st.system, XQ_SYSTEM_ROUND_ROBIN);   /* every pair met once */
+    assert_null(st.uneven[0]);
+    for (size_t i = 0; i < st.nplayers; i++)
+        if (!strcmp(st.rows[i].name, "A")) {                /* 1.5 of 3, not 2.5 of 4 */
+            assert_int_equal(st.rows[i].score2, 3);
+            assert_int_equal(st.rows[i].games, 3);
+        }
+    xq_standings_free(&st);
+
+    /* other moves: two games, both counted; the pairs met unevenly */
+    g[6].move_hash = 999;
+    assert_true(xq_standings_compute(g, 7, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.ngames, 7);
+    assert_int_equal(st.nduplicates, 0);
+    assert_int_equal(st.system, XQ_SYSTEM_SWISS);
+    assert_string_equal(st.uneven[0], "A");
+    assert_string_equal(st.uneven[1], "B");
+    assert_int_equal(st.uneven_met[0], 2);
+    assert_string_equal(st.uneven[2], "A");
+    assert_string_equal(st.uneven[3], "C");
+    assert_int_equal(st.uneven_met[1], 1);
+    xq_standings_free(&st);
+
+    /* moves not known (0): never taken for copies */
+    g[6].move_hash = g[0].move_hash = 0;
+    assert_true(xq_standings_compute(g, 7, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.nduplicates, 0);
+    xq_standings_free(&st);
+
+    /* another result with the same moves is not the same record */
+    g[6].move_hash = g[0].move_hash = 7;
+    g[6].result = XQ_RESULT_DRAW;
+    assert_true(xq_standings_compute(g, 7, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.nduplicates, 0);
+    xq_standings_free(&st);
+}
+
 /* The Swiss event of tests/data/stats-swiss.pgn, hand-checked: scores
  * P4 2, P3 2, P6 1.5, P1 1.5, P2 1.5, P5 0.5; 對手分 P4 5, P3 5, P6 4.5,
  * P1 4, P2 4, P5 4.5; wins P4 2 > P3 1; P1 and P2 share 4th. */
 static const xq_event_game SWISS[] = {
-    {"P1", "P2", 1, XQ_RESULT_BLACK}, {"P3", "P4", 1, XQ_RESULT_RED}, {"P5", "P6", 1, XQ_RESULT_BLACK},
-    {"P1", "P3", 2, XQ_RESULT_DRAW},  {"P2", "P5", 2, XQ_RESULT_DRAW}, {"P4", "P6", 2, XQ_RESULT_RED},
-    {"P1", "P5", 3, XQ_RESULT_RED},   {"P3", "P6", 3, XQ_RESULT_DRAW}, {"P2", "P4", 3, XQ_RESULT_BLACK},
+    EG("P1", "P2", 1, XQ_RESULT_BLACK), EG("P3", "P4", 1, XQ_RESULT_RED), EG("P5", "P6", 1, XQ_RESULT_BLACK),
+    EG("P1", "P3", 2, XQ_RESULT_DRAW),  EG("P2", "P5", 2, XQ_RESULT_DRAW), EG("P4", "P6", 2, XQ_RESULT_RED),
+    EG("P1", "P5", 3, XQ_RESULT_RED),   EG("P3", "P6", 3, XQ_RESULT_DRAW), EG("P2", "P4", 3, XQ_RESULT_BLACK),
 };
 
 static void test_standings_swiss(void **state)
@@ -337,6 +397,68 @@ static void test_counts_roundrobin_file(void **state)
     assert_non_null(strstr(text, "     1  Chao Wang      5     3      0       2      3     7\n"));
     assert_non_null(strstr(text, "     5  Bo Chen        5     1      2       2      2   4.5     0.5\n"));
     assert_non_null(strstr(text, "  (1 game without a result left out)\n"));
+    free(text);
+    xq_stats_free(s);
+    free_games(&l);
+}
+
+/* tests/data/stats-event-facts.pgn: the notes under the standings name the
+ * contradicted Result tag (scored as the tag), the forfeit and the game
+ * filed twice (scored once); the forfeit has its row among the results by
+ * the board; the facts go through JSON and back, and rows of four (JSON of
+ * an earlier version) still read, with nothing known of the board. */
+static void test_event_facts(void **state)
+{
+    (void)state;
+    game_list l;
+    load_games("tests/data/stats-event-facts.pgn", &l);
+    assert_int_equal(l.n, 4);
+    xq_stats *s = accumulate(&l, 0, l.n, "Cup");
+    char *text = text_of(s, XQ_SYSTEM_AUTO);
+    assert_non_null(strstr(text, "Event \"Cup\": 4 players, 3 games\n"));
+    assert_non_null(strstr(text, "  note: round 2, A - C 1/2-1/2 is recorded again with the same moves: the same "
+                                 "game, scored once\n"));
+    assert_non_null(strstr(text, "  note: round 1, A - B 0-1: the board gives 1-0 (checkmate); scored as the "
+                                 "Result tag, the arbiter's record\n"));
+    assert_non_null(strstr(text, "  note: round 1, C - D 1-0 has no move: a forfeit"));
+    assert_non_null(strstr(text, "  resignation (by the tag)    0    0 "));
+    assert_non_null(strstr(text, "  forfeit (no move)           1    0 "));
+    /* A: a loss (the tag) and one draw, not two */
+    assert_non_null(strstr(text, "  A           2     0      1       1    0.5"));
+    char *json = json_of(s);
+    assert_non_null(strstr(json, "[1,\"A\",\"B\",\"0-1\",\"checkmate\",\"1-0\",false,\""));
+    assert_non_null(strstr(json, "[1,\"C\",\"D\",\"1-0\",\"\",\"\",true,\""));
+    assert_non_null(strstr(json, "\"forfeits\":{\"1-0\":1,\"0-1\":0}"));
+    bool inc;
+    char err[128];
+    xq_stats *back = xq_stats_read_json(json, strlen(json), &inc, err, sizeof err);
+    assert_non_null(back);
+    char *json2 = json_of(back), *text2 = text_of(back, XQ_SYSTEM_AUTO);
+    assert_string_equal(json, json2);
+    assert_string_equal(text, text2);
+    free(json2);
+    free(text2);
+    xq_stats_free(back);
+
+    /* rows of four and no "forfeits": read as before, nothing noted */
+    const char *row = strstr(json, "[1,\"A\",\"B\",\"0-1\",");
+    char *old = malloc(strlen(json) + 1);
+    assert_non_null(old);
+    size_t at = (size_t)(row - json) + strlen("[1,\"A\",\"B\",\"0-1\"");
+    memcpy(old, json, at);
+    const char *rest = strchr(row, ']');
+    strcpy(old + at, rest);
+    char *f = strstr(old, "\"forfeits\":");
+    memmove(f, strchr(f, '}') + 2, strlen(strchr(f, '}') + 2) + 1);
+    back = xq_stats_read_json(old, strlen(old), &inc, err, sizeof err);
+    assert_non_null(back);
+    text2 = text_of(back, XQ_SYSTEM_AUTO);
+    assert_null(strstr(text2, "the board gives"));
+    assert_non_null(strstr(text2, "  forfeit (no move)           0    0 "));
+    free(text2);
+    xq_stats_free(back);
+    free(old);
+    free(json);
     free(text);
     xq_stats_free(s);
     free_games(&l);
@@ -536,10 +658,10 @@ static char *csv_of(const xq_stats *s)
 }
 
 /* Whether the last row of the CSV's counts table is `row` (and the one
- * before it the ECCO counts, as before the count of failed files came). */
+ * before it the forfeits, as before the count of failed files came). */
 static bool csv_last_count_is(const char *csv, const char *row)
 {
-    const char *p = strstr(csv, "\ncounts,ecco_unclassified,");
+    const char *p = strstr(csv, "\ncounts,forfeits_black,");
     if (!p) return false;
     p = strchr(p + 1, '\n') + 1;
     size_t n = strlen(row);
@@ -701,6 +823,8 @@ int main(void)
         cmocka_unit_test(test_ecco_learner),
         cmocka_unit_test(test_standings_round_robin),
         cmocka_unit_test(test_standings_swiss),
+        cmocka_unit_test(test_standings_copies),
+        cmocka_unit_test(test_event_facts),
         cmocka_unit_test(test_counts_roundrobin_file),
         cmocka_unit_test(test_merge_split_small),
         cmocka_unit_test(test_merge_split_corpus),
