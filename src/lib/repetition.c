@@ -608,34 +608,159 @@ static const xq_rep_memo_entry *memo_kept(const xq_rep_memo *memo, const xq_posi
     return i >= 0 ? memo_entry(memo, i) : NULL;
 }
 
+/* Which case of the verdict decides (CXA1999 §24, §26, ch.7 items 1, 8;
+ * AXF rules 6-8, 15). */
+typedef enum {
+    BY_PERPETUAL_CHECK,   /* one side alone gives perpetual check: it loses */
+    BY_MUTUAL_CHECK,      /* both do: draw */
+    BY_RULE15,            /* AXF rule 15: one side chases a chariot perpetually: it loses */
+    BY_BOTH_ALIKE,        /* both sides forbidden, or both allowed: draw */
+    BY_ONE_FORBIDDEN      /* the forbidden side loses */
+} verdict_case;
+
+/* The verdict's kind, clause and reason (out->loser, rules, sides and
+ * plies set; decided by `by`): one line for people.  alternate[c]: side c
+ * chased different pieces in turn (AXF rule 32); soldier_note: a
+ * soldier's attacks counted as chases (CXA1999 §27.2). */
+static void verdict_text(xq_rep_verdict *out, verdict_case by, const bool *alternate, bool soldier_note)
+{
+    xq_rules rules = out->rules;
+    bool axf = rules == XQ_RULES_AXF;
+    char d[2][128];
+    for (int c = 0; c < 2; c++) describe_side(d[c], sizeof d[c], &out->side[c], alternate[c], rules);
+    char cycle[80];
+    say(cycle, sizeof cycle, "plies %d-%d, the position occurring %d times", out->first_ply + 1,
+             out->last_ply, out->occurrences);
+    int loser = out->loser;
+
+    if (by == BY_PERPETUAL_CHECK) {
+        say(out->kind, sizeof out->kind, "perpetual check");
+        say(out->clause, sizeof out->clause, "%s", axf ? "AXF rules 6, 8" : "CXA1999 §26.1, §24.1");
+        say(out->reason, sizeof out->reason,
+                 "%s gives perpetual check (長將), %s does not (%s): a one-sided perpetual check loses (%s; %s)",
+                 color_name(loser), color_name(loser ^ 1), d[loser ^ 1], out->clause, cycle);
+    } else if (by == BY_MUTUAL_CHECK) {
+        say(out->kind, sizeof out->kind, "mutual perpetual check");
+        say(out->clause, sizeof out->clause, "%s", axf ? "AXF rule 7" : "CXA1999 §26.3");
+        say(out->reason, sizeof out->reason, "both sides give perpetual check (長將): draw (%s; %s)",
+                 out->clause, cycle);
+    } else if (by == BY_RULE15) {
+        /* AXF rule 15: cannons or horses may not perpetually chase a
+         * chariot, even when the chariot's replies chase in turn */
+        char p[48];
+        piece_phrase(p, sizeof p, out->side[loser].victim, out->side[loser].victim_sq);
+        say(out->kind, sizeof out->kind, "perpetual chase of %s", p);
+        say(out->clause, sizeof out->clause, "AXF rule 15");
+        say(out->reason, sizeof out->reason,
+                 "%s: %s; %s: %s; a chariot may not be chased perpetually even when its side chases back: "
+                 "%s loses (%s; %s)",
+                 color_name(loser), d[loser], color_name(loser ^ 1), d[loser ^ 1], color_name(loser), out->clause,
+                 cycle);
+    } else if (by == BY_BOTH_ALIKE) {
+        bool both = out->side[0].forbidden;
+        say(out->kind, sizeof out->kind, "%s", both ? "both sides forbidden" : "both sides allowed");
+        if (axf)
+            say(out->clause, sizeof out->clause, "%s", both ? "AXF: mutual perpetual chase" : "AXF: no violation");
+        else
+            say(out->clause, sizeof out->clause, "%s", both ? "CXA1999 §26.3, §24.2" : "CXA1999 §26.2, §24.2");
+        say(out->reason, sizeof out->reason, "red: %s; black: %s; %s: draw (%s; %s)", d[0], d[1],
+                 both ? "both sides' moves are forbidden" : "both sides' moves are allowed", out->clause, cycle);
+    } else {
+        const xq_rep_side *ls = &out->side[loser];
+        char victim[64] = "";
+        bool chasing = ls->pattern == XQ_PAT_PERPETUAL_CHASE || ls->pattern == XQ_PAT_CHECK_CHASE ||
+                       ls->pattern == XQ_PAT_MATE_THREAT_CHASE || ls->pattern == XQ_PAT_CHECK_MATE_THREAT_CHASE;
+        if (chasing && ls->victim_sq >= 0) {
+            char p[48];
+            piece_phrase(p, sizeof p, ls->victim, ls->victim_sq);
+            say(victim, sizeof victim, " of %s", p);
+        } else if (chasing) {
+            say(victim, sizeof victim, " of different pieces in turn");
+        }
+        say(out->kind, sizeof out->kind, "%s%s", xq_rep_pattern_str(ls->pattern), victim);
+        if (axf)
+            say(out->clause, sizeof out->clause, "AXF: perpetual chase forbidden");
+        else
+            say(out->clause, sizeof out->clause, "CXA1999 §26.4, §24.3%s", soldier_note ? ", §27.2" : "");
+        say(out->reason, sizeof out->reason,
+                 "%s: %s, forbidden; %s: %s, allowed; the forbidden side must vary and loses (%s; %s)",
+                 color_name(loser), d[loser], color_name(loser ^ 1), d[loser ^ 1], out->clause, cycle);
+    }
+}
+
 enum { JUDGE_LOCAL = 48 };   /* stretches of up to this many moves need no allocation */
+
+/* Room for one judge call: the positions of its stretch (n + 1) and its
+ * cycle's memo lookups (n each), on the stack for the usual short
+ * stretch, else allocated (room_take; room_free gives it back). */
+typedef struct {
+    xq_position local_pos[JUDGE_LOCAL + 1];
+    uint32_t local_hash[JUDGE_LOCAL];
+    int32_t local_found[JUDGE_LOCAL];
+    bool local_added[JUDGE_LOCAL];
+    bool big;                   /* the four below allocated */
+    xq_position *pos;
+    uint32_t *hash;
+    int32_t *found;
+    bool *added;                /* all false */
+} judge_room;
+
+static void room_free(judge_room *r)
+{
+    if (r->big) free(r->pos), free(r->hash), free(r->found), free(r->added);
+}
+
+/* Room for a stretch of n moves (n >= 1); false when memory runs out
+ * (nothing to free then). */
+static bool room_take(judge_room *r, int n)
+{
+    r->big = n > JUDGE_LOCAL;
+    if (!r->big) {
+        r->pos = r->local_pos;
+        r->hash = r->local_hash;
+        r->found = r->local_found;
+        r->added = r->local_added;
+        memset(r->local_added, 0, sizeof r->local_added);
+        return true;
+    }
+    r->pos = malloc(((size_t)n + 1) * sizeof *r->pos);
+    r->hash = malloc((size_t)n * sizeof *r->hash);
+    r->found = malloc((size_t)n * sizeof *r->found);
+    r->added = calloc((size_t)n, sizeof *r->added);
+    if (r->pos && r->hash && r->found && r->added) return true;
+    room_free(r);
+    return false;
+}
+
+static void judge_cycle(const xq_position *pos, const xq_move *moves, int first, int n, int count, int base_ply,
+                        xq_rules rules, bool text, xq_rep_memo *memo, judge_room *room, xq_rep_verdict *out);
+
+/* judge_cycle with the caller's memo, or (memo NULL) one for this call:
+ * a position and move met again in the cycle is classified once. */
+static void judge_cycle_memo(const xq_position *pos, const xq_move *moves, int first, int n, int count,
+                             int base_ply, xq_rules rules, bool text, xq_rep_memo *memo, judge_room *room,
+                             xq_rep_verdict *out)
+{
+    if (memo) {
+        judge_cycle(pos, moves, first, n, count, base_ply, rules, text, memo, room, out);
+        return;
+    }
+    xq_rep_memo local = {0};
+    judge_cycle(pos, moves, first, n, count, base_ply, rules, text, &local, room, out);
+    xq_rep_memo_free(&local);
+}
 
 bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_move *moves, int n,
                               int occurrences, xq_rules rules, xq_rep_memo *memo, xq_rep_verdict *out)
 {
     memset(out, 0, sizeof *out);
     if (n <= 0 || occurrences < 2) return false;
-    /* the positions and the cycle's hashes: on the stack for the usual
-     * short stretch, else allocated */
-    xq_position local_pos[JUDGE_LOCAL + 1];
-    uint32_t local_hash[JUDGE_LOCAL];
-    int32_t local_found[JUDGE_LOCAL];
-    bool local_added[JUDGE_LOCAL];
-    bool small = n <= JUDGE_LOCAL;
-    xq_position *pos = small ? local_pos : malloc(((size_t)n + 1) * sizeof *pos);
-    uint32_t *hash = small ? local_hash : malloc((size_t)n * sizeof *hash);
-    int32_t *found = small ? local_found : malloc((size_t)n * sizeof *found);
-    bool *added = small ? local_added : calloc((size_t)n, sizeof *added);
-    if (!pos || !hash || !found || !added) {
-        if (!small) free(pos), free(hash), free(found), free(added);
+    judge_room room;
+    if (!room_take(&room, n)) {
         out->out_of_memory = true;
         return false;
     }
-    if (small) memset(added, 0, sizeof local_added);
-    /* without a memo from the caller, one for this call: a position and
-     * move met again in the cycle is classified once */
-    xq_rep_memo local = {0};
-    if (!memo) memo = &local;
+    xq_position *pos = room.pos;
     pos[0] = *base;
     for (int i = 0; i < n; i++) {
         xq_undo u;
@@ -651,11 +776,55 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
             first = j;
         }
     }
-    if (count < occurrences) {
-        if (!small) free(pos), free(hash), free(found), free(added);
-        xq_rep_memo_free(&local);
+    bool ok = count >= occurrences;
+    if (ok) judge_cycle_memo(pos, moves, first, n, count, base_ply, rules, true, memo, &room, out);
+    room_free(&room);
+    return ok;
+}
+
+bool xq_repetition_judge_back(const xq_position *now, int now_ply, const xq_move *moves, const uint64_t *keys,
+                              int n, int occurrences, xq_rules rules, bool text, xq_rep_memo *memo,
+                              xq_rep_verdict *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n <= 0 || occurrences < 2) return false;
+    judge_room room;
+    if (!room_take(&room, n)) {
+        out->out_of_memory = true;
         return false;
     }
+    /* back from now, one position a move, until the occurrences are
+     * found (compared in full, as xq_repetition_judge_memo does from the
+     * end): only the cycle's positions are made (pos[first..n]) */
+    xq_position *pos = room.pos;
+    pos[n] = *now;
+    int count = 1, first = n;
+    for (int j = n - 1; j >= 0 && count < occurrences; j--) {
+        xq_undo u = {.captured = XQ_NONE, .halfmove = pos[j + 1].halfmove - 1, .key = keys[j]};
+        pos[j] = pos[j + 1];
+        xq_unmake(&pos[j], moves[j], &u);
+        if (!((n - j) & 1) && pos[j].key == pos[n].key && same_position(&pos[j], &pos[n])) {
+            count++;
+            first = j;
+        }
+    }
+    bool ok = count >= occurrences;
+    if (ok) judge_cycle_memo(pos, moves, first, n, count, now_ply - n, rules, text, memo, &room, out);
+    room_free(&room);
+    return ok;
+}
+
+/* The verdict on the cycle pos[first..n] (the position of pos[n] occurring
+ * count times from pos[first] on; moves[i] leads from pos[i] to
+ * pos[i + 1], pos[0] after game ply base_ply) into *out (zeroed): each
+ * move classified once (memo), the sides' patterns, the verdict, and with
+ * `text` its kind, clause and reason (else left empty). */
+static void judge_cycle(const xq_position *pos, const xq_move *moves, int first, int n, int count, int base_ply,
+                        xq_rules rules, bool text, xq_rep_memo *memo, judge_room *room, xq_rep_verdict *out)
+{
+    uint32_t *hash = room->hash;
+    int32_t *found = room->found;
+    bool *added = room->added;
     memo_find_cycle(memo, pos, moves, first, n, rules, hash, found);
 
     out->rules = rules;
@@ -747,8 +916,6 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
         id[to] = id[from];
         id[from] = -1;
     }
-    if (!small) free(pos), free(hash), free(found), free(added);
-    xq_rep_memo_free(&local);
     for (int c = 0; c < 2; c++)
         if (!any_chase[c]) acc[c].every_chase = 0;
 
@@ -793,73 +960,23 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
         }
     }
     bool pc[2] = {out->side[0].pattern == XQ_PAT_PERPETUAL_CHECK, out->side[1].pattern == XQ_PAT_PERPETUAL_CHECK};
-    char d[2][128];
-    for (int c = 0; c < 2; c++) describe_side(d[c], sizeof d[c], &out->side[c], alternate[c], rules);
-    char cycle[80];
-    say(cycle, sizeof cycle, "plies %d-%d, the position occurring %d times", out->first_ply + 1,
-             out->last_ply, out->occurrences);
-
+    verdict_case by;
     if (pc[0] != pc[1]) {
-        int loser = pc[0] ? XQ_RED : XQ_BLACK;
-        out->loser = loser;
-        say(out->kind, sizeof out->kind, "perpetual check");
-        say(out->clause, sizeof out->clause, "%s", axf ? "AXF rules 6, 8" : "CXA1999 §26.1, §24.1");
-        say(out->reason, sizeof out->reason,
-                 "%s gives perpetual check (長將), %s does not (%s): a one-sided perpetual check loses (%s; %s)",
-                 color_name(loser), color_name(loser ^ 1), d[loser ^ 1], out->clause, cycle);
+        by = BY_PERPETUAL_CHECK;
+        out->loser = pc[0] ? XQ_RED : XQ_BLACK;
     } else if (pc[0]) {
+        by = BY_MUTUAL_CHECK;
         out->loser = -1;
-        say(out->kind, sizeof out->kind, "mutual perpetual check");
-        say(out->clause, sizeof out->clause, "%s", axf ? "AXF rule 7" : "CXA1999 §26.3");
-        say(out->reason, sizeof out->reason, "both sides give perpetual check (長將): draw (%s; %s)",
-                 out->clause, cycle);
     } else if (axf && rule15[0] != rule15[1]) {
-        /* AXF rule 15: cannons or horses may not perpetually chase a
-         * chariot, even when the chariot's replies chase in turn */
-        int loser = rule15[0] ? XQ_RED : XQ_BLACK;
-        out->loser = loser;
-        char p[48];
-        piece_phrase(p, sizeof p, out->side[loser].victim, out->side[loser].victim_sq);
-        say(out->kind, sizeof out->kind, "perpetual chase of %s", p);
-        say(out->clause, sizeof out->clause, "AXF rule 15");
-        say(out->reason, sizeof out->reason,
-                 "%s: %s; %s: %s; a chariot may not be chased perpetually even when its side chases back: "
-                 "%s loses (%s; %s)",
-                 color_name(loser), d[loser], color_name(loser ^ 1), d[loser ^ 1], color_name(loser), out->clause,
-                 cycle);
+        by = BY_RULE15;
+        out->loser = rule15[0] ? XQ_RED : XQ_BLACK;
     } else if (out->side[0].forbidden == out->side[1].forbidden) {
+        by = BY_BOTH_ALIKE;
         out->loser = -1;
-        bool both = out->side[0].forbidden;
-        say(out->kind, sizeof out->kind, "%s", both ? "both sides forbidden" : "both sides allowed");
-        if (axf)
-            say(out->clause, sizeof out->clause, "%s", both ? "AXF: mutual perpetual chase" : "AXF: no violation");
-        else
-            say(out->clause, sizeof out->clause, "%s", both ? "CXA1999 §26.3, §24.2" : "CXA1999 §26.2, §24.2");
-        say(out->reason, sizeof out->reason, "red: %s; black: %s; %s: draw (%s; %s)", d[0], d[1],
-                 both ? "both sides' moves are forbidden" : "both sides' moves are allowed", out->clause, cycle);
     } else {
-        int loser = out->side[0].forbidden ? XQ_RED : XQ_BLACK;
-        const xq_rep_side *ls = &out->side[loser];
-        out->loser = loser;
-        char victim[64] = "";
-        bool chasing = ls->pattern == XQ_PAT_PERPETUAL_CHASE || ls->pattern == XQ_PAT_CHECK_CHASE ||
-                       ls->pattern == XQ_PAT_MATE_THREAT_CHASE || ls->pattern == XQ_PAT_CHECK_MATE_THREAT_CHASE;
-        if (chasing && ls->victim_sq >= 0) {
-            char p[48];
-            piece_phrase(p, sizeof p, ls->victim, ls->victim_sq);
-            say(victim, sizeof victim, " of %s", p);
-        } else if (chasing) {
-            say(victim, sizeof victim, " of different pieces in turn");
-        }
-        say(out->kind, sizeof out->kind, "%s%s", xq_rep_pattern_str(ls->pattern), victim);
-        if (axf)
-            say(out->clause, sizeof out->clause, "AXF: perpetual chase forbidden");
-        else
-            say(out->clause, sizeof out->clause, "CXA1999 §26.4, §24.3%s", soldier_note ? ", §27.2" : "");
-        say(out->reason, sizeof out->reason,
-                 "%s: %s, forbidden; %s: %s, allowed; the forbidden side must vary and loses (%s; %s)",
-                 color_name(loser), d[loser], color_name(loser ^ 1), d[loser ^ 1], out->clause, cycle);
+        by = BY_ONE_FORBIDDEN;
+        out->loser = out->side[0].forbidden ? XQ_RED : XQ_BLACK;
     }
     out->result = out->loser < 0 ? XQ_RESULT_DRAW : out->loser == XQ_RED ? XQ_RESULT_BLACK : XQ_RESULT_RED;
-    return true;
+    if (text) verdict_text(out, by, alternate, soldier_note);
 }

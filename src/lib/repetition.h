@@ -276,6 +276,24 @@ enum { XQ_REP_MEMO_MAX = 16384 };
 bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_move *moves, int n,
                               int occurrences, xq_rules rules, xq_rep_memo *memo, xq_rep_verdict *out);
 
+/* xq_repetition_judge_memo for a stretch known from its end, as a replay
+ * holds it: now is the position after game ply now_ply, reached by
+ * moves[0..n-1], none of them a capture (the replay's stretch since the
+ * last capture), from the position after ply now_ply - n; keys[k] is the
+ * Zobrist key of the position after moves[0..k) (keys[n] is now's, as
+ * xq_make keeps it; keys[0..n-1] are read).  The positions are made back
+ * from now, each move taken back (xq_unmake), and only until the
+ * occurrences are found: the cycle's positions, not the whole stretch's.
+ * text false: the verdict's kind, clause and reason are left empty (""),
+ * for a caller that never reads them (a replay whose warnings have no
+ * text and that has no --strict: only warnings quote them); every other
+ * field is the one xq_repetition_judge_memo gives with the base position
+ * after ply now_ply - n, as is the return value
+ * (tests/unit/test_judge_back.c). */
+bool xq_repetition_judge_back(const xq_position *now, int now_ply, const xq_move *moves, const uint64_t *keys,
+                              int n, int occurrences, xq_rules rules, bool text, xq_rep_memo *memo,
+                              xq_rep_verdict *out);
+
 /* ---- internal: for repetition_classify.c and its unit tests only ------
  * (visible where XQ_REPETITION_INTERNAL is defined before this header is
  * first included; not part of the library's interface). */

@@ -283,22 +283,33 @@ static void stretch_base(const xq_position *start, const xq_position *now, const
  * (CXA1999 §24, §26 or AXF, per opt->rules); false on a Zobrist collision
  * or when memory runs out (then *out_of_memory is set, and the replay
  * goes on: the caller reports it, pipeline.h).
- * The stretch's first position is found by stretch_base, its moves copied
- * from nodes. */
+ * Its moves are copied from nodes; with every key kept, the positions of
+ * the cycle are made back from now (xq_repetition_judge_back), else the
+ * stretch's first position is found by stretch_base and played forward. */
 __attribute__((noinline)) static bool stretch_judge(const xq_position *start, const xq_position *now,
                                                     const xq_node *nodes, int base_ply, int now_ply,
                                                     const uint64_t *keys, size_t n, const xq_replay_options *opt,
                                                     xq_rep_memo *memo, xq_rep_verdict *v, bool *out_of_memory)
 {
-    xq_position base;
-    stretch_base(start, now, nodes, base_ply, now_ply, keys, n, &base);
     xq_move local[XQ_KEYS_LOCAL], *moves = n - 1 <= XQ_KEYS_LOCAL ? local : malloc((n - 1) * sizeof *moves);
     if (!moves) {
         *out_of_memory = true;
         return false;
     }
     for (size_t i = 0; i + 1 < n; i++) moves[i] = nodes[base_ply + (int)i].move;
-    bool ok = xq_repetition_judge_memo(&base, base_ply, moves, (int)n - 1, opt->repetitions, opt->rules, memo, v);
+    bool ok;
+    if ((size_t)(now_ply - base_ply) + 1 == n) {
+        /* every key kept: the cycle's positions made back from now; the
+         * verdict's texts only where a reader may quote them (warnings
+         * with text, or --strict making them errors) */
+        bool text = !opt->no_warning_text || opt->strict;
+        ok = xq_repetition_judge_back(now, now_ply, moves, keys, (int)n - 1, opt->repetitions, opt->rules, text,
+                                      memo, v);
+    } else {
+        xq_position base;
+        stretch_base(start, now, nodes, base_ply, now_ply, keys, n, &base);
+        ok = xq_repetition_judge_memo(&base, base_ply, moves, (int)n - 1, opt->repetitions, opt->rules, memo, v);
+    }
     if (moves != local) free(moves);
     if (!ok && v->out_of_memory) {
         *out_of_memory = true;

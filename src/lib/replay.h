@@ -81,7 +81,9 @@ typedef struct {
     bool no_warning_text; /* leave the message of every warning empty (""), for a caller that
                              prints only errors: warnings are still counted and kept with their
                              kind, severity, ply and place, and errors keep their text.  Spares
-                             formatting them (most are plain-file tandem warnings).  Default false */
+                             formatting them (most are plain-file tandem warnings).  Without
+                             strict, the repetition verdict's kind, clause and reason are left
+                             empty too (only warnings quote them then).  Default false */
     bool no_moves;       /* the caller reads no main-line node->move after xq_replay_game_memo
                             (xq-validate: its reports quote the verdict's own moves): a main line
                             taken from the memo of main lines (xq_replay_game_memo) then leaves

@@ -1,0 +1,217 @@
+/* test_judge_back.c - the repetition judge from the end of a stretch
+ * (xq_repetition_judge_back: the cycle's positions made back from the last
+ * one, the verdict's texts only when asked for) against the judge from its
+ * first position (xq_repetition_judge_memo, which plays the whole stretch
+ * forward).
+ *
+ * With text, the same return value and the same verdict, byte for byte;
+ * without, the same but for kind, clause and reason, which are empty.
+ * Each with a memo of its own kept over a file, so that the memo's state
+ * differs between the calls compared.  Stretches: every ply of the records'
+ * main lines whose position occurred before since the last capture
+ * (occurrences 2 and 3, both rule sets), in tests/data's repetition records
+ * and, when ../shared is there, the first games of the masters, endgame
+ * and middlegame sets; and built ones: a stretch of 60 moves (longer than
+ * the judge's room on the stack) asked for every number of occurrences
+ * from 2 to 17 (the last ones more than it holds), from ply 0 and later.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include "position.h"
+#include "pgn_read.h"
+#include "repetition.h"
+#include "replay.h"
+
+#ifndef XQ_SHARED
+#define XQ_SHARED "../shared"
+#endif
+
+typedef struct {
+    long judged;     /* calls that gave a verdict */
+    long long_ones;  /* of them, on stretches of more than 48 moves */
+    long differ;     /* calls where the two ways disagree */
+} tally_back;
+
+/* Memos kept over a file: the forward judge's, and the backward judge's
+ * with and without text. */
+typedef struct {
+    xq_rep_memo forward, back, back_quiet;
+} memos;
+
+static void memos_free(memos *m)
+{
+    xq_rep_memo_free(&m->forward);
+    xq_rep_memo_free(&m->back);
+    xq_rep_memo_free(&m->back_quiet);
+}
+
+/* Judge the stretch both ways: base (after ply base_ply) + moves[0..n-1]
+ * reaching now, keys[k] the key after moves[0..k). */
+static void compare_stretch(const xq_position *base, int base_ply, const xq_position *now, const xq_move *moves,
+                            const uint64_t *keys, int n, int occ, xq_rules rules, memos *m, tally_back *t)
+{
+    xq_rep_verdict fw, bk, quiet;
+    memset(&bk, 0x55, sizeof bk);   /* (zeroed by the judge, whatever it held) */
+    memset(&quiet, 0x55, sizeof quiet);
+    bool a = xq_repetition_judge_memo(base, base_ply, moves, n, occ, rules, &m->forward, &fw);
+    bool b = xq_repetition_judge_back(now, base_ply + n, moves, keys, n, occ, rules, true, &m->back, &bk);
+    bool c = xq_repetition_judge_back(now, base_ply + n, moves, keys, n, occ, rules, false, &m->back_quiet, &quiet);
+    t->judged += a;
+    t->long_ones += a && n > 48;
+    xq_rep_verdict no_text = fw;
+    memset(no_text.kind, 0, sizeof no_text.kind);
+    memset(no_text.clause, 0, sizeof no_text.clause);
+    memset(no_text.reason, 0, sizeof no_text.reason);
+    if (a != b || a != c || memcmp(&fw, &bk, sizeof fw) || memcmp(&no_text, &quiet, sizeof fw)) {
+        print_message("# differ: ply %d, %d occurrences, %s: %d %d %d, %s / %s\n", base_ply + n, occ,
+                      xq_rules_str(rules), a, b, c, fw.kind, bk.kind);
+        t->differ++;
+    }
+    if (a && (!fw.kind[0] || !fw.clause[0] || !fw.reason[0])) t->differ++;   /* (the texts compared were not empty) */
+}
+
+/* Every repetition in the main lines of the first max_games records of
+ * path. */
+static void compare_file(const char *path, int max_games, tally_back *t)
+{
+    xqt_lines w;
+    xqt_lines_open(&w, path, max_games);
+    memos m = {0};
+    enum { MAX_STRETCH = 1024 };
+    xq_move *moves = malloc(MAX_STRETCH * sizeof *moves);
+    uint64_t *keys = malloc((MAX_STRETCH + 1) * sizeof *keys);
+    assert_non_null(moves);
+    assert_non_null(keys);
+    while (xqt_lines_game(&w)) {
+        xq_position base = w.pos;
+        int base_ply = 0, n = 0;
+        keys[0] = w.pos.key;
+        for (xq_move mv; xqt_lines_move(&w, &mv);) {
+            if (xqt_lines_play(&w, mv) || n == MAX_STRETCH) {   /* a capture starts a new stretch */
+                base = w.pos;
+                base_ply = w.ply;
+                n = 0;
+                keys[0] = w.pos.key;
+                continue;
+            }
+            moves[n++] = mv;
+            keys[n] = w.pos.key;
+            bool repeated = false;
+            for (int j = n - 2; j >= 0 && !repeated; j -= 2) repeated = keys[j] == keys[n];
+            if (!repeated) continue;
+            for (int r = 0; r < 2; r++)
+                for (int occ = 2; occ <= 3; occ++)
+                    compare_stretch(&base, base_ply, &w.pos, moves, keys, n, occ, (xq_rules)r, &m, t);
+        }
+    }
+    free(moves);
+    free(keys);
+    memos_free(&m);
+    xqt_lines_close(&w);
+}
+
+static void report(const char *what, const tally_back *t)
+{
+    print_message("# %s: %ld verdicts (%ld on stretches over 48 moves), %ld differ\n", what, t->judged,
+                  t->long_ones, t->differ);
+}
+
+static void repetition_records(void **state)
+{
+    (void)state;
+    tally_back t = {0};
+    compare_file("tests/data/repetition-cases.pgn", 1000, &t);
+    compare_file("tests/data/repetition-later.pgn", 1000, &t);
+    report("tests/data/repetition-*.pgn", &t);
+    assert_true(t.judged > 0);
+    assert_int_equal(t.differ, 0);
+}
+
+static void corpus(void **state)
+{
+    (void)state;
+    tally_back t = {0};
+    compare_file(XQ_SHARED "/corpus/ccpd/masters.pgn.gz", 400, &t);
+    compare_file(XQ_SHARED "/corpus/ccpd/endgames.pgn.gz", 400, &t);
+    compare_file(XQ_SHARED "/corpus/ccpd/middlegames.pgn.gz", 400, &t);
+    report("masters, endgames, middlegames: first 400 games each", &t);
+    assert_true(t.judged > 0);
+    assert_int_equal(t.differ, 0);
+}
+
+/* A stretch of 60 moves (more than the 48 the judge keeps on the stack):
+ * horses out and back, 15 times; its last position stands 16 times. */
+static void long_stretch(void **state)
+{
+    (void)state;
+    static const char *const fens[] = {
+        XQ_START_FEN,
+        "3k5/9/9/9/9/9/9/9/4A4/3AK3R b - - 7 40",   /* black to move, from a later ply */
+    };
+    tally_back t = {0};
+    for (size_t f = 0; f < sizeof fens / sizeof *fens; f++) {
+        xq_position base;
+        char err[128];
+        assert_true(xq_fen_read(&base, fens[f], err, sizeof err));
+        /* four moves out and back: a piece of each side, by its side's
+         * first legal quiet move found (not a soldier's), then taken back */
+        xq_move cycle[4];
+        xq_position p = base;
+        for (int k = 0; k < 2; k++) {
+            xq_move legal[XQ_MAX_MOVES];
+            int nl = xq_legal_moves(&p, legal), i = 0;
+            /* (not a soldier: it cannot step back) */
+            while (i < nl && (p.board[XQ_TO(legal[i])] || XQ_KIND(p.board[XQ_FROM(legal[i])]) == XQ_SOLDIER)) i++;
+            assert_true(i < nl);
+            cycle[k] = legal[i];
+            xq_undo u;
+            xq_make(&p, legal[i], &u);
+        }
+        cycle[2] = XQ_MOVE(XQ_TO(cycle[0]), XQ_FROM(cycle[0]));
+        cycle[3] = XQ_MOVE(XQ_TO(cycle[1]), XQ_FROM(cycle[1]));
+        enum { N = 60 };
+        xq_move moves[N];
+        uint64_t keys[N + 1];
+        xq_position now = base;
+        keys[0] = now.key;
+        for (int i = 0; i < N; i++) {
+            moves[i] = cycle[i % 4];
+            assert_int_equal(xq_move_legality(&now, moves[i]), XQ_LEGAL);
+            xq_undo u;
+            xq_make(&now, moves[i], &u);
+            keys[i + 1] = now.key;
+        }
+        int base_ply = f ? 79 : 0;
+        for (int r = 0; r < 2; r++)
+            for (int occ = 2; occ <= 17; occ++) {
+                memos m = {0};
+                long before = t.judged;
+                compare_stretch(&base, base_ply, &now, moves, keys, N, occ, (xq_rules)r, &m, &t);
+                assert_int_equal(t.judged - before, occ <= 16);   /* it stands 16 times */
+                memos_free(&m);
+            }
+    }
+    report("built stretches of 60 moves", &t);
+    assert_true(t.long_ones > 0);
+    assert_int_equal(t.differ, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(long_stretch),
+        cmocka_unit_test(repetition_records),
+        cmocka_unit_test(corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
