@@ -236,6 +236,49 @@ static inline void kind_sets_of(const xq_position *pos, xq_color c, kind_sets *k
 #endif
 }
 
+/* Move bit from to bit to in s, when s has from. */
+static inline void set_move(sqset *s, int from, int to)
+{
+    uint64_t bit = (s->w[from >> 6] >> (from & 63)) & 1;
+    s->w[from >> 6] &= ~((uint64_t)1 << (from & 63));
+    s->w[to >> 6] |= bit << (to & 63);
+}
+
+static inline void set_drop(sqset *s, int sq) { s->w[sq >> 6] &= ~((uint64_t)1 << (sq & 63)); }
+
+/* The sets k of one side after its piece on from moved to to (empty, or
+ * holding a piece of the other side): what kind_sets_of would find on the
+ * board after the move, without reading it. */
+static inline void kind_sets_move(kind_sets *k, int from, int to)
+{
+    set_move(&k->own, from, to);
+    set_move(&k->sliders, from, to);
+    set_move(&k->cannons, from, to);
+    set_move(&k->horses, from, to);
+    set_move(&k->active, from, to);
+}
+
+/* The sets k after the piece on sq (one of k's, or none) was taken. */
+static inline void kind_sets_drop(kind_sets *k, int sq)
+{
+    set_drop(&k->own, sq);
+    set_drop(&k->sliders, sq);
+    set_drop(&k->cannons, sq);
+    set_drop(&k->horses, sq);
+    set_drop(&k->active, sq);
+}
+
+#ifndef NDEBUG
+/* Are k the sets of the side to move of pos (debug builds: the sets a
+ * mate search hands down its recursion)? */
+static bool kind_sets_agree(const xq_position *pos, const kind_sets *k)
+{
+    kind_sets fresh;
+    kind_sets_of(pos, pos->side, &fresh);
+    return !memcmp(&fresh, k, sizeof fresh);
+}
+#endif
+
 /* The squares of file f and of rank r as sets (bit sq of word sq >> 6),
  * by the preprocessor (the shift count masked: clang checks it on the
  * branch not taken too, where it is out of range). */
@@ -707,7 +750,9 @@ typedef struct {
                                       is there too, or on a leg of legs */
 } check_ctx;
 
-static bool check_ctx_init(const xq_position *pos, check_ctx *c)
+/* The context of a node whose mover (the side to move) has the pieces
+ * k (kind_sets_of); false when the other side has no general. */
+static bool check_ctx_init(const xq_position *pos, const kind_sets *k, check_ctx *c)
 {
     xq_color me = pos->side;
     c->king = pos->general[me ^ 1];
@@ -715,19 +760,17 @@ static bool check_ctx_init(const xq_position *pos, check_ctx *c)
     c->kf = xq_file_of[c->king];
     c->kr = xq_rank_of[c->king];
     c->legs.w[0] = c->legs.w[1] = 0;
-    kind_sets k;
-    kind_sets_of(pos, me, &k);
-    c->own = k.own;
-    c->active = k.active;
-    c->sliders = k.sliders;
-    c->horses = k.horses;
+    c->own = k->own;
+    c->active = k->active;
+    c->sliders = k->sliders;
+    c->horses = k->horses;
     sqset file = FILE_SET[c->kf], rank = RANK_SET[c->kr];
-    c->slider_file = !set_empty_of(set_and(k.sliders, file));
-    c->slider_rank = !set_empty_of(set_and(k.sliders, rank));
-    c->cannon_file = !set_empty_of(set_and(k.cannons, file));
-    c->cannon_rank = !set_empty_of(set_and(k.cannons, rank));
+    c->slider_file = !set_empty_of(set_and(k->sliders, file));
+    c->slider_rank = !set_empty_of(set_and(k->sliders, rank));
+    c->cannon_file = !set_empty_of(set_and(k->cannons, file));
+    c->cannon_rank = !set_empty_of(set_and(k->cannons, rank));
     for (int w = 0; w < 2; w++)
-        for (uint64_t bits = k.horses.w[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = k->horses.w[w]; bits; bits &= bits - 1) {
             int sq = w * 64 + __builtin_ctzll(bits), f = xq_file_of[sq], r = xq_rank_of[sq];
             int df = c->kf - f, dr = c->kr - r;
             if ((abs(df) == 1 && abs(dr) == 2) || (abs(df) == 2 && abs(dr) == 1))
@@ -1173,7 +1216,8 @@ static void mate_store(xq_mate_table *t, const xq_position *pos, int depth, bool
 
 /* ---- mate search ---------------------------------------------------------- */
 
-static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt);
+static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt,
+                           const kind_sets *mine);
 
 /* What to do with each legal reply to a check (for_each_reply): with
  * depth < 3 only whether one exists; else whether the mover, after it,
@@ -1182,7 +1226,9 @@ typedef struct {
     int depth;
     int *budget;
     xq_mate_table *tt;
-    int checker;     /* where the checking move landed: its captures come first */
+    int checker;              /* where the checking move landed: its captures come first */
+    const kind_sets *mover;   /* the mover's pieces after its check (depth >= 3): the next
+                                 node's, unless the reply takes one of them */
 } reply_visit;
 
 #ifndef NDEBUG
@@ -1228,7 +1274,16 @@ static bool visit_reply(xq_position *pos, int from, int to, const reply_visit *v
     /* (a legal reply leaves its general unattacked: quiet) */
     if (stop && v->depth >= 3) {
         pos->key = after;
-        stop = !mate_by_checks(pos, v->depth - 2, v->budget, true, v->tt);
+        /* (the mover's pieces handed down: the ones after its check, but
+         * the one the reply took) */
+        kind_sets left;
+        const kind_sets *mine = v->mover;
+        if (cap) {
+            left = *v->mover;
+            kind_sets_drop(&left, to);
+            mine = &left;
+        }
+        stop = !mate_by_checks(pos, v->depth - 2, v->budget, true, v->tt, mine);
         pos->key = key;
     }
     xq_light_unmake(pos, from, to, cap);
@@ -1333,14 +1388,21 @@ static bool for_each_reply(xq_position *pos, const reply_visit *v)
     return false;
 }
 
-/* After the mover's check (its piece now on `checker`), the first ply of
- * a mate by checks within depth plies: is the defender (to move) mated
- * whatever it replies?  A defender without a legal move is mated (§3.1).
- * The replies are tried in the order of for_each_reply and the first one
- * that escapes ends the test. */
-static bool all_replies_mated(xq_position *pos, int depth, int *budget, xq_mate_table *tt, int checker)
+/* After the mover's check (its piece moved from `from` to `checker`; its
+ * pieces before the move: mine), the first ply of a mate by checks within
+ * depth plies: is the defender (to move) mated whatever it replies?  A
+ * defender without a legal move is mated (§3.1).  The replies are tried
+ * in the order of for_each_reply and the first one that escapes ends the
+ * test. */
+static bool all_replies_mated(xq_position *pos, int depth, int *budget, xq_mate_table *tt, int from, int checker,
+                              const kind_sets *mine)
 {
-    reply_visit v = {depth, budget, tt, checker};
+    kind_sets after;
+    if (depth >= 3) {
+        after = *mine;
+        kind_sets_move(&after, from, checker);
+    }
+    reply_visit v = {depth, budget, tt, checker, &after};
     return !for_each_reply(pos, &v);
 }
 
@@ -1406,7 +1468,8 @@ static inline bool touches_general(int g, int from, int to)
            (abs(ff - gf) == 1 && abs(fr - gr) == 1);
 }
 
-static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt);
+static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt,
+                                  const kind_sets *mine);
 
 #ifndef NDEBUG
 /* The Zobrist key of pos computed afresh equals pos->key (debug builds:
@@ -1421,13 +1484,15 @@ static bool key_agrees(const xq_position *pos)
 #endif
 
 /* mate_by_checks_search, answered from the table tt when it knows (tt
- * NULL: none), and its complete answers kept there. */
-static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt)
+ * NULL: none), and its complete answers kept there.  mine: the pieces of
+ * the side to move (kind_sets_of), known to the caller, or NULL. */
+static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt,
+                           const kind_sets *mine)
 {
     assert(!tt || key_agrees(pos));
     int known = mate_lookup(tt, pos, depth);
     if (known >= 0) return known;
-    bool mate = mate_by_checks_search(pos, depth, budget, quiet, tt);
+    bool mate = mate_by_checks_search(pos, depth, budget, quiet, tt, mine);
     if (*budget >= 0) mate_store(tt, pos, depth, mate);
     return mate;
 }
@@ -1436,6 +1501,7 @@ static bool mate_by_checks(xq_position *pos, int depth, int *budget, bool quiet,
  * of its pieces one after the other. */
 typedef struct {
     check_ctx c;
+    const kind_sets *k; /* the mover's pieces */
     int depth, *budget;
     bool quiet;
     xq_mate_table *tt;
@@ -1510,7 +1576,7 @@ static int piece_mates(xq_position *pos, mate_node *nd, int sq)
         if (nd->depth >= 3) pos->key = xq_light_key(pos, key, sq, to, cap);
         /* a check (the cheaper test first), by a legal move */
         bool mate = (quiet || xq_in_check(pos, them)) && (legal > 0 || !xq_in_check(pos, me)) &&
-                    all_replies_mated(pos, nd->depth, nd->budget, nd->tt, to);
+                    all_replies_mated(pos, nd->depth, nd->budget, nd->tt, sq, to, nd->k);
         pos->key = key;
         xq_light_unmake(pos, sq, to, cap);
         if (mate) return 1;
@@ -1537,10 +1603,20 @@ static inline sqset near_attackers(const check_ctx *c)
     return near;
 }
 
-static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt)
+static bool mate_by_checks_search(xq_position *pos, int depth, int *budget, bool quiet, xq_mate_table *tt,
+                                  const kind_sets *mine)
 {
     mate_node nd;
-    if (!check_ctx_init(pos, &nd.c)) return false;
+    if (pos->general[pos->side ^ 1] >= XQ_SQUARES) return false;   /* (no general to check) */
+    /* the mover's pieces: handed down by the search, else found */
+    kind_sets own;
+    if (!mine) {
+        kind_sets_of(pos, pos->side, &own);
+        mine = &own;
+    }
+    assert(kind_sets_agree(pos, mine));
+    nd.k = mine;
+    check_ctx_init(pos, mine, &nd.c);
     nd.depth = depth;
     nd.budget = budget;
     nd.tt = tt;
@@ -1586,7 +1662,7 @@ static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget
 {
     xq_position p = *pos;
     int left = budget;
-    bool mate = mate_by_checks(&p, max_depth, &left, quiet, tt);
+    bool mate = mate_by_checks(&p, max_depth, &left, quiet, tt, NULL);
     /* A search cut short by its budget has spent it on the deep lines it
      * tried first and may have missed a shorter mate: then search each
      * shorter depth with a budget of its own, deepest first, until one
@@ -1596,7 +1672,7 @@ static bool has_mate_by_checks(const xq_position *pos, int max_depth, int budget
     for (int d = max_depth - 2; !mate && left < 0 && d >= 1; d -= 2) {
         p = *pos;
         left = budget;
-        mate = mate_by_checks(&p, d, &left, quiet, tt);
+        mate = mate_by_checks(&p, d, &left, quiet, tt, NULL);
     }
     return mate;
 }
@@ -1606,7 +1682,7 @@ bool xq_mate_search(const xq_position *pos, int depth, int budget, bool quiet, x
     mate_table_clear(mates);
     xq_position p = *pos;
     *left = budget;
-    return mate_by_checks(&p, depth, left, quiet, mates);
+    return mate_by_checks(&p, depth, left, quiet, mates, NULL);
 }
 
 /* ---- who can take what ------------------------------------------------- */
