@@ -5,6 +5,7 @@
 #include "repetition.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -619,10 +620,12 @@ typedef enum {
 } verdict_case;
 
 /* The verdict's kind, clause and reason (out->loser, rules, sides and
- * plies set; decided by `by`): one line for people.  alternate[c]: side c
- * chased different pieces in turn (AXF rule 32); soldier_note: a
- * soldier's attacks counted as chases (CXA1999 §27.2). */
-static void verdict_text(xq_rep_verdict *out, verdict_case by, const bool *alternate, bool soldier_note)
+ * plies set; decided by `by`): one line for people.  alternate[c]: side
+ * c chased different pieces in turn (AXF rule 32); soldier_note: a
+ * soldier's attacks counted as chases (CXA1999 §27.2).  Not inlined: a
+ * run that reads no text never executes it, and judge_cycle stays small. */
+__attribute__((noinline)) static void verdict_text(xq_rep_verdict *out, verdict_case by, const bool *alternate,
+                                                   bool soldier_note)
 {
     xq_rules rules = out->rules;
     bool axf = rules == XQ_RULES_AXF;
@@ -845,11 +848,17 @@ static void judge_cycle(const xq_position *pos, const xq_move *moves, int first,
             id[sq] = (int8_t)nid++;
         }
 
+    /* (only the entries of the nid pieces: every piece id read below is
+     * one of theirs, as id_piece's are; each side moves in the cycle,
+     * so `every` holds ids only) */
     side_acc acc[2];
-    memset(acc, 0, sizeof acc);
     for (int c = 0; c < 2; c++) {
+        memset(&acc[c], 0, offsetof(side_acc, first_sq));
         acc[c].every = acc[c].every_chase = ~(uint64_t)0;
-        for (int k = 0; k < 64; k++) acc[c].first_sq[k] = -1;
+        for (int k = 0; k < nid; k++) {
+            acc[c].first_sq[k] = -1;
+            acc[c].chasers[k] = 0;
+        }
     }
     bool any_chase[2] = {false, false};
 
