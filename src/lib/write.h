@@ -66,6 +66,10 @@ typedef struct {
     uint32_t line, col;   /* its place in the record (1-based), 0 if unknown */
     unsigned untranslated;  /* moves kept only as text (all branches) */
     unsigned unencodable;   /* characters the output encoding lacks, written '?' */
+    char note[256];       /* what the format could not hold and how it was
+                             written or that it was dropped, "" if nothing:
+                             "xqf cannot hold tags Round, ECCO: dropped"; several
+                             joined by "; " (cut at the size) */
 } xq_write_report;
 
 /* Start and end a document: the XML declaration and <games> root element,
@@ -78,11 +82,17 @@ bool xq_write_end(FILE *out, const xq_write_options *opt);
  * g), to out in opt->format.  Variations are decoded from their branch
  * position.  Moves after the first illegal or undecodable one of a line
  * cannot be translated: XML and JSON keep them as move text without
- * coordinates, PGN and XBoard as text in the last good move's comment
- * ("{... untranslated: 12... 馬2進3 13. 車九平八}", so that the output
- * reads back to the same record), UCCI drops them.  Returns true when every move was
- * translated and every character encoded; otherwise false with the details
- * in *rep (rep may be NULL).  Write errors show in ferror(out). */
+ * coordinates, PGN and XBoard as moves written as in the record ("13.
+ * 車九平八"), so that a reader meets them as moves and the game fails
+ * again at the same ply (a text a PGN reader would not take as that one
+ * move, or that the output's notation would read as a legal move where the
+ * record's did not, gets a leading '~', blanks and brackets '_'); XQF,
+ * DhtmlXQ and UCCI drop them (rep->note says so for the first two).
+ * Returns true when every move was translated, every character encoded and
+ * nothing dropped or changed but what the format cannot hold at all (the
+ * caller's "cannot hold" notes from xq_game_contents); otherwise false
+ * with the details in *rep (rep may be NULL): why for errors, note for
+ * what was dropped or written otherwise.  Write errors show in ferror(out). */
 bool xq_write_game(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                    xq_write_report *rep);
 

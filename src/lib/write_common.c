@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <iconv.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -131,7 +132,8 @@ static void walk_branch(walk *w, const xq_branch *b, const xq_position *start, i
         if (!mv) w->rep->untranslated++;
         xq_walk_move m = {.line = &line, .node = n, .pos = mv ? &pos : NULL, .move = mv, .depth = depth,
                           .index = i, .number = number, .side = side,
-                          .last_translated = i + 1 == translated && translated < b->count};
+                          .last_translated = i + 1 == translated && translated < b->count,
+                          .fail_pos = i == translated && start ? &pos : NULL};
         if (w->ops->move_begin) w->ops->move_begin(w->ctx, &m);
         for (uint32_t v = 0; w->variations && v < n->variation_count; v++)
             walk_branch(w, &n->variations[v], i <= translated && start ? &pos : NULL, depth + 1, v,
@@ -224,6 +226,17 @@ const char *xq_write_result_token(const xq_game *g)
     return "*";
 }
 
+void xq_write_note(xq_write_report *rep, const char *fmt, ...)
+{
+    size_t n = strlen(rep->note);
+    if (n && n + 2 < sizeof rep->note) n += (size_t)snprintf(rep->note + n, sizeof rep->note - n, "; ");
+    if (n + 1 >= sizeof rep->note) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rep->note + n, sizeof rep->note - n, fmt, ap);
+    va_end(ap);
+}
+
 void xq_put_clean(FILE *out, const char *s, const char *bad, const char *repl, bool keep_newlines)
 {
     const char *run = s;
@@ -286,6 +299,18 @@ static bool encodes(const xq_write_options *opt)
             opt->format == XQ_OUT_DHTMLXQ);
 }
 
+/* A format without move text (UCCI, XQF, DhtmlXQ: squares only) ends a
+ * line before its first untranslated move: the walk's "later moves kept
+ * untranslated" becomes "not written", and a note counts them. */
+static void untranslated_dropped(xq_write_report *rep, const char *format)
+{
+    static const char kept[] = "; later moves kept untranslated";
+    size_t n = strlen(rep->why), k = sizeof kept - 1;
+    if (n >= k && !strcmp(rep->why + n - k, kept))
+        snprintf(rep->why + n - k, sizeof rep->why - (n - k), "; later moves not written");
+    xq_write_note(rep, "%s cannot hold untranslated moves: %u dropped", format, rep->untranslated);
+}
+
 /* ---- the entry points --------------------------------------------------------- */
 
 bool xq_write_begin(FILE *out, const xq_write_options *opt)
@@ -323,10 +348,12 @@ bool xq_write_game(FILE *out, const xq_game *g, const xq_replay *r, const xq_wri
     case XQ_OUT_DHTMLXQ: xq_write_dhtmlxq(dst, g, r, opt, rep); break;
     default: snprintf(rep->why, sizeof rep->why, "unknown output format"); break;
     }
+    if (rep->untranslated && (opt->format == XQ_OUT_UCCI || opt->format == XQ_OUT_XQF || opt->format == XQ_OUT_DHTMLXQ))
+        untranslated_dropped(rep, xq_out_format_name(opt->format));
     if (dst != out) {
         if (fclose(dst) == 0) put_encoded(out, buf, len, opt->encoding, rep);
         else snprintf(rep->why, sizeof rep->why, "out of memory");
         free(buf);
     }
-    return !rep->why[0];
+    return !rep->why[0] && !rep->note[0];
 }

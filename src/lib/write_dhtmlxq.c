@@ -50,16 +50,24 @@ static bool markup(const char *s)
            !strncasecmp(s, "game_comment_", 13);
 }
 
+/* What put_value wrote otherwise (bits, for the notes). */
+enum {
+    CH_MARKUP = 1u << 0,    /* a '[' that would start a tag: '［' */
+    CH_TAG_LINE = 1u << 1,  /* a line break in a tag value: a space */
+    CH_CONTROL = 1u << 2,   /* another control character: a space (CR: left out) */
+};
+
 /* Append s with "\n" as nl ("||" or " "), other control characters as
- * spaces, and a '[' that would start a tag as the full-width '［'. */
-static void put_value(xq_buf *b, const char *s, const char *nl)
+ * spaces, and a '[' that would start a tag as the full-width '［'; the
+ * CH_* bits of what it wrote otherwise go to *changed. */
+static void put_value(xq_buf *b, const char *s, const char *nl, unsigned *changed)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '[' && markup(s)) xq_buf_append(b, "\xEF\xBC\xBB", 3);
-        else if (c == '\n') xq_buf_append(b, nl, strlen(nl));
-        else if (c == '\r') continue;
-        else if (c < 0x20 || c == 0x7F) xq_buf_append(b, " ", 1);
+        if (c == '[' && markup(s)) xq_buf_append(b, "\xEF\xBC\xBB", 3), *changed |= CH_MARKUP;
+        else if (c == '\n') xq_buf_append(b, nl, strlen(nl)), *changed |= *nl == ' ' ? CH_TAG_LINE : 0;
+        else if (c == '\r') *changed |= CH_CONTROL;
+        else if (c < 0x20 || c == 0x7F) xq_buf_append(b, " ", 1), *changed |= CH_CONTROL;
         else xq_buf_append(b, s, 1);
     }
 }
@@ -69,12 +77,12 @@ static void put_str(xq_buf *b, const char *s)
     xq_buf_append(b, s, strlen(s));
 }
 
-static void put_field(xq_buf *b, const char *name, const char *value)
+static void put_field(xq_buf *b, const char *name, const char *value, unsigned *changed)
 {
     put_str(b, "[DhtmlXQ_");
     put_str(b, name);
     put_str(b, "]");
-    put_value(b, value, " ");
+    put_value(b, value, " ", changed);
     put_str(b, "[/DhtmlXQ_");
     put_str(b, name);
     put_str(b, "]\n");
@@ -102,6 +110,7 @@ typedef struct {
     unsigned *stack;          /* ids of the open lines */
     size_t depth, scap;
     bool oom;
+    unsigned changed;         /* CH_* bits of the comments */
 } writer;
 
 static line *open_line(writer *w, unsigned parent, unsigned first_parent, int start, bool stopped,
@@ -160,10 +169,10 @@ static void on_move(void *ctx, const xq_walk_move *m)
     put_str(&l->comments, name);
     put_str(&l->comments, "]");
     if (lead) {
-        put_value(&l->comments, lead, "||");
+        put_value(&l->comments, lead, "||", &w->changed);
         if (c) put_str(&l->comments, "||");
     }
-    put_value(&l->comments, c, "||");
+    put_value(&l->comments, c, "||", &w->changed);
     put_str(&l->comments, "[/DhtmlXQ_");
     put_str(&l->comments, name);
     put_str(&l->comments, "]\n");
@@ -177,7 +186,7 @@ static void on_line(void *ctx, const xq_walk_line *wl)
         line *m = open_line(w, 0, 0, 1, false, NULL);
         if (m && w->comments && wl->branch->comment) {
             put_str(&m->comments, "[DhtmlXQ_comment0]");
-            put_value(&m->comments, wl->branch->comment, "||");
+            put_value(&m->comments, wl->branch->comment, "||", &w->changed);
             put_str(&m->comments, "[/DhtmlXQ_comment0]\n");
         }
         return;
@@ -222,6 +231,47 @@ static bool special(const char *name)
     return false;
 }
 
+static bool plain_word(const char *s);
+
+/* True when tag t of g is written: the first tag of a field's name, of
+ * ECCO and Opening (the open field) or Result, a tag that says what the
+ * block is anyway (Game, FEN: binit and fen, Format), or another tag
+ * whose name is a plain word. */
+static bool dhtmlxq_holds(const xq_game *g, const xq_tag *t)
+{
+    static const char *const FIRST[] = {"ECCO", "Opening", "Result", NULL};
+    static const char *const OWN[] = {"Game", "FEN", "Format", NULL};
+    if (!*t->value) return true;
+    for (int i = 0; OWN[i]; i++)
+        if (xq_tag_is(t->name, OWN[i])) return true;
+    for (int i = 0; FIRST[i]; i++)
+        if (xq_tag_is(t->name, FIRST[i])) return xq_game_tag(g, FIRST[i]) == t->value;
+    for (int i = 0; TAGS[i].tag; i++)
+        if (xq_tag_is(t->name, TAGS[i].tag)) return xq_game_tag(g, TAGS[i].tag) == t->value;
+    return !special(t->name) && plain_word(t->name);
+}
+
+/* Notes: the tags of g that have no field (in record order), and what
+ * text was written otherwise (changed: CH_* bits). */
+static void note_losses(const xq_game *g, unsigned changed, xq_write_report *rep)
+{
+    char names[160];
+    size_t n = 0, more = 0;
+    for (size_t i = 0; i < g->tag_count; i++) {
+        const xq_tag *t = &g->tags[i];
+        if (dhtmlxq_holds(g, t)) continue;
+        if (n + strlen(t->name) + 3 < sizeof names - 8)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", t->name);
+        else
+            more++;
+    }
+    if (more) snprintf(names + n, sizeof names - n, " +%zu", more);
+    if (n) xq_write_note(rep, "dhtmlxq cannot hold tags %s: dropped", names);
+    if (changed & CH_TAG_LINE) xq_write_note(rep, "dhtmlxq cannot hold a line break in a tag value: written as a space");
+    if (changed & CH_MARKUP) xq_write_note(rep, "dhtmlxq cannot hold '[DhtmlXQ' in text: '[' written as '［'");
+    if (changed & CH_CONTROL) xq_write_note(rep, "dhtmlxq cannot hold control characters: written as spaces");
+}
+
 static bool plain_word(const char *s)
 {
     if (!*s || strlen(s) > 40) return false;
@@ -238,23 +288,23 @@ void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_
     put_str(&b, "[DhtmlXQ]\n[DhtmlXQ_ver]www_dpxq_com[/DhtmlXQ_ver]\n");
     for (int i = 0; TAGS[i].tag; i++) {
         const char *v = xq_game_tag(g, TAGS[i].tag);
-        if (v && *v) put_field(&b, TAGS[i].field, v);
+        if (v && *v) put_field(&b, TAGS[i].field, v, &w.changed);
     }
     const char *ecco = xq_game_tag(g, "ECCO"), *opening = xq_game_tag(g, "Opening");
     if ((ecco && *ecco) || (opening && *opening)) {
         char v[512];
         snprintf(v, sizeof v, "%s%s%s", ecco ? ecco : "", ecco && *ecco && opening && *opening ? " " : "",
                  opening ? opening : "");
-        put_field(&b, "open", v);
+        put_field(&b, "open", v, &w.changed);
     }
     if (xq_game_tag(g, "Result") || g->result_code != XQ_RESULT_NONE) {
         const char *res = xq_write_result_token(g);
         put_field(&b, "result", !strcmp(res, "1-0") ? "红胜" : !strcmp(res, "0-1") ? "黑胜"
-                                : !strcmp(res, "1/2-1/2") ? "和棋" : "未知");
+                                : !strcmp(res, "1/2-1/2") ? "和棋" : "未知", &w.changed);
     }
     for (size_t i = 0; i < g->tag_count; i++)
         if (!special(g->tags[i].name) && plain_word(g->tags[i].name) && *g->tags[i].value)
-            put_field(&b, g->tags[i].name, g->tags[i].value);
+            put_field(&b, g->tags[i].name, g->tags[i].value, &w.changed);
 
     bool readable = r->status != XQ_STATUS_UNREADABLE;
     if (readable && !xq_is_start_position(&r->start)) {
@@ -266,15 +316,15 @@ void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_
             binit[2 * i + 1] = sq[i] < 0 ? '9' : (char)('0' + 9 - XQ_RANK(sq[i]));
         }
         binit[64] = 0;
-        put_field(&b, "binit", binit);
+        put_field(&b, "binit", binit, &w.changed);
         char fen[XQ_FEN_MAX];
         xq_fen_write(&r->start, fen, sizeof fen);
-        put_field(&b, "fen", fen);
+        put_field(&b, "fen", fen, &w.changed);
         if (lost && !rep->why[0])
             snprintf(rep->why, sizeof rep->why, "%d pieces of the start position do not fit binit's 32 slots (the fen field has them)",
                      lost);
     } else if (!readable && g->fen && *g->fen) {
-        put_field(&b, "fen", g->fen);
+        put_field(&b, "fen", g->fen, &w.changed);
     }
 
     /* the lines, through the walk */
@@ -300,6 +350,7 @@ void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_
         if (l->comments.len && (i == 0 || l->moves.len)) xq_buf_append(&b, l->comments.p, l->comments.len);
     }
     put_str(&b, "[DhtmlXQ_generator]xq-tools[/DhtmlXQ_generator]\n[/DhtmlXQ]\n");
+    note_losses(g, w.changed, rep);
     if (w.oom || !b.p) snprintf(rep->why, sizeof rep->why, "no DhtmlXQ written: out of memory");
     else fwrite(b.p, 1, b.len, out);
     for (size_t i = 0; i < w.nlines; i++) {

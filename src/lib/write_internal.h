@@ -26,6 +26,8 @@ typedef struct {
                                   on from the last known position when untranslated */
     xq_color side;             /* the side this ply belongs to, likewise */
     bool last_translated;      /* translated, and the moves after it in its line are not */
+    const xq_position *fail_pos;  /* the first untranslated move of its line read from a
+                                     known position: that position, else NULL */
 } xq_walk_move;
 
 /* One line met by the walk: the main line (depth 0) or a variation. */
@@ -88,6 +90,10 @@ const char *xq_write_fen(const xq_game *g, const xq_replay *r, char *buf);
  * else its Result tag, else "*". */
 const char *xq_write_result_token(const xq_game *g);
 
+/* Append a note (printf format) to rep->note, after "; " when it holds
+ * one already; cut at its size. */
+void xq_write_note(xq_write_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Write s (UTF-8) with every byte of `bad` (a string of ASCII bytes)
  * replaced by repl, and ASCII control characters by a space unless
  * keep_newlines and the byte is '\n'. */
@@ -112,15 +118,35 @@ void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_
 void xq_write_jsonl(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                     xq_write_report *rep);
 
-/* PGN `[Name "value"]` line, value escaped (\\ and \"), control characters
- * as spaces. */
-void xq_pgn_tag(FILE *out, const char *name, const char *value);
+/* True when m is the first untranslated move of its line (m->fail_pos
+ * set), which the record's notation read_in failed to read as a legal
+ * move there but the notation read_out (that of the output's reader)
+ * would: written as it is, the game would go on instead of failing. */
+bool xq_untranslated_would_read(const xq_walk_move *m, xq_notation read_in, xq_notation read_out);
+
+/* What xq_pgn_tag had to write otherwise (bits). */
+enum {
+    XQ_PGN_TAG_NAME = 1u << 0,     /* a blank, bracket, quote, backslash or control in the name: '_' */
+    XQ_PGN_TAG_LINE = 1u << 1,     /* a line break in the value: a space (tag values are one line) */
+    XQ_PGN_TAG_CONTROL = 1u << 2,  /* another control character in the value: a space */
+};
+
+/* PGN `[Name "value"]` line, value escaped (\\ and \"); returns the
+ * XQ_PGN_TAG_* bits of what it wrote otherwise. */
+unsigned xq_pgn_tag(FILE *out, const char *name, const char *value);
+
+/* The notes for the XQ_PGN_TAG_* bits changed, format "pgn" or "xboard". */
+void xq_pgn_tag_notes(xq_write_report *rep, const char *format, unsigned changed);
 
 /* PGN movetext shared by the PGN and XBoard writers: the pre-game comment,
  * numbered moves in notation/flags (one move pair per line), NAGs as $n,
- * {comments}, (variations), untranslated moves in a comment, then the
- * result token and a blank line. */
+ * comments ({text}, or ';' lines when the text holds '}' or an empty line),
+ * (variations), untranslated moves as in the record (see xq_write_game;
+ * read_as is the notation the output's Format tag makes a reader use),
+ * then the result token and a blank line.  A comment's control character
+ * (not a line break) is written as a space, with a note naming format. */
 void xq_pgn_movetext(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
-                     xq_notation notation, unsigned flags, xq_write_report *rep);
+                     xq_notation notation, unsigned flags, xq_notation read_as, const char *format,
+                     xq_write_report *rep);
 
 #endif

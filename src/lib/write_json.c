@@ -2,6 +2,8 @@
  * (RFC 8259 through json.h).  See write.h for the fields. */
 #include "write_internal.h"
 
+#include <string.h>
+
 #include "json.h"
 
 typedef struct {
@@ -117,6 +119,7 @@ void xq_write_jsonl(FILE *o, const xq_game *g, const xq_replay *r, const xq_writ
 void xq_write_json(FILE *out, const xq_game *g, const xq_replay *r)
 {
     xq_write_options opt = {.format = XQ_OUT_JSONL};
-    xq_write_report rep = {{0}, 0, 0, 0, 0};
+    xq_write_report rep;
+    memset(&rep, 0, sizeof rep);
     xq_write_jsonl(out, g, r, &opt, &rep);
 }

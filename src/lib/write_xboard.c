@@ -28,10 +28,12 @@ void xq_write_xboard(FILE *out, const xq_game *g, const xq_replay *r, const xq_w
                      xq_write_report *rep)
 {
     size_t n;
+    unsigned changed = 0;
     const xq_tag **tags = xq_tags_ordered(g, XBOARD_ORDER, XBOARD_OWN, &n);
     for (size_t i = 0; i < n; i++)
-        xq_pgn_tag(out, xq_tag_is(tags[i]->name, "Red") ? "White" : tags[i]->name, tags[i]->value);
+        changed |= xq_pgn_tag(out, xq_tag_is(tags[i]->name, "Red") ? "White" : tags[i]->name, tags[i]->value);
     free(tags);
+    xq_pgn_tag_notes(rep, "xboard", changed);
     xq_pgn_tag(out, "Variant", "xiangqi");
     char fenbuf[XQ_FEN_MAX], xb[XQ_FEN_MAX];
     const char *fen = xq_write_fen(g, r, fenbuf);
@@ -41,7 +43,8 @@ void xq_write_xboard(FILE *out, const xq_game *g, const xq_replay *r, const xq_w
         xq_pgn_tag(out, "SetUp", "1");
     }
     putc('\n', out);
-    xq_pgn_movetext(out, g, r, opt, XQ_NOTATION_SAN, 0, rep);
+    /* no Format tag: a reader recognises the notation of each move */
+    xq_pgn_movetext(out, g, r, opt, XQ_NOTATION_SAN, 0, XQ_NOTATION_AUTO, "xboard", rep);
 }
 
 /* ---- UCCI ------------------------------------------------------------------- */

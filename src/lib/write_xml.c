@@ -26,8 +26,9 @@
 
 /* Write s as XML character data (attr: inside "..."): markup escaped,
  * C0 control characters (XML 1.0 forbids them) as spaces like the PGN
- * writer does, U+FFFE/U+FFFF and bytes that are not UTF-8 as U+FFFD. */
-static void xml_put(FILE *out, const char *s, bool attr)
+ * writer does, U+FFFE/U+FFFF and bytes that are not UTF-8 as U+FFFD;
+ * *changed is set when one of those was met. */
+static void xml_put(FILE *out, const char *s, bool attr, bool *changed)
 {
     if (!s) return;
     char *fixed = NULL;
@@ -49,6 +50,7 @@ static void xml_put(FILE *out, const char *s, bool attr)
         }
         fixed[o] = 0;
         s = fixed;
+        *changed = true;
     }
     const char *run = s;
     for (const char *p = s; *p; p++) {
@@ -64,10 +66,11 @@ static void xml_put(FILE *out, const char *s, bool attr)
         case '\t': rep = attr ? "&#9;" : NULL; break;
         case '\r': rep = "&#13;"; break;
         case 0xEF:   /* U+FFFE, U+FFFF are not XML characters */
-            if ((unsigned char)p[1] == 0xBF && ((unsigned char)p[2] & 0xFE) == 0xBE) rep = "\xEF\xBF\xBD", skip = 3;
+            if ((unsigned char)p[1] == 0xBF && ((unsigned char)p[2] & 0xFE) == 0xBE)
+                rep = "\xEF\xBF\xBD", skip = 3, *changed = true;
             break;
         default:
-            if (c < 0x20) rep = " ";   /* XML 1.0 has no C0 controls; as the PGN writer */
+            if (c < 0x20) rep = " ", *changed = true;   /* XML 1.0 has no C0 controls; as the PGN writer */
         }
         if (!rep) continue;
         fwrite(run, 1, (size_t)(p - run), out);
@@ -89,11 +92,11 @@ static void indent(FILE *out, int depth)
     }
 }
 
-static void element(FILE *out, int depth, const char *name, const char *text)
+static void element(FILE *out, int depth, const char *name, const char *text, bool *changed)
 {
     indent(out, depth);
     fprintf(out, "<%s>", name);
-    xml_put(out, text, false);
+    xml_put(out, text, false, changed);
     fprintf(out, "</%s>\n", name);
 }
 
@@ -101,6 +104,8 @@ typedef struct {
     FILE *out;
     const xq_write_options *opt;
     xq_notation notation;
+    xq_notation read_in;   /* the notation of the record's Format tag */
+    bool changed;          /* a character XML cannot hold was written otherwise */
 } xmlw;
 
 static bool has_children(const xmlw *x, const xq_node *n)
@@ -121,10 +126,15 @@ static void move_begin(void *ctx, const xq_walk_move *m)
         fputs("\" text=\"", x->out);
         if (!xq_move_write(m->pos, m->move, x->notation, x->opt->notation_flags, text, sizeof text))
             snprintf(text, sizeof text, "%s", iccs);
-        xml_put(x->out, text, true);
+        xml_put(x->out, text, true, &x->changed);
     } else {
-        fputs(" text=\"", x->out);
-        xml_put(x->out, n->text, true);
+        /* read back without a Format tag (the XML has none): a text the
+         * record's notation failed on that would then read as a legal
+         * move gets a leading '~' (no notation has it), so that the game
+         * fails there again */
+        fputs(x->read_in != XQ_NOTATION_AUTO && xq_untranslated_would_read(m, x->read_in, XQ_NOTATION_AUTO)
+                  ? " text=\"~" : " text=\"", x->out);
+        xml_put(x->out, n->text, true, &x->changed);
     }
     putc('"', x->out);
     for (uint16_t i = 0; i < n->nag_count; i++) fprintf(x->out, "%s%u", i ? " " : " nags=\"", (unsigned)n->nags[i]);
@@ -134,7 +144,7 @@ static void move_begin(void *ctx, const xq_walk_move *m)
         return;
     }
     fputs(">\n", x->out);
-    if (n->comment && !x->opt->no_comments) element(x->out, 2 * m->depth + 1, "comment", n->comment);
+    if (n->comment && !x->opt->no_comments) element(x->out, 2 * m->depth + 1, "comment", n->comment, &x->changed);
 }
 
 static void move_end(void *ctx, const xq_walk_move *m)
@@ -153,7 +163,7 @@ static void line_begin(void *ctx, const xq_walk_line *l)
         indent(x->out, 2 * l->depth - 1);
         fputs("<variation>\n", x->out);
     }
-    if (b->comment && !x->opt->no_comments) element(x->out, 2 * l->depth, "comment", b->comment);
+    if (b->comment && !x->opt->no_comments) element(x->out, 2 * l->depth, "comment", b->comment, &x->changed);
 }
 
 static void line_end(void *ctx, const xq_walk_line *l)
@@ -181,7 +191,8 @@ static const char *const XML_OWN[] = {"FEN", "Format", "SetUp", NULL};
 void xq_write_xml(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                   xq_write_report *rep)
 {
-    xmlw x = {out, opt, opt->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : opt->notation};
+    xmlw x = {out, opt, opt->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : opt->notation,
+              xq_notation_from_format_tag(xq_game_tag(g, "Format")), false};
     fputs("<game", out);
     if (g->result_code != XQ_RESULT_NONE) fprintf(out, " result=\"%s\"", xq_result_str(g->result_code));
     fputs(">\n", out);
@@ -189,16 +200,19 @@ void xq_write_xml(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     const xq_tag **tags = xq_tags_ordered(g, NULL, XML_OWN, &n);
     for (size_t i = 0; i < n; i++) {
         fputs("  <tag name=\"", out);
-        xml_put(out, tags[i]->name, true);
+        xml_put(out, tags[i]->name, true, &x.changed);
         fputs("\">", out);
-        xml_put(out, tags[i]->value, false);
+        xml_put(out, tags[i]->value, false, &x.changed);
         fputs("</tag>\n", out);
     }
     free(tags);
     char fenbuf[XQ_FEN_MAX];
     const char *fen = xq_write_fen(g, r, fenbuf);
-    if (fen) element(out, 0, "fen", fen);
+    if (fen) element(out, 0, "fen", fen, &x.changed);
     static const xq_walk_ops ops = {move_begin, move_end, line_begin, line_end};
     xq_walk_game(g, r, !opt->no_variations, &ops, &x, rep);
     fputs("</game>\n", out);
+    if (x.changed)
+        xq_write_note(rep, "xml cannot hold control characters, U+FFFE, U+FFFF or bytes that are not UTF-8: "
+                           "written as spaces and U+FFFD");
 }

@@ -203,6 +203,48 @@ static int xqf_square(int sq)
 
 /* ---- the writer ------------------------------------------------------------------ */
 
+/* The header's string fields and the tags they hold. */
+static const struct { size_t off, size; const char *tag; } F[] = {
+    {0x50, 64, "Title"},        {0xD0, 64, "Event"},     {0x110, 16, "Date"},     {0x120, 16, "Site"},
+    {0x130, 16, "Red"},         {0x140, 16, "Black"},    {0x150, 64, "TimeControl"},
+    {0x190, 16, "RedTime"},     {0x1A0, 16, "BlackTime"}, {0x1D0, 16, "Annotator"}, {0x1E0, 16, "Author"},
+};
+
+/* True when tag t of g is written: the value of a field's tag (the first
+ * of its name), the Result (a byte) or a tag that says what the file is
+ * anyway (Game, FEN: the piece bytes, Format, SetUp, Variant). */
+static bool xqf_holds(const xq_game *g, const xq_tag *t)
+{
+    static const char *const OWN[] = {"Game", "FEN", "Format", "SetUp", "Variant", "Result", NULL};
+    if (!*t->value) return true;
+    for (int i = 0; OWN[i]; i++)
+        if (xq_tag_is(t->name, OWN[i])) return true;
+    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
+        if (xq_tag_is(t->name, F[i].tag) && xq_game_tag(g, F[i].tag) == t->value) return true;
+    return false;
+}
+
+/* A note naming the tags of g that XQF has no field for (also a second
+ * tag of a name), in record order. */
+static void note_dropped_tags(const xq_game *g, xq_write_report *rep)
+{
+    char names[160];
+    size_t n = 0, more = 0;
+    for (size_t i = 0; i < g->tag_count; i++) {
+        const xq_tag *t = &g->tags[i];
+        if (xqf_holds(g, t)) continue;
+        size_t k = strlen(t->name);
+        if (n + k + 3 < sizeof names - 8) {
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", t->name);
+        } else {
+            more++;
+        }
+    }
+    if (!n) return;
+    if (more) snprintf(names + n, sizeof names - n, " +%zu", more);
+    xq_write_note(rep, "xqf cannot hold tags %s: dropped", names);
+}
+
 void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                   xq_write_report *rep)
 {
@@ -237,11 +279,6 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     const char *res = xq_write_result_token(g);
     h[0x33] = !strcmp(res, "1-0") ? 1 : !strcmp(res, "0-1") ? 2 : !strcmp(res, "1/2-1/2") ? 3 : 0;
     h[0x40] = xq_is_start_position(&r->start) ? 0 : 3;
-    static const struct { size_t off, size; const char *tag; } F[] = {
-        {0x50, 64, "Title"},        {0xD0, 64, "Event"},     {0x110, 16, "Date"},     {0x120, 16, "Site"},
-        {0x130, 16, "Red"},         {0x140, 16, "Black"},    {0x150, 64, "TimeControl"},
-        {0x190, 16, "RedTime"},     {0x1A0, 16, "BlackTime"}, {0x1D0, 16, "Annotator"}, {0x1E0, 16, "Author"},
-    };
     for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
         const char *v = xq_game_tag(g, F[i].tag);
         if (!v || !*v) continue;
@@ -256,6 +293,8 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
         if (n) memcpy(h + F[i].off + 1, t.p, n);
         xq_buf_free(&t);
     }
+
+    note_dropped_tags(g, rep);
 
     /* decoded moves, then the records in pre-order */
     m.cap = 16;
@@ -311,6 +350,8 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     if (!b.p) goto oom;
     fwrite(b.p, 1, b.len, out);
     if (cut[0] && !rep->why[0]) snprintf(rep->why, sizeof rep->why, "%s", cut);
+    if (rep->unencodable)   /* XQF's strings are GBK: no --encoding says so */
+        xq_write_note(rep, "xqf (GBK) cannot hold %u characters: written as '?'", rep->unencodable);
     goto done;
 oom:
     snprintf(rep->why, sizeof rep->why, "no XQF written: out of memory");

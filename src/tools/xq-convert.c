@@ -62,14 +62,17 @@ static void usage(FILE *to)
           "  -f, --from=FORMAT       input format: auto (default), pgn, xml or jsonl\n"
           "  -o, --output=FILE       write to FILE, replaced only once complete, instead\n"
           "                          of standard output\n"
-          "  -q, --quiet             no summary line\n"
+          "  -q, --quiet             no summary line and no notes after it (a game's\n"
+          "                          errors and notes stay)\n"
           "  -j, --jobs=N            convert on N threads (default: the number of\n"
           "                          CPUs); the output is the same for every N\n"
           "  -h, --help              show this help and exit\n"
           "  -V, --version           show the version and exit\n"
           "\n"
-          "Moves after an illegal one cannot be translated: they are kept as text (in a\n"
-          "comment for pgn and xboard, dropped for ucci) and reported on stderr.\n"
+          "Moves after an illegal one cannot be translated: they are kept as text (as\n"
+          "moves for pgn and xboard, so that the game fails there again; dropped for\n"
+          "ucci, xqf and dhtmlxq) and reported on stderr.  What a format cannot hold\n"
+          "is named in a note.\n"
           "\n"
           "Exit status: 0 all games converted in full, 1 some game not, 2 usage or I/O\n"
           "error.\n",
@@ -207,9 +210,16 @@ static void convert_game(void *ctx, xq_slot *slot)
     }
     if (!xq_write_game(slot->out, g, r, &st->opt->write, &rep)) {
         xq_text_defang(rep.why);   /* may quote record text: no terminal escapes */
-        fprintf(slot->err, "%s:%lu:%lu: error: game %llu: %s\n", g->file,
-                (unsigned long)(rep.line ? rep.line : g->first_line), (unsigned long)(rep.line ? rep.col : 1),
-                (unsigned long long)g->index, rep.why);
+        xq_text_defang(rep.note);
+        if (rep.why[0])
+            fprintf(slot->err, "%s:%lu:%lu: error: game %llu: %s\n", g->file,
+                    (unsigned long)(rep.line ? rep.line : g->first_line), (unsigned long)(rep.line ? rep.col : 1),
+                    (unsigned long long)g->index, rep.why);
+        /* something dropped or written otherwise: not in full, said even
+         * with -q (which leaves out only the summary and its notes) */
+        if (rep.note[0])
+            fprintf(slot->err, "%s:%llu:1: note: game %llu: %s\n", g->file, (unsigned long long)g->first_line,
+                    (unsigned long long)g->index, rep.note);
         o->partial = true;
     }
     o->lost = xq_game_contents(g) & ~st->holds;

@@ -101,7 +101,8 @@ if have_shared corpus/dhtmlxq/dhtmlxq.txt; then
 1 game: 0 valid, 1 with errors, 0 unreadable" "$(cat "$TMP/err")"
   $C -q -t dhtmlxq "$D" > "$TMP/d1.txt" 2>"$TMP/err"
   expect_eq "dhtmlxq.txt: its one illegal variation move is reported" \
-    "$D:1517:244: error: game 1: variation at ply 65 (e2g4): e2g4 is illegal: general left in check; later moves kept untranslated" \
+    "$D:1517:244: error: game 1: variation at ply 65 (e2g4): e2g4 is illegal: general left in check; later moves not written
+$D:1:1: note: game 1: dhtmlxq cannot hold untranslated moves: 4 dropped" \
     "$(cat "$TMP/err")"
   $C -q -t dhtmlxq "$TMP/d1.txt" > "$TMP/d2.txt"
   expect_eq "dhtmlxq.txt written twice: the same bytes" "$(cksum < "$TMP/d1.txt")" "$(cksum < "$TMP/d2.txt")"

@@ -1,0 +1,90 @@
+#!/bin/sh
+# xq-convert loses or hides nothing without a word (the new-user tester's
+# findings): a game with an illegal move converted to PGN, XBoard or XML
+# still fails xq-validate at that move and counts as not valid in xq-stats;
+# comments holding '}' or empty lines come back as they were through PGN
+# and XBoard; what a format holds only in part (XQF's tags, DhtmlXQ's
+# untranslated moves, a line break in a PGN tag value) gets a note for the
+# game, even with -q, and the game is not converted in full.
+. tests/cli/lib.sh
+C=$BIN/xq-convert
+V=$BIN/xq-validate
+
+cat > $TMP/rich.pgn <<'EOF'
+[Game "Chinese Chess"]
+[Event "Rich"]
+[Round "1"]
+[Red "R"]
+[Black "B"]
+[Result "1-0"]
+[ECCO "C00"]
+[Opening "O"]
+[Annotator "user14"]
+[CustomTag "x"]
+
+{Opening comment}
+1. 炮二平五 {center cannon} 馬8進7 $1
+2. 馬二進三 (2. 兵七進一 {var comment} 卒7進1 (2... 車9平8 $2)) 車9平8
+3. 車一平二 馬2進3 1-0
+
+[Game "Chinese Chess"]
+[Event "illegal"]
+[Result "*"]
+
+1. 炮二平五 馬8進7 2. 馬二進四 {c} 車9平8 (2... 炮8平9 $1) 3. 車一平二 *
+
+[Game "Chinese Chess"]
+[Event "ICCS, then Chinese"]
+[Format "ICCS"]
+[Result "*"]
+
+1. H2-E2 H9-G7 2. 馬二進三 車9平8 *
+EOF
+
+# ---- item 3: the illegal games stay illegal, at the same move
+want=$($V --report json $TMP/rich.pgn 2>/dev/null | grep -o '"status":"[a-z]*"' | tr '\n' ' ')
+want_ply=$($V --report json $TMP/rich.pgn 2>/dev/null | grep -o '"ply":[0-9]*' | tr '\n' ' ')
+for to in "pgn" "pgn -n wxf" "pgn -n iccs" "pgn -n san" "pgn -n abbr" "xboard" "xml" "jsonl"; do
+  expect_status "illegal game: --to $to exits 1" 1 $C -q -o $TMP/out.x --to $to $TMP/rich.pgn
+  expect_eq "illegal game: --to $to: same statuses" "$want" \
+    "$($V --report json $TMP/out.x 2>/dev/null | grep -o '"status":"[a-z]*"' | tr '\n' ' ')"
+  expect_eq "illegal game: --to $to: fails at the same plies" "$want_ply" \
+    "$($V --report json $TMP/out.x 2>/dev/null | grep -o '"ply":[0-9]*' | tr '\n' ' ')"
+done
+$C -q -o $TMP/canon.pgn $TMP/rich.pgn 2>/dev/null
+expect_eq "illegal game: the moves after it as moves" "2. 馬二進四 {c} 2... 車9平8 (2... 炮8平9 \$1)
+3. 車一平二 *" "$(grep -A1 '^2. 馬二進四' $TMP/canon.pgn)"
+expect_eq "Format ICCS then Chinese: marked so that it does not read as Chinese" "2. ~馬二進三 車9平8 *" \
+  "$(grep '^2. ~' $TMP/canon.pgn)"
+expect_eq "xq-stats: not valid" "counts,valid,1" "$($BIN/xq-stats --csv $TMP/canon.pgn | grep "^counts,valid,")"
+
+# ---- item 5: notes, -q, not in full
+expect_status "xqf: dropped tags: exit 1" 1 $C -q -t xqf -o $TMP/o.xqf $TMP/rich.pgn
+expect_eq "xqf: dropped tags named (even with -q)" \
+  "$TMP/rich.pgn:1:1: note: game 1: xqf cannot hold tags Round, ECCO, Opening, CustomTag: dropped" \
+  "$(grep 'note: game 1' $TMP/err)"
+$C -t dhtmlxq $TMP/rich.pgn > /dev/null 2> $TMP/err
+expect_eq "dhtmlxq: untranslated moves" "$TMP/rich.pgn:21:17: error: game 2: ply 3 (馬二進四): horse leg blocked; later moves not written
+$TMP/rich.pgn:17:1: note: game 2: dhtmlxq cannot hold untranslated moves: 4 dropped" "$(grep 'game 2' $TMP/err)"
+expect_eq "dhtmlxq: summary" "3 games: 1 converted in full, 2 not fully" "$(grep '^3 games' $TMP/err)"
+
+printf '%s\n' '{"tags":{"Event":"a\nb"},"comment":"pre } x","moves":[{"text":"炮二平五","comment":"a } b\n\nc"},{"text":"馬8進7","comment":"\nd"}]}' > $TMP/t.jsonl
+expect_status "jsonl to pgn: a line break in a tag: exit 1" 1 $C -o $TMP/t.pgn $TMP/t.jsonl
+expect_eq "jsonl to pgn: note and summary" "$TMP/t.jsonl:1:1: note: game 1: pgn cannot hold a line break in a tag value: written as a space
+1 game: 0 converted in full, 1 not fully" "$(cat $TMP/err)"
+$C -q -t jsonl $TMP/t.pgn > $TMP/back.jsonl
+expect_eq "jsonl to pgn and back: comments with '}' and empty lines as they were" \
+  '"comment":"pre } x" "comment":"a } b\n\nc" "comment":"\nd" ' \
+  "$(grep -o '"comment":"[^"]*"' $TMP/back.jsonl | tr '\n' ' ')"
+
+if have_shared corpus/cchess-testdata/test.xqf; then
+  X=$SHARED/corpus/cchess-testdata/test.xqf
+  $C -q -t jsonl $X | sed 's/"file":"[^"]*",//' > $TMP/a.jsonl
+  $C -q -t xboard $X | $C -q -t jsonl - | sed 's/"file":"[^"]*",//' > $TMP/b.jsonl
+  expect_eq "xqf to xboard and back: comments (empty lines too) as they were" \
+    "$(grep -o '"comment":"[^"]*"' $TMP/a.jsonl)" "$(grep -o '"comment":"[^"]*"' $TMP/b.jsonl)"
+fi
+
+# ---- item 9: --help says what -q leaves out, as the man page does
+expect_eq "--help: -q" "  -q, --quiet             no summary line and no notes after it (a game's" \
+  "$($C --help | grep -e '--quiet')"

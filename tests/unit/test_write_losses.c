@@ -1,0 +1,346 @@
+/* test_write_losses.c - nothing lost or hidden without a word when a game
+ * is written: untranslated moves stay moves in PGN and XBoard (the game
+ * read back fails at the same ply, in every notation, also where the
+ * record's Format tag differs from the output's), comments holding '}' or
+ * empty lines read back as they were, and what a format cannot hold (a
+ * line break in a PGN tag value, XQF's missing tag fields, DhtmlXQ's
+ * untranslated moves, tags and line breaks) is named in rep.note and makes
+ * the game "not in full". */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pgn_read.h"
+#include "replay.h"
+#include "write.h"
+
+/* A game read from bytes (any format the readers sniff) and replayed. */
+typedef struct {
+    xq_game g;
+    xq_replay r;
+} loaded;
+
+static void load(loaded *l, const char *text, size_t len)
+{
+    char path[] = "/tmp/xq-test-losses-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    char err[512];
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    xq_game_init(&l->g);
+    assert_int_equal(xq_reader_next(rd, &l->g), 1);
+    xq_replay_options o;
+    xq_replay_options_default(&o);
+    xq_replay_game(&l->g, &o, &l->r);
+    xq_reader_close(rd);
+    unlink(path);
+}
+
+/* Write l's game with opt; *full is xq_write_game's answer.  malloc'd. */
+static char *render(loaded *l, const xq_write_options *opt, bool *full, xq_write_report *rep, size_t *len)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    xq_write_begin(f, opt);
+    *full = xq_write_game(f, &l->g, &l->r, opt, rep);
+    xq_write_end(f, opt);
+    fclose(f);
+    if (len) *len = n;
+    return buf;
+}
+
+/* ---- untranslated moves stay moves ------------------------------------------- */
+
+/* Records with an illegal or unreadable move: in the main line, after
+ * comments, NAGs and variations; under a Format tag whose notation the
+ * move is not in; JSON Lines move texts a PGN reader would take for
+ * something else (a result, a number, a NAG, two tokens, nothing). */
+static const char *const BROKEN[] = {
+    "[Game \"Chinese Chess\"]\n\n1. 炮二平五 馬8進7 2. 馬二進四 車9平8 *\n",
+    ("1. 炮二平五 {c} 馬8進7 $1 2. 馬二進三 (2. 兵七進一 {v} 卒7進1) 車9平8 3. 車一平二 炮８退九 {x} "
+     "(3... 馬2進3 $2 (3... 象3進5)) 4. 兵七進一 $14 {y} 卒7進1 1-0\n"),
+    "[Format \"ICCS\"]\n\n1. H2-E2 H9-G7 2. 馬二進三 {c} 車9平8 (2... 炮8平9) *\n",
+    "[Format \"WXF\"]\n\n1. C2.5 H8+7 2. h0g2 i9h9 *\n",
+    "[Format \"Chinese\"]\n\n1. 炮二平五 h9g7 2. 馬二進三 *\n",
+    "1. 炮二平五 馬8進7 2. 炮五進四 士4進5 (2... 象3進5 3. 炮五退二) 3. 炮五退二 *\n",
+    "1. h2e2 (1. 兵七進一 象棋很好 2. 馬二進三) h9g7 2. 象棋很好 h7h0 *\n",
+    "{\"tags\":{},\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"1-0\"},{\"text\":\"馬二進三\"}]}\n",
+    "{\"tags\":{},\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"馬8 進7\"},{\"text\":\"*\"}]}\n",
+    "{\"tags\":{},\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"12.\"}]}\n",
+    "{\"tags\":{},\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"$3\"}]}\n",
+    "{\"tags\":{},\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"馬8進7!\"}]}\n",
+    "{\"tags\":{},\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"\"}]}\n",
+    "{\"tags\":{},\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"1.馬8進7\"}]}\n",
+    "{\"tags\":{},\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"(馬8進7)\"}]}\n",
+    "{\"tags\":{\"Format\":\"ICCS\"},\"moves\":[{\"text\":\"h2e2\"},{\"text\":\"馬8進7\"}]}\n",
+};
+
+/* The first variation of line b that fails, as "index:ply" of its node and
+ * the failing ply, or "" - compared between record and output. */
+static int variation_errors(const xq_replay *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->nfindings; i++)
+        if (r->findings[i].severity == XQ_SEV_ERROR && strstr(r->findings[i].message, "variation")) n++;
+    return n;
+}
+
+static void untranslated_moves_fail_again(void **state)
+{
+    (void)state;
+    static const struct { xq_out_format f; xq_notation n; } OUT[] = {
+        {XQ_OUT_PGN, XQ_NOTATION_AUTO},   {XQ_OUT_PGN, XQ_NOTATION_CHINESE_ABBR},
+        {XQ_OUT_PGN, XQ_NOTATION_CHINESE_3DIGIT}, {XQ_OUT_PGN, XQ_NOTATION_WXF},
+        {XQ_OUT_PGN, XQ_NOTATION_ICCS},   {XQ_OUT_PGN, XQ_NOTATION_UCCI},
+        {XQ_OUT_PGN, XQ_NOTATION_SAN},    {XQ_OUT_XBOARD, XQ_NOTATION_AUTO},
+        {XQ_OUT_XML, XQ_NOTATION_AUTO},   {XQ_OUT_JSONL, XQ_NOTATION_AUTO},
+    };
+    int checked = 0;
+    for (size_t i = 0; i < sizeof BROKEN / sizeof BROKEN[0]; i++) {
+        loaded a;
+        load(&a, BROKEN[i], strlen(BROKEN[i]));
+        assert_int_not_equal(a.r.status, XQ_STATUS_VALID);
+        for (size_t k = 0; k < sizeof OUT / sizeof OUT[0]; k++) {
+            xq_write_options opt = {.format = OUT[k].f, .notation = OUT[k].n};
+            bool full;
+            xq_write_report rep;
+            size_t len;
+            char *s = render(&a, &opt, &full, &rep, &len);
+            assert_false(full);
+            assert_true(rep.untranslated > 0);
+            loaded b;
+            load(&b, s, len);
+            if (b.r.status != a.r.status || b.r.bad_ply != a.r.bad_ply)
+                fail_msg("record %zu as %s/%s: status %d ply %d, was %d ply %d:\n%s", i, xq_out_format_name(OUT[k].f),
+                         xq_notation_name(OUT[k].n), b.r.status, b.r.bad_ply, a.r.status, a.r.bad_ply, s);
+            assert_int_equal(b.g.main.count, a.g.main.count);
+            assert_int_equal(variation_errors(&b.r), variation_errors(&a.r));
+            /* the moves of a PGN record come back with their texts */
+            if (i < 7 && OUT[k].f != XQ_OUT_XML)
+                for (size_t m = (size_t)a.r.plies + 1; m < a.g.main.count; m++)
+                    assert_string_equal(b.g.main.nodes[m].text, a.g.main.nodes[m].text);
+            checked++;
+            xq_game_free(&b.g);
+            free(s);
+        }
+        xq_game_free(&a.g);
+    }
+    assert_int_equal(checked, (int)(sizeof BROKEN / sizeof BROKEN[0] * sizeof OUT / sizeof OUT[0]));
+}
+
+/* The text written for an untranslated move. */
+static void marked_texts(void **state)
+{
+    (void)state;
+    loaded a;
+    const char *rec = BROKEN[2];   /* Format ICCS, then Chinese: legal when read as Chinese */
+    load(&a, rec, strlen(rec));
+    xq_write_options opt = {.format = XQ_OUT_PGN};
+    bool full;
+    xq_write_report rep;
+    char *s = render(&a, &opt, &full, &rep, NULL);
+    assert_non_null(strstr(s, "\n2. ~馬二進三 {c} 2... 車9平8 (2... 炮8平9) *\n"));
+    free(s);
+    opt.notation = XQ_NOTATION_ICCS;   /* read as ICCS again: as it was */
+    s = render(&a, &opt, &full, &rep, NULL);
+    assert_non_null(strstr(s, "\n2. 馬二進三 {c} 2... 車9平8 (2... 炮8平9) *\n"));
+    free(s);
+    xq_game_free(&a.g);
+
+    rec = BROKEN[8];
+    load(&a, rec, strlen(rec));
+    opt.notation = XQ_NOTATION_AUTO;
+    s = render(&a, &opt, &full, &rep, NULL);
+    assert_non_null(strstr(s, "\n1. 炮二平五 ~馬8_進7\n2. ~* *\n"));
+    free(s);
+    xq_game_free(&a.g);
+}
+
+/* ---- comments and tags in PGN ------------------------------------------------- */
+
+static const char RICH[] =
+    "{\"tags\":{\"Event\":\"a\\nb\",\"Red\":\"R\"},\"comment\":\"pre } x\","
+    "\"moves\":[{\"text\":\"炮二平五\",\"iccs\":\"h2e2\",\"comment\":\"a } b\\n\\nc\"},"
+    "{\"text\":\"馬8進7\",\"iccs\":\"h9g7\",\"comment\":\"\\nlead\",\"variations\":[[{\"comment\":\"v } w\"},"
+    "{\"text\":\"炮8平5\",\"iccs\":\"h7e7\",\"comment\":\"x}\"}]]},{\"text\":\"馬二進三\",\"iccs\":\"h0g2\"}],"
+    "\"result\":\"*\"}\n";
+
+static void pgn_comments_read_back(void **state)
+{
+    (void)state;
+    static const xq_out_format F[] = {XQ_OUT_PGN, XQ_OUT_XBOARD};
+    for (size_t k = 0; k < 2; k++) {
+        loaded a, b;
+        load(&a, RICH, strlen(RICH));
+        assert_int_equal(a.r.status, XQ_STATUS_VALID);
+        xq_write_options opt = {.format = F[k]};
+        bool full;
+        xq_write_report rep;
+        size_t len;
+        char *s = render(&a, &opt, &full, &rep, &len);
+        load(&b, s, len);
+        assert_int_equal(b.r.status, XQ_STATUS_VALID);
+        assert_string_equal(b.g.main.comment, "pre } x");
+        assert_string_equal(b.g.main.nodes[0].comment, "a } b\n\nc");
+        assert_string_equal(b.g.main.nodes[1].comment, "\nlead");
+        assert_int_equal(b.g.main.nodes[1].variation_count, 1);
+        assert_string_equal(b.g.main.nodes[1].variations[0].comment, "v } w");
+        assert_string_equal(b.g.main.nodes[1].variations[0].nodes[0].comment, "x}");
+        assert_int_equal(b.g.main.count, 3);
+        /* the only loss: the line break of the Event tag */
+        assert_false(full);
+        assert_string_equal(rep.why, "");
+        char want[128];
+        snprintf(want, sizeof want, "%s cannot hold a line break in a tag value: written as a space",
+                 xq_out_format_name(F[k]));
+        assert_string_equal(rep.note, want);
+        assert_string_equal(xq_game_tag(&b.g, "Event"), "a b");
+        xq_game_free(&b.g);
+        xq_game_free(&a.g);
+        free(s);
+    }
+}
+
+static void valid_games_in_full(void **state)
+{
+    (void)state;
+    static const char rec[] = "[Event \"E\"]\n[Round \"1\"]\n{c}\n1. 炮二平五 {d} 馬8進7 $1 (1... 炮8平5) *\n";
+    for (int f = 0; f < XQ_OUT_COUNT; f++) {
+        if (f == XQ_OUT_XQF) continue;   /* no Round field: see xqf_tags */
+        loaded a;
+        load(&a, rec, strlen(rec));
+        xq_write_options opt = {.format = (xq_out_format)f};
+        bool full;
+        xq_write_report rep;
+        char *s = render(&a, &opt, &full, &rep, NULL);
+        assert_true(full);
+        assert_string_equal(rep.note, "");
+        free(s);
+        xq_game_free(&a.g);
+    }
+}
+
+/* ---- XQF and DhtmlXQ ----------------------------------------------------------- */
+
+static void xqf_tags(void **state)
+{
+    (void)state;
+    static const char rec[] =
+        "[Game \"Chinese Chess\"]\n[Event \"E\"]\n[Round \"1\"]\n[Red \"R\"]\n[Black \"B\"]\n[Result \"1-0\"]\n"
+        "[ECCO \"C00\"]\n[Opening \"O\"]\n[Annotator \"A\"]\n[CustomTag \"x\"]\n[Empty \"\"]\n\n"
+        "1. 炮二平五 馬8進7 1-0\n";
+    loaded a;
+    load(&a, rec, sizeof rec - 1);
+    xq_write_options opt = {.format = XQ_OUT_XQF};
+    bool full;
+    xq_write_report rep;
+    size_t len;
+    char *s = render(&a, &opt, &full, &rep, &len);
+    assert_false(full);
+    assert_string_equal(rep.why, "");
+    assert_string_equal(rep.note, "xqf cannot hold tags Round, ECCO, Opening, CustomTag: dropped");
+    loaded b;
+    load(&b, s, len);
+    assert_string_equal(xq_game_tag(&b.g, "Event"), "E");
+    assert_string_equal(xq_game_tag(&b.g, "Annotator"), "A");
+    xq_game_free(&b.g);
+    xq_game_free(&a.g);
+    free(s);
+
+    /* only tags XQF holds: in full */
+    static const char held[] = "[Event \"E\"]\n[Red \"R\"]\n[Date \"2026\"]\n[Result \"*\"]\n\n1. 炮二平五 *\n";
+    load(&a, held, sizeof held - 1);
+    s = render(&a, &opt, &full, &rep, NULL);
+    assert_true(full);
+    assert_string_equal(rep.note, "");
+    xq_game_free(&a.g);
+    free(s);
+
+    /* XQF's strings are GBK: a character GBK lacks is counted and told */
+    static const char snow[] = "[Red \"☃ x\"]\n\n1. 炮二平五 {☃} *\n";
+    load(&a, snow, sizeof snow - 1);
+    s = render(&a, &opt, &full, &rep, NULL);
+    assert_false(full);
+    assert_int_equal(rep.unencodable, 2);
+    assert_string_equal(rep.note, "xqf (GBK) cannot hold 2 characters: written as '?'");
+    xq_game_free(&a.g);
+    free(s);
+}
+
+static void dhtmlxq_losses(void **state)
+{
+    (void)state;
+    static const char rec[] =
+        "{\"tags\":{\"Event\":\"E\\nF\",\"Variation\":\"v\",\"My-Tag\":\"x\",\"Plain\":\"y\"},"
+        "\"comment\":\"see [DhtmlXQ_x]\",\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"馬8進7\"},"
+        "{\"text\":\"馬二進四\"},{\"text\":\"車9平8\"}]}\n";
+    loaded a;
+    load(&a, rec, sizeof rec - 1);
+    xq_write_options opt = {.format = XQ_OUT_DHTMLXQ};
+    bool full;
+    xq_write_report rep;
+    char *s = render(&a, &opt, &full, &rep, NULL);
+    assert_false(full);
+    assert_string_equal(rep.why, "ply 3 (馬二進四): horse leg blocked; later moves not written");
+    assert_string_equal(rep.note, "dhtmlxq cannot hold tags Variation, My-Tag: dropped; "
+                                  "dhtmlxq cannot hold a line break in a tag value: written as a space; "
+                                  "dhtmlxq cannot hold '[DhtmlXQ' in text: '[' written as '［'; "
+                                  "dhtmlxq cannot hold untranslated moves: 2 dropped");
+    assert_non_null(strstr(s, "[DhtmlXQ_Plain]y[/DhtmlXQ_Plain]"));
+    xq_game_free(&a.g);
+    free(s);
+
+    opt.format = XQ_OUT_UCCI;
+    load(&a, rec, sizeof rec - 1);
+    s = render(&a, &opt, &full, &rep, NULL);
+    assert_string_equal(rep.note, "ucci cannot hold untranslated moves: 2 dropped");
+    xq_game_free(&a.g);
+    free(s);
+}
+
+/* XML 1.0 has no C0 control characters: written as spaces, with a note */
+static void xml_controls(void **state)
+{
+    (void)state;
+    static const char rec[] = "{\"tags\":{\"Red\":\"a\\u0011b\"},\"moves\":[{\"text\":\"炮二平五\"}]}\n";
+    loaded a;
+    load(&a, rec, sizeof rec - 1);
+    xq_write_options opt = {.format = XQ_OUT_XML};
+    bool full;
+    xq_write_report rep;
+    char *s = render(&a, &opt, &full, &rep, NULL);
+    assert_false(full);
+    assert_non_null(strstr(s, "<tag name=\"Red\">a b</tag>"));
+    assert_non_null(strstr(rep.note, "xml cannot hold control characters"));
+    opt.format = XQ_OUT_JSONL;   /* JSON holds them */
+    free(s);
+    s = render(&a, &opt, &full, &rep, NULL);
+    assert_true(full);
+    free(s);
+    xq_game_free(&a.g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(untranslated_moves_fail_again),
+        cmocka_unit_test(marked_texts),
+        cmocka_unit_test(pgn_comments_read_back),
+        cmocka_unit_test(valid_games_in_full),
+        cmocka_unit_test(xqf_tags),
+        cmocka_unit_test(dhtmlxq_losses),
+        cmocka_unit_test(xml_controls),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
