@@ -244,6 +244,7 @@ typedef struct {
     bool dhj;
     bool have_pos, have_fen, have_fen_side;
     xq_position pos;
+    cursor pos_at;            /* the field pos came from (have_pos): binit, fen or _31 */
     int start_ply_dhj;        /* DHJ _33, -1 if absent */
     int side_dhj;             /* DHJ _32, -1 if absent */
     bool too_many;            /* XQ_MAX_RECORD_MOVES reached */
@@ -422,6 +423,7 @@ static void parse_binit(block *b, size_t from, size_t to, const cursor *at)
         xq_position_put(&b->pos, sq, XQ_PIECE(XQ_BIN_SLOT_KIND[i % 16], i < 16 ? XQ_RED : XQ_BLACK));
     }
     b->have_pos = true;
+    b->pos_at = *at;
 }
 
 /* DHJ _31: 90 board characters, row 9 first. */
@@ -447,6 +449,7 @@ static void parse_dhj_board(block *b, const char *s, const cursor *at)
                         XQ_PIECE(K[idx % 7], idx < 7 ? XQ_RED : XQ_BLACK));
     }
     b->have_pos = true;
+    b->pos_at = *at;
 }
 
 /* Parse "a_b_c" (up to 3 numbers) from s; returns how many. */
@@ -543,6 +546,7 @@ static void take_field(block *b, const tag *t, size_t from, size_t to, const cur
         char err[160];
         if (xq_fen_read(&b->pos, fen, err, sizeof err)) {
             b->have_pos = b->have_fen = true;
+            b->pos_at = *at;
             /* a side field written means the FEN decides the side */
             const char *sp = strchr(fen, ' ');
             b->have_fen_side = sp && sp[1] && sp[1] != ' ';
@@ -874,6 +878,10 @@ static void read_block(dhtml_reader *r, xq_game *g, size_t from, size_t to, curs
         if (b.start_ply_dhj > 0)
             pos.fullmove = pos.side == XQ_RED ? b.start_ply_dhj / 2 + 1 : (b.start_ply_dhj + 1) / 2 + 1;
         xq_bin_set_start(g, &pos);
+        if (g->fen && b.have_pos) {   /* findings about the start: at its field */
+            g->fen_line = (uint32_t)b.pos_at.line;
+            g->fen_col = (uint32_t)b.pos_at.col;
+        }
     }
     if (b.oom) xq_game_diag(g, XQ_SEV_ERROR, at.line, at.col, at.off, "out of memory");
     for (size_t i = 0; i < b.nln; i++) free(b.ln[i].mv);

@@ -9,8 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool fail(char *err, size_t size, const char *fmt, ...)
+/* Write the reason into err (size bytes) and the byte column of the
+ * character at fault into *at (0: no one character); false. */
+static bool fail(char *err, size_t size, long *at, long col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static bool fail(char *err, size_t size, long *at, long col, const char *fmt, ...)
 {
+    *at = col;
     if (err && size) {
         va_list ap;
         va_start(ap, fmt);
@@ -47,7 +53,14 @@ static const char *show(int ch, char buf[8])
 
 bool xq_fen_read(xq_position *pos, const char *fen, char *err, size_t err_size)
 {
+    long at;
+    return xq_fen_read_at(pos, fen, err, err_size, &at);
+}
+
+bool xq_fen_read_at(xq_position *pos, const char *fen, char *err, size_t err_size, long *at)
+{
     char sh[8];
+    *at = 0;
     xq_position_clear(pos);
     const char *s = fen;
     while (*s == ' ' || *s == '\t') s++;
@@ -58,32 +71,32 @@ bool xq_fen_read(xq_position *pos, const char *fen, char *err, size_t err_size)
         long col = s - fen + 1;
         if (ch == '/' ) {
             if (file != 9)
-                return fail(err, err_size, "FEN board: rank %d has %d files, not 9 (column %ld)", rank, file, col);
+                return fail(err, err_size, at, col, "FEN board: rank %d has %d files, not 9 (column %ld)", rank, file, col);
             if (--rank < 0)
-                return fail(err, err_size, "FEN board: more than 10 ranks (column %ld)", col);
+                return fail(err, err_size, at, col, "FEN board: more than 10 ranks (column %ld)", col);
             file = 0;
         } else if (ch >= '1' && ch <= '9') {
             file += ch - '0';
             if (file > 9)
-                return fail(err, err_size, "FEN board: rank %d has more than 9 files at %s (column %ld)", rank, show(ch, sh), col);
+                return fail(err, err_size, at, col, "FEN board: rank %d has more than 9 files at %s (column %ld)", rank, show(ch, sh), col);
         } else if (kind_of_letter(ch) != XQ_NONE) {
             if (file >= 9)
-                return fail(err, err_size, "FEN board: rank %d has more than 9 files at %s (column %ld)", rank, show(ch, sh), col);
+                return fail(err, err_size, at, col, "FEN board: rank %d has more than 9 files at %s (column %ld)", rank, show(ch, sh), col);
             xq_color c = isupper(ch) ? XQ_RED : XQ_BLACK;
             int sq = XQ_SQ(file, rank);
             xq_kind k = kind_of_letter(ch);
             if (k == XQ_GENERAL && pos->general[c] < XQ_SQUARES)
-                return fail(err, err_size, "FEN board: two %s generals (column %ld)", c == XQ_RED ? "red" : "black", col);
+                return fail(err, err_size, at, col, "FEN board: two %s generals (column %ld)", c == XQ_RED ? "red" : "black", col);
             xq_position_put(pos, sq, XQ_PIECE(k, c));
             file++;
         } else if (ch == ' ' || ch == '\t' || ch == 0) {
             break;
         } else {
-            return fail(err, err_size, "FEN board: unexpected %s at column %ld", show(ch, sh), col);
+            return fail(err, err_size, at, col, "FEN board: unexpected %s at column %ld", show(ch, sh), col);
         }
     }
     if (rank != 0 || file != 9)
-        return fail(err, err_size, "FEN board: %d ranks of 9 files needed, board ends in rank %d after %d files",
+        return fail(err, err_size, at, 0, "FEN board: %d ranks of 9 files needed, board ends in rank %d after %d files",
                     10, rank, file);
     /* field 2: side to move (optional: Red) */
     while (*s == ' ' || *s == '\t') s++;
@@ -92,10 +105,10 @@ bool xq_fen_read(xq_position *pos, const char *fen, char *err, size_t err_size)
         int ch = tolower((unsigned char)*s);
         if (ch == 'w' || ch == 'r') side = XQ_RED;
         else if (ch == 'b') side = XQ_BLACK;
-        else return fail(err, err_size, "FEN side to move: unexpected %s at column %ld (w, r or b)", show(*s, sh), (long)(s - fen + 1));
+        else return fail(err, err_size, at, (long)(s - fen + 1), "FEN side to move: unexpected %s at column %ld (w, r or b)", show(*s, sh), (long)(s - fen + 1));
         s++;
         if (*s && *s != ' ' && *s != '\t')
-            return fail(err, err_size, "FEN side to move: unexpected %s at column %ld", show(*s, sh), (long)(s - fen + 1));
+            return fail(err, err_size, at, (long)(s - fen + 1), "FEN side to move: unexpected %s at column %ld", show(*s, sh), (long)(s - fen + 1));
     }
     xq_position_set_side(pos, side);
     /* fields 3-4 (castling/en passant, always "-") are skipped; 5-6 are counters */
@@ -110,11 +123,11 @@ bool xq_fen_read(xq_position *pos, const char *fen, char *err, size_t err_size)
             char *end;
             long v = strtol(start, &end, 10);
             if (end != s || v < 0 || v > 100000)
-                return fail(err, err_size, "FEN field %d: %s is not a move counter (column %ld)", field, show(*start, sh), (long)(start - fen + 1));
+                return fail(err, err_size, at, (long)(start - fen + 1), "FEN field %d: %s is not a move counter (column %ld)", field, show(*start, sh), (long)(start - fen + 1));
             nums[field - 5] = v;
             got++;
         } else if (field > 6) {
-            return fail(err, err_size, "FEN: unexpected field %d at column %ld", field, (long)(start - fen + 1));
+            return fail(err, err_size, at, (long)(start - fen + 1), "FEN: unexpected field %d at column %ld", field, (long)(start - fen + 1));
         }
         field++;
     }

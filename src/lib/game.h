@@ -111,6 +111,14 @@ typedef struct {
     xq_tag *tags;            /* in file order */
     size_t tag_count;
     const char *fen;         /* value of the FEN tag, or NULL */
+    /* where fen's first character is in the file (line, column as a
+     * diagnostic's), both 0 when no reader knows (binary formats, no FEN):
+     * the place of a finding about the start position.  fen_verbatim: the
+     * value is, character for character, what the file has on that line
+     * (no escape, entity or decoding between), so that its character i
+     * (0-based) is at column fen_col + i. */
+    uint32_t fen_line, fen_col;
+    bool fen_verbatim;
 
     xq_branch main;          /* main line; main.comment is the comment before the first move */
     const char *result;      /* result token found in the movetext, or NULL */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "json_read.h"
 #include "pgn_read.h"
@@ -39,6 +40,7 @@ typedef struct {
     xq_game *g;
     uint32_t line;           /* the record's line */
     size_t col0;             /* byte column of the line's text offset 0, minus 1 (a BOM) */
+    const char *text;        /* the line's text (from offset 0), as parsed */
     segment path[PATH_SEGS];
     int depth;
     bool failed;
@@ -312,16 +314,40 @@ static bool fill_result(filler *f, const xq_json_value *rec)
     return true;
 }
 
-/* The start position: the first FEN tag, else a "fen" other than the
- * standard start (see jsonl_read.h). */
-static bool fill_fen(filler *f, const xq_json_value *rec)
+/* g's FEN is string v: where it starts (xq_game.fen_line), verbatim
+ * when the line holds it as it is (no escape) and in ASCII (this
+ * reader's columns count bytes; the replay's, in the FEN, characters). */
+static void fen_from(filler *f, const xq_json_value *v)
+{
+    const char *raw = f->text + v->offset + 1;   /* (a string's raw text is no shorter than it) */
+    bool verbatim = raw[v->len] == '"';
+    for (size_t i = 0; verbatim && i < v->len; i++) verbatim = raw[i] == v->str[i] && (unsigned char)raw[i] < 0x80;
+    f->g->fen_line = f->line;
+    f->g->fen_col = (uint32_t)(f->col0 + v->offset + 2);
+    f->g->fen_verbatim = verbatim;
+}
+
+/* The start position: the first FEN tag (of tags, NULL: none), else a
+ * "fen" other than the standard start (see jsonl_read.h). */
+static bool fill_fen(filler *f, const xq_json_value *rec, const xq_json_value *tags)
 {
     xq_game *g = f->g;
     g->fen = xq_game_tag(g, "FEN");
-    if (g->fen) return true;
+    if (g->fen) {
+        for (size_t i = 0; tags && i < tags->len; i++)
+            if (!strcasecmp(tags->keys[i], "FEN")) {   /* (as xq_game_tag finds it) */
+                fen_from(f, &tags->items[i]);
+                break;
+            }
+        return true;
+    }
     const char *fen;
-    if (!get_string(f, rec, "fen", &fen, NULL)) return false;
-    if (fen && strcmp(fen, XQ_START_FEN)) g->fen = fen;
+    const xq_json_value *at;
+    if (!get_string(f, rec, "fen", &fen, &at)) return false;
+    if (fen && strcmp(fen, XQ_START_FEN)) {
+        g->fen = fen;
+        fen_from(f, at);
+    }
     return true;
 }
 
@@ -330,7 +356,7 @@ static bool fill_record(filler *f, const xq_json_value *rec)
     if (rec->type != XQ_JSON_OBJECT)
         return problem(f, rec, "expected a JSON object (a record), not %s", xq_json_type_name(rec->type));
     const xq_json_value *tags, *moves;
-    if (!get_typed(f, rec, "tags", XQ_JSON_OBJECT, &tags) || (tags && !fill_tags(f, tags)) || !fill_fen(f, rec) ||
+    if (!get_typed(f, rec, "tags", XQ_JSON_OBJECT, &tags) || (tags && !fill_tags(f, tags)) || !fill_fen(f, rec, tags) ||
         !get_string(f, rec, "comment", &f->g->main.comment, NULL) ||
         !get_typed(f, rec, "moves", XQ_JSON_ARRAY, &moves))
         return false;
@@ -348,6 +374,7 @@ static void record_error(xq_game *g, uint32_t line, uint32_t col, uint64_t offse
 {
     g->tag_count = 0;
     g->fen = NULL;
+    g->fen_line = g->fen_col = 0;
     memset(&g->main, 0, sizeof g->main);
     g->result = NULL;
     g->result_code = XQ_RESULT_NONE;
@@ -384,6 +411,7 @@ static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, si
     f->g = g;
     f->line = line;
     f->col0 = skip;
+    f->text = text;
     f->depth = 0;
     f->failed = false;
     if (!fill_record(f, &j->doc.root))

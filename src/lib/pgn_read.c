@@ -991,33 +991,57 @@ static const char *last_close_quote(const char *p, const char *end)
     return bs % 2 ? NULL : e - 1;
 }
 
+/* The column of a FEN tag's value on a line `[FEN "value"]` (the fast
+ * paths' lines: the name as KNOWN has it, one blank). */
+enum { FEN_FAST_COL = sizeof "[FEN \"" };
+
+/* The tag just added to g is the record's first FEN tag: note it, and
+ * where its value starts in g (line, col; verbatim: the value as the
+ * line has it), the place of a finding about the start
+ * (xq_game.fen_line; the general way corrects col and verbatim after). */
+static inline void fen_tag_added(xq_reader *r, xq_game *g, uint64_t line)
+{
+    r->fen_tag = g->tag_count;
+    g->fen_line = (uint32_t)line;
+    g->fen_col = FEN_FAST_COL;
+    g->fen_verbatim = true;
+}
+
 /* Note the tag just added to g, whose name is name_len bytes long (no
  * NUL: decoded text has none) and is KNOWN[id] (id >= 0) or no known
  * name (-1): in the set of names, and
  * as the record's FEN if it is the first FEN tag (what xq_game_tag(g,
- * "FEN") finds). */
-static inline void tag_added_id(xq_reader *r, xq_game *g, size_t name_len, int id)
+ * "FEN") finds), on line `line` (fen_tag_added). */
+static inline void tag_added_id(xq_reader *r, xq_game *g, size_t name_len, int id, uint64_t line)
 {
     if (id >= 0) {
         r->known_seen |= (uint64_t)1 << id;
-        if (id == K_FEN && !r->fen_tag) r->fen_tag = g->tag_count;
+        if (id == K_FEN && !r->fen_tag) fen_tag_added(r, g, line);
         return;
     }
     const char *s = g->tags[g->tag_count - 1].name;
     names_add_other(r, g, g->tag_count - 1, name_hash(s, name_len));
 }
 
-static void tag_added(xq_reader *r, xq_game *g, size_t name_len)
+/* tag_added_id for a tag of the line s being read the general way, its
+ * value starting at value (verbatim or not; the column counted only for
+ * a FEN tag). */
+static void tag_added(xq_reader *r, xq_game *g, size_t name_len, const char *s, const char *value, bool verbatim)
 {
     bool exact;
-    tag_added_id(r, g, name_len, known_name(g->tags[g->tag_count - 1].name, name_len, &exact));
+    bool first_fen = !r->fen_tag;
+    tag_added_id(r, g, name_len, known_name(g->tags[g->tag_count - 1].name, name_len, &exact), r->line.number);
+    if (first_fen && r->fen_tag) {   /* (this line's place of the value) */
+        g->fen_col = 1 + nchars(s, value);
+        g->fen_verbatim = verbatim;
+    }
 }
 
 /* The common tag line, `[Name "value"]` and nothing else (one space, no
  * quote or backslash in the value, nothing after the ']'): the tag added
  * straight from the line, as tag_line's general loop would add it.  p is
  * at the '[' (tag_start).  false, having done nothing, for any other. */
-static bool simple_tag(xq_reader *r, xq_game *g, const char *p, const char *end)
+static bool simple_tag(xq_reader *r, xq_game *g, const char *s, const char *p, const char *end)
 {
     const char *name = p + 1, *q = name;
     while (q < end && NAME_STOP[(unsigned char)*q] == 0) q++;
@@ -1026,7 +1050,7 @@ static bool simple_tag(xq_reader *r, xq_game *g, const char *p, const char *end)
     if (!close || close + 2 != end || close[1] != ']' || memchr(v, '\\', (size_t)(close - v)))
         return false;
     if (xq_game_add_tag(g, name, (size_t)(q - name), v, (size_t)(close - v)))
-        tag_added(r, g, (size_t)(q - name));
+        tag_added(r, g, (size_t)(q - name), s, v, true);
     return true;
 }
 
@@ -1034,7 +1058,7 @@ static bool simple_tag(xq_reader *r, xq_game *g, const char *p, const char *end)
  * last tag is movetext. */
 static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, const char *end)
 {
-    if (simple_tag(r, g, p, end)) return;
+    if (simple_tag(r, g, s, p, end)) return;
     bool ok = true;
     while (ok && tag_start(p, end)) {
         const char *tag = p;   /* its column, 1 + nchars(s, tag), only for diagnostics */
@@ -1043,6 +1067,9 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
         size_t name_len = (size_t)(p - name);
         p = skip_blanks(p, end);
         r->scratch.len = 0;
+        /* where the value starts (its column: a FEN tag's) */
+        const char *value = p < end && *p == '"' ? p + 1 : p;
+        bool verbatim = false;   /* the value as the line has it */
         if (p < end && *p == '"') {
             const char *quote = p;
             const char *v = ++p;
@@ -1066,6 +1093,7 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
                 xq_buf_append(&r->scratch, v, (size_t)(e - v));
             } else {
                 xq_buf_append(&r->scratch, v, (size_t)(p - v));
+                verbatim = r->scratch.len == (size_t)(p - value);   /* no escape in it */
                 if (memchr(v, '"', (size_t)(p - v)))
                     diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, quote),
                          "'\"' inside a tag value not escaped");
@@ -1089,7 +1117,7 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
             diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, tag), "tag value not in quotes");
         }
         if (xq_game_add_tag(g, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len))
-            tag_added(r, g, name_len);
+            tag_added(r, g, name_len, s, value, verbatim);
         p = skip_blanks(p, end);
     }
     if (ok && p < end) {
@@ -1229,7 +1257,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     raw_flush(r, g);
     g->main = (xq_branch){f0->count ? f0->nodes : NULL, f0->count, f0->comment};
     main_nodes_take(r, g);   /* (a swap: g keeps f0's array, f0 gets g's spare) */
-    g->fen = r->fen_tag ? g->tags[r->fen_tag - 1].value : NULL;
+    g->fen = r->fen_tag ? g->tags[r->fen_tag - 1].value : NULL;   /* (its place: fen_tag_added) */
     g->index = ++r->index;
     g->encoding = xq_input_encoding(r->in);
     g->file = xq_game_strndup(g, r->path, r->path_len);
@@ -1972,7 +2000,7 @@ static inline __attribute__((always_inline)) void tag_take(xq_reader *r, xq_game
         g->first_line = lineno;
     }
     if (r->ph == PH_START || r->ph == PH_MOVES) r->ph = PH_TAGS;
-    if (n && xq_game_add_tag_ref(g, n, val)) tag_added_id(r, g, name_len, id);
+    if (n && xq_game_add_tag_ref(g, n, val)) tag_added_id(r, g, name_len, id, lineno);
     if (idx < sizeof r->tag_pred) r->tag_pred[idx] = (uint8_t)(id + 1);
 }
 
@@ -2162,7 +2190,7 @@ tag_run(xq_reader *r, xq_game *g, const unsigned char *p, const unsigned char *s
          * guess already) */
         if (xq_game_add_tag_ref(g, kt->name, val)) {
             seen |= (uint64_t)1 << id;
-            if (id == K_FEN && !r->fen_tag) r->fen_tag = g->tag_count;
+            if (id == K_FEN && !r->fen_tag) fen_tag_added(r, g, lineno + n);
         }
         p = nl + 1;
     }

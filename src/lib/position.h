@@ -153,6 +153,12 @@ void xq_position_set_side(xq_position *pos, xq_color side);
  * possible: see xq_position_check. */
 bool xq_fen_read(xq_position *pos, const char *fen, char *err, size_t err_size);
 
+/* xq_fen_read, also telling where it failed: *at is the 1-based byte
+ * column in fen of the character at fault (the one the message names),
+ * 0 when no one character is (the board ends too early) or on success;
+ * for a finding placed at that character of a FEN tag (replay.c). */
+bool xq_fen_read_at(xq_position *pos, const char *fen, char *err, size_t err_size, long *at);
+
 /* Write the standard FEN (RNBAKCP letters, w/b, "- - halfmove fullmove") into
  * buf; needs at most XQ_FEN_MAX bytes.  Returns the length written. */
 enum { XQ_FEN_MAX = 128 };

@@ -586,6 +586,21 @@ static bool fen_names_start(const xq_game *g)
     return !g->fen || !*g->fen || !strcmp(g->fen, XQ_START_FEN);
 }
 
+/* The place of a finding about g's FEN tag: its value's first character
+ * (in *at; NULL when no reader knows, the finding then at the record's
+ * start), or the character byte_col (1-based, 0: none) of the value when
+ * the value is as the file has it (fen_verbatim): FEN columns count
+ * bytes, a diagnostic's characters. */
+static const xq_node *fen_place(const xq_game *g, long byte_col, xq_node *at)
+{
+    if (!g->fen_line) return NULL;
+    at->line = g->fen_line;
+    at->col = g->fen_col;
+    if (byte_col > 0 && g->fen_verbatim && (size_t)byte_col <= strlen(g->fen))
+        for (long i = 0; i + 1 < byte_col; i++) at->col += ((unsigned char)g->fen[i] & 0xC0) != 0x80;
+    return at;
+}
+
 /* The start position of g into *pos (and out->start), with its check
  * state and attacking pieces; false (out filled in) when its FEN tag does
  * not parse.  named_start: fen_names_start(g), asked once a game. */
@@ -600,10 +615,12 @@ static bool start_position(const xq_game *g, bool named_start, const xq_replay_o
         *attackers = XQ_START_ATTACKERS;
     } else {
         char err[160];
-        if (!xq_fen_read(pos, g->fen, err, sizeof err)) {
+        long bad_col;
+        xq_node at;
+        if (!xq_fen_read_at(pos, g->fen, err, sizeof err, &bad_col)) {
             out->status = XQ_STATUS_UNREADABLE;
             snprintf(out->reason, sizeof out->reason, "bad FEN tag: %s", err);
-            add_finding_text(out, opt, XQ_FIND_BAD_FEN, XQ_SEV_ERROR, 0, NULL, out->reason);
+            add_finding_text(out, opt, XQ_FIND_BAD_FEN, XQ_SEV_ERROR, 0, fen_place(g, bad_col, &at), out->reason);
             return false;
         }
         const char *why = xq_position_check(pos);
@@ -617,12 +634,13 @@ static bool start_position(const xq_game *g, bool named_start, const xq_replay_o
              * not replayed, as a FEN that does not parse */
             out->status = XQ_STATUS_UNREADABLE;
             snprintf(out->reason, sizeof out->reason, "FEN position cannot arise: %s", why);
-            add_finding_text(out, opt, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_ERROR, 0, NULL, out->reason);
+            add_finding_text(out, opt, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_ERROR, 0, fen_place(g, 0, &at),
+                             out->reason);
             return false;
         }
         if (why)
             add_finding(out, opt, XQ_FIND_IMPOSSIBLE_POSITION, opt->strict || no_general ? XQ_SEV_ERROR : XQ_SEV_WARNING,
-                        0, NULL, "FEN position cannot arise: %s", why);
+                        0, fen_place(g, 0, &at), "FEN position cannot arise: %s", why);
         xq_checks_init(state, pos);
         *attackers = attackers_on(pos);
     }

@@ -77,6 +77,19 @@ static void fail(walk *w, const xq_node *n, const char *what, int ply, const cha
     w->rep->col = n->col;
 }
 
+/* The place of the replay's finding that it could not start (a FEN tag
+ * that does not parse, or gives a position that cannot arise: at the
+ * tag, where the reader knows it), or NULL. */
+static const xq_finding *start_finding(const xq_replay *r)
+{
+    for (int i = 0; i < r->nfindings; i++) {
+        const xq_finding *f = &r->findings[i];
+        if (f->severity == XQ_SEV_ERROR && (f->kind == XQ_FIND_BAD_FEN || f->kind == XQ_FIND_IMPOSSIBLE_POSITION))
+            return f->line ? f : NULL;
+    }
+    return NULL;
+}
+
 /* How many leading moves of line b decode from start (NULL: none), their
  * moves in moves[] (variations only: the main line was decoded by the
  * replay, up to r->plies); the first failure goes to the report. */
@@ -87,8 +100,15 @@ static size_t decode_line(walk *w, const xq_branch *b, const xq_position *start,
     if (depth == 0) {
         size_t n = start ? (size_t)w->r->plies : 0;
         if (n > b->count) n = b->count;
-        if (n < b->count)
+        if (n < b->count) {
+            bool first = !w->rep->why[0];
             fail(w, &b->nodes[n], "", ply0 + (int)n, w->r->reason[0] ? w->r->reason : "move not decoded");
+            const xq_finding *f = start ? NULL : start_finding(w->r);
+            if (first && f) {   /* the moves are fine: the start is not */
+                w->rep->line = f->line;
+                w->rep->col = f->col;
+            }
+        }
         return n;
     }
     if (!start) return 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "replay.h"
 #include "xml_lib.h"
@@ -350,20 +351,27 @@ static void read_game(xq_xml_reader *x, const xmlNode *el, xq_game *g)
         if (!xq_result_parse(res, &g->result_code))
             xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)g->first_line, 1, 0, "result=\"%s\" is not a result", res);
     }
+    uint32_t fen_line = 0;   /* the line of the element of the first FEN tag */
     for (const xmlNode *c = el->children; c; c = c->next) {
         if (is_el(c, "tag")) {
             const char *name = attr(c, "name"), *value = content(lx, g, c);
             if (name && *name) xq_game_add_tag(g, name, strlen(name), value, strlen(value));
             else xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)lx->xmlGetLineNo(c), 1, 0, "<tag> without a name ignored");
+            if (name && !fen_line && !strcasecmp(name, "FEN")) fen_line = (uint32_t)lx->xmlGetLineNo(c);
         } else if (is_el(c, "fen")) {
             const char *fen = content(lx, g, c);
             xq_game_add_tag(g, "FEN", 3, fen, strlen(fen));
+            if (!fen_line) fen_line = (uint32_t)lx->xmlGetLineNo(c);
         } else if (c->type == XML_ELEMENT_NODE && !is_el(c, "move") && !is_el(c, "comment")) {
             unknown(lx, g, c, "game");
         }
     }
     read_line(lx, g, el, &g->main);
     g->fen = xq_game_tag(g, "FEN");
+    if (g->fen && fen_line) {   /* findings about the start: at its element (libxml2 gives no column) */
+        g->fen_line = fen_line;
+        g->fen_col = 1;
+    }
 }
 
 /* ---- the document ------------------------------------------------------------------ */

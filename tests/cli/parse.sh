@@ -6,7 +6,7 @@ P=$BIN/xq-parse
 expect_status "broken.pgn exits 1" 1 $P corpus/broken.pgn
 expect_eq "broken.pgn diagnostics" "corpus/broken.pgn:12:4: error: game 2: 馬二進四: horse leg blocked
 corpus/broken.pgn:28:9: error: game 4: 將５平６: game already over: black is checkmated
-corpus/broken.pgn:31:1: error: game 5: bad FEN tag: FEN board: more than 10 ranks (column 60)
+corpus/broken.pgn:33:66: error: game 5: bad FEN tag: FEN board: more than 10 ranks (column 60)
 corpus/broken.pgn:42:17: error: game 6: 象棋很好: unknown character '棋' (U+68CB) at column 2
 corpus/broken.pgn:49:14: error: game 7: b9c7: wrong side to move: it is red's turn
 corpus/broken.pgn:55:9: error: game 8: comment '{' not closed at end of input

@@ -172,7 +172,7 @@ expect_eq "--keep: a CRLF record gets CRLF" "$(printf '[Game "Chinese Chess"]\r\
 printf '[Game "Chinese Chess"]\n[FEN "9/9/9/9/9/9/9/9/9/9 w - - 0 1"]\n\n*\n' > "$TMP/empty-board.pgn"
 expect_status "an empty board: exit 1" 1 "$BIN/xq-validate" "$TMP/empty-board.pgn"
 expect_eq "an empty board: one error, no stalemate" \
-  "$TMP/empty-board.pgn:1:1: error: game 1: FEN position cannot arise: no red general
+  "$TMP/empty-board.pgn:2:7: error: game 1: FEN position cannot arise: no red general
 1 game: 0 valid, 1 with errors, 0 unreadable" "$(cat "$TMP/err")"
 expect_eq "an empty board: no board result in the report" '"termination":"none"' \
   "$("$BIN/xq-validate" -q --report json "$TMP/empty-board.pgn" | grep -o '"termination":"[a-z_ ]*"')"

@@ -200,6 +200,44 @@ static void impossible_fen_i03(void **state)
     assert_string_equal(r.reason, "FEN position cannot arise: the generals face each other");
 }
 
+/* The place of a finding about the FEN tag: the bad character (the FEN
+ * reader's byte column, counted in characters from the value's column),
+ * the value's start for a position that cannot arise or a value with an
+ * escape, the record's start (0) when no reader said where it is. */
+static void fen_finding_places(void **state)
+{
+    (void)state;
+    xq_replay r;
+    long at;
+    xq_position pos;
+    assert_false(xq_fen_read_at(&pos, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w", NULL, 0, &at));
+    assert_int_equal(at, 59);
+    assert_false(xq_fen_read_at(&pos, "9/9/9 w", NULL, 0, &at));
+    assert_int_equal(at, 0);   /* the board ends early: no one character */
+    assert_true(xq_fen_read_at(&pos, XQ_START_FEN, NULL, 0, &at));
+    assert_int_equal(at, 0);
+    replay_text("[Event \"x\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 红 - 0 x\"]\n", NULL, &r);
+    assert_int_equal(r.nfindings, 1);
+    assert_int_equal(r.findings[0].kind, XQ_FIND_BAD_FEN);
+    assert_int_equal(r.findings[0].line, 2);
+    assert_int_equal(r.findings[0].col, 7 + 68);   /* 'x': byte 71 of the FEN, character 69 */
+    replay_text("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/\\\\NBAKABNR w\"]\n", NULL, &r);
+    assert_int_equal(r.findings[0].line, 1);
+    assert_int_equal(r.findings[0].col, 7);   /* an escape in the value: its start */
+    replay_text("\n[FEN \"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n", NULL, &r);
+    assert_int_equal(r.findings[0].kind, XQ_FIND_IMPOSSIBLE_POSITION);
+    assert_int_equal(r.findings[0].line, 2);
+    assert_int_equal(r.findings[0].col, 7);
+    xq_game g;
+    xq_game_init(&g);
+    g.fen = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1";   /* made by no reader */
+    xq_replay_options def;
+    xq_replay_options_default(&def);
+    xq_replay_game(&g, &def, &r);
+    assert_int_equal(r.findings[0].line, 0);
+    xq_game_free(&g);
+}
+
 static void results_parse(void **state)
 {
     (void)state;
@@ -225,6 +263,7 @@ int main(void)
         cmocka_unit_test(move_limit_cases),
         cmocka_unit_test(illegal_moves),
         cmocka_unit_test(impossible_fen_i03),
+        cmocka_unit_test(fen_finding_places),
         cmocka_unit_test(results_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

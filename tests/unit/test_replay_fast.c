@@ -357,10 +357,16 @@ static void ref_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_re
         attackers = XQ_START_ATTACKERS;
     } else if (g->fen && *g->fen) {
         char err[160];
-        if (!xq_fen_read(&pos, g->fen, err, sizeof err)) {
+        long bad_col;
+        /* the findings about the start at the FEN's value (its bad
+         * character's column when the value is verbatim) */
+        xq_node at = {.line = g->fen_line, .col = g->fen_col}, *fen_at = g->fen_line ? &at : NULL;
+        if (!xq_fen_read_at(&pos, g->fen, err, sizeof err, &bad_col)) {
             out->status = XQ_STATUS_UNREADABLE;
             snprintf(out->reason, sizeof out->reason, "bad FEN tag: %s", err);
-            add_finding(out, XQ_FIND_BAD_FEN, XQ_SEV_ERROR, 0, NULL, "%s", out->reason);
+            if (g->fen_verbatim && bad_col > 0)
+                for (long i = 0; i + 1 < bad_col && g->fen[i]; i++) at.col += ((unsigned char)g->fen[i] & 0xC0) != 0x80;
+            add_finding(out, XQ_FIND_BAD_FEN, XQ_SEV_ERROR, 0, fen_at, "%s", out->reason);
             return;
         }
         const char *why = xq_position_check(&pos);
@@ -371,12 +377,12 @@ static void ref_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_re
             /* a general the side to move could take: not replayed */
             out->status = XQ_STATUS_UNREADABLE;
             snprintf(out->reason, sizeof out->reason, "FEN position cannot arise: %s", why);
-            add_finding(out, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_ERROR, 0, NULL, "%s", out->reason);
+            add_finding(out, XQ_FIND_IMPOSSIBLE_POSITION, XQ_SEV_ERROR, 0, fen_at, "%s", out->reason);
             return;
         }
         if (why)
             add_finding(out, XQ_FIND_IMPOSSIBLE_POSITION,
-                        opt->strict || no_general ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, NULL,
+                        opt->strict || no_general ? XQ_SEV_ERROR : XQ_SEV_WARNING, 0, fen_at,
                         "FEN position cannot arise: %s", why);
         xq_checks_init(&state, &pos);
     } else {

@@ -146,6 +146,7 @@ static void test_name_set(void **state)
     char buf[64];
     for (int rec = 0; rec < 3000; rec++) {
         xq_game_reset(&g);
+        assert_int_equal(g.fen_col, 0);
         names_clear(r);
         r->fen_tag = 0;   /* (as record_begin) */
         size_t count = rnd(8) == 0 ? rnd(300) : rnd(20);
@@ -156,9 +157,15 @@ static void test_name_set(void **state)
                 if (ieq(g.tags[i].name, strlen(g.tags[i].name), buf, n)) want = true;
             assert_int_equal(names_seen(r, &g, buf, n), want);
             assert_true(xq_game_add_tag(&g, buf, n, "v", 1));
-            tag_added(r, &g, n);
-            /* the first FEN tag, any case */
+            bool fen_before = r->fen_tag != 0;
+            const char *line = "[Name \"v\"]";   /* (the value's place: column 8) */
+            tag_added(r, &g, n, line, line + 7, true);
+            /* the first FEN tag, any case, and its value's place */
             if (!r->fen_tag) assert_false(ieq(buf, n, "FEN", 3));
+            if (!fen_before && r->fen_tag) {
+                assert_int_equal(g.fen_col, 8);
+                assert_true(g.fen_verbatim);
+            }
             /* a probe */
             n = random_name(buf);
             want = false;

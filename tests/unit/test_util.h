@@ -323,6 +323,9 @@ static inline void same_game(const xq_game *a, const xq_game *b)
         same_str(a->tags[i].value, b->tags[i].value);
     }
     same_str(a->fen, b->fen);
+    assert_int_equal(a->fen_line, b->fen_line);   /* where findings about the start go */
+    assert_int_equal(a->fen_col, b->fen_col);
+    assert_int_equal(a->fen_verbatim, b->fen_verbatim);
     same_branch(&a->main, &b->main);
     same_str(a->result, b->result);
     assert_int_equal(a->result_code, b->result_code);
