@@ -306,3 +306,31 @@ void xq_text_defang(char *s)
         }
     }
 }
+
+/* Is c a control character of xq_name_put's rule (C0 but NUL, DEL)? */
+static bool name_control(unsigned char c)
+{
+    return (c >= 0x01 && c <= 0x1F) || c == 0x7F;
+}
+
+void xq_name_put(FILE *to, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    bool any = false;
+    for (const unsigned char *q = p; *q && !any; q++) any = name_control(*q);
+    if (!any) {
+        fputs(s, to);
+        return;
+    }
+    for (; *p; p++) {
+        switch (*p) {
+        case '\\': fputs("\\\\", to); break;
+        case '\t': fputs("\\t", to); break;
+        case '\n': fputs("\\n", to); break;
+        case '\r': fputs("\\r", to); break;
+        default:
+            if (name_control(*p)) fprintf(to, "\\%03o", *p);
+            else putc(*p, to);
+        }
+    }
+}

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "input.h"
 #include "position.h"
@@ -221,5 +222,17 @@ const char *xq_result_str(xq_result r);
  * quoted in a diagnostic cannot drive the user's terminal (escape
  * sequences).  Other bytes are left as they are. */
 void xq_text_defang(char *s);
+
+/* Write s, a file name or a line of text that quotes one, to `to` as
+ * every text diagnostic shows it (the one rule, man/xq.7 DIAGNOSTICS):
+ * byte for byte when it holds no control character (C0: bytes 0x01-0x1F,
+ * and DEL 0x7F), so that UTF-8, GBK, Big5 names, blanks and backslashes
+ * print as they are; otherwise as a shell's $'...' or C string spells it
+ * and a user maps back: tab, newline and carriage return as \t \n \r,
+ * the other controls as \ and three octal digits (ESC \033, DEL \177),
+ * and a backslash as \\.  So a name cannot move the cursor, colour the
+ * terminal or cut a FILE:LINE:COL line in two.  Bytes 0x80 and up are
+ * left alone (they are GBK and Big5 bytes as well as UTF-8's). */
+void xq_name_put(FILE *to, const char *s);
 
 #endif

@@ -9,12 +9,23 @@
 
 void xq_cli_error(const char *prog, const char *fmt, ...)
 {
+    /* the whole message through xq_name_put: the names it quotes (a file,
+     * a list, an option's value) show no control character raw */
+    char small[1024], *msg = small;
     va_list ap;
-    fprintf(stderr, "%s: ", prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (!msg) msg = small;   /* (out of memory: the message cut) */
+    fprintf(stderr, "%s: ", prog);
+    xq_name_put(stderr, n < 0 ? fmt : msg);
     fputc('\n', stderr);
+    if (msg != small) free(msg);
 }
 
 void xq_cli_version(const char *prog)

@@ -127,7 +127,10 @@ void xq_cli_inputs_free(char **paths, size_t npaths, int count);
  * toward the move limit unless --check-cap said otherwise. */
 void xq_cli_rules_finish(xq_replay_options *rules, bool cap_given);
 
-/* Print "PROG: message\n" to stderr (printf-style). */
+/* Print "PROG: message\n" to stderr (printf-style), the message as
+ * xq_name_put (game.h) shows it: the file names and values it quotes
+ * print no control character raw.  Every text diagnostic of the tools
+ * writes its FILE the same way (xq_name_put), in one rule. */
 void xq_cli_error(const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

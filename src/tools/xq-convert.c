@@ -166,7 +166,8 @@ static bool report_syntax(FILE *err, const xq_game *g, const xq_replay *r)
     for (int i = 0; i < r->nfindings; i++) {
         const xq_finding *f = &r->findings[i];
         if (f->kind != XQ_FIND_SYNTAX || f->severity != XQ_SEV_ERROR) continue;
-        fprintf(err, "%s:%lu:%lu: error: game %llu: %s\n", g->file,
+        xq_name_put(err, g->file);   /* (no control character raw: cli.h) */
+        fprintf(err, ":%lu:%lu: error: game %llu: %s\n",
                 (unsigned long)(f->line ? f->line : g->first_line), (unsigned long)(f->line ? f->col : 1),
                 (unsigned long long)g->index, f->message);
         any = true;
@@ -203,7 +204,8 @@ static void convert_game(void *ctx, xq_slot *slot)
     if (st->opt->write.format == XQ_OUT_XQF && (g->index > 1 || st->games_before)) {
         /* an XQF file holds one game, the run's first: the rest would
          * make a broken file (counted and told, from every file) */
-        fprintf(slot->err, "%s:%llu:1: error: game %llu: not written: an XQF file holds one game\n", g->file,
+        xq_name_put(slot->err, g->file);
+        fprintf(slot->err, ":%llu:1: error: game %llu: not written: an XQF file holds one game\n",
                 (unsigned long long)g->first_line, (unsigned long long)g->index);
         o->partial = true;
         return;
@@ -211,15 +213,19 @@ static void convert_game(void *ctx, xq_slot *slot)
     if (!xq_write_game(slot->out, g, r, &st->opt->write, &rep)) {
         xq_text_defang(rep.why);   /* may quote record text: no terminal escapes */
         xq_text_defang(rep.note);
-        if (rep.why[0])
-            fprintf(slot->err, "%s:%lu:%lu: error: game %llu: %s\n", g->file,
+        if (rep.why[0]) {
+            xq_name_put(slot->err, g->file);
+            fprintf(slot->err, ":%lu:%lu: error: game %llu: %s\n",
                     (unsigned long)(rep.line ? rep.line : g->first_line), (unsigned long)(rep.line ? rep.col : 1),
                     (unsigned long long)g->index, rep.why);
+        }
         /* something dropped or written otherwise: not in full, said even
          * with -q (which leaves out only the summary and its notes) */
-        if (rep.note[0])
-            fprintf(slot->err, "%s:%llu:1: note: game %llu: %s\n", g->file, (unsigned long long)g->first_line,
+        if (rep.note[0]) {
+            xq_name_put(slot->err, g->file);
+            fprintf(slot->err, ":%llu:1: note: game %llu: %s\n", (unsigned long long)g->first_line,
                     (unsigned long long)g->index, rep.note);
+        }
         o->partial = true;
     }
     o->lost = xq_game_contents(g) & ~st->holds;

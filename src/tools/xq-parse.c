@@ -61,7 +61,7 @@ static void print_tsv_field(FILE *o, const char *s)
 
 static void print_tags(FILE *o, const xq_game *g, const char *list)
 {
-    print_tsv_field(o, g->file);
+    xq_name_put(o, g->file);   /* as the diagnostics show it: no tab, no newline */
     fprintf(o, "\t%llu", (unsigned long long)g->index);
     const char *p = list;
     while (*p) {
@@ -119,7 +119,8 @@ static void parse_game(void *ctx, xq_slot *slot)
         if (!error && !opt->warnings) continue;
         unsigned long line = f->line ? f->line : (unsigned long)g->first_line;
         bool at_bad = f->ply && f->ply == r->bad_ply;
-        fprintf(slot->err, "%s:%lu:%lu: %s: game %llu: %s%s%s\n", g->file, line,
+        xq_name_put(slot->err, g->file);   /* (no control character raw: cli.h) */
+        fprintf(slot->err, ":%lu:%lu: %s: game %llu: %s%s%s\n", line,
                 (unsigned long)(f->line ? f->col : 1), error ? "error" : "warning",
                 (unsigned long long)g->index, at_bad ? r->bad_move : "", at_bad ? ": " : "", f->message);
     }

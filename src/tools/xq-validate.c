@@ -206,7 +206,8 @@ static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const 
     char label[512];
     game_label(g, label, sizeof label);
     unsigned long line = f->line ? f->line : (unsigned long)g->first_line;
-    fprintf(to, "%s:%lu:%lu: %s: game %llu%s%s%s", g->file, line, (unsigned long)(f->line ? f->col : 1),
+    xq_name_put(to, g->file);   /* (no control character raw: cli.h) */
+    fprintf(to, ":%lu:%lu: %s: game %llu%s%s%s", line, (unsigned long)(f->line ? f->col : 1),
             f->severity == XQ_SEV_ERROR ? "error" : "warning", (unsigned long long)g->index,
             *label ? " (" : "", label, *label ? ")" : "");
     if (f->ply && f->ply == r->bad_ply) {

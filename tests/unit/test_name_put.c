@@ -1,0 +1,113 @@
+/* test_name_put.c - xq_name_put (game.h), the one rule by which every
+ * text diagnostic writes a file name: every byte alone in a name, and
+ * names of random bytes read back by the rule's inverse (the $'...'
+ * reading of a shell) give the name again, a name without a control
+ * character byte for byte. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+/* xq_name_put(s) as a malloc'd string. */
+static char *shown(const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    xq_name_put(f, s);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static bool control(unsigned char c) { return (c >= 1 && c <= 31) || c == 127; }
+
+/* The rule read backwards (for a name that had a control character). */
+static size_t unescape(const char *s, char *out)
+{
+    size_t n = 0;
+    while (*s) {
+        if (*s != '\\') { out[n++] = *s++; continue; }
+        s++;
+        switch (*s) {
+        case '\\': out[n++] = '\\'; s++; break;
+        case 't': out[n++] = '\t'; s++; break;
+        case 'n': out[n++] = '\n'; s++; break;
+        case 'r': out[n++] = '\r'; s++; break;
+        default:
+            assert_true(s[0] >= '0' && s[0] <= '7' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7');
+            out[n++] = (char)((s[0] - '0') * 64 + (s[1] - '0') * 8 + (s[2] - '0'));
+            s += 3;
+        }
+    }
+    out[n] = '\0';
+    return n;
+}
+
+static void each_byte(void **state)
+{
+    (void)state;
+    for (int b = 1; b < 256; b++) {
+        char name[4] = {'a', (char)b, 'b', '\0'};
+        char *got = shown(name);
+        char want[16];
+        if (b == '\t') strcpy(want, "a\\tb");
+        else if (b == '\n') strcpy(want, "a\\nb");
+        else if (b == '\r') strcpy(want, "a\\rb");
+        else if (control((unsigned char)b)) snprintf(want, sizeof want, "a\\%03ob", b);
+        else memcpy(want, name, 4);   /* a backslash alone stays one */
+        assert_string_equal(got, want);
+        for (const char *p = got; *p; p++) assert_false(control((unsigned char)*p));
+        free(got);
+    }
+    char *got = shown("\033[31m\\x\\");   /* with a control, every backslash doubled */
+    assert_string_equal(got, "\\033[31m\\\\x\\\\");
+    free(got);
+    got = shown("");
+    assert_string_equal(got, "");
+    free(got);
+}
+
+static void random_names(void **state)
+{
+    (void)state;
+    uint32_t x = 12345;
+    for (int i = 0; i < 20000; i++) {
+        char name[40], back[200];
+        size_t n = 1 + i % 30;
+        bool any = false;
+        for (size_t k = 0; k < n; k++) {
+            x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+            unsigned c = i % 3 ? 1 + x % 255 : (unsigned char)"ab\\\033\n中"[x % 7];
+            if (!c) c = 'z';
+            name[k] = (char)c;
+            any |= control((unsigned char)c);
+        }
+        name[n] = '\0';
+        char *got = shown(name);
+        if (!any) {
+            assert_string_equal(got, name);
+        } else {
+            assert_null(strchr(got, '\n'));
+            assert_int_equal(unescape(got, back), strlen(name));
+            assert_string_equal(back, name);
+        }
+        free(got);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(each_byte),
+        cmocka_unit_test(random_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
