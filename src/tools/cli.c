@@ -46,12 +46,29 @@ int xq_cli_int(const char *prog, const char *name, const char *text, int max, in
     return 1;
 }
 
+bool xq_cli_choose(const char *prog, xq_cli_choice *c, const char *option, const char *value, const char *key)
+{
+    if (!c->option) {
+        *c = (xq_cli_choice){option, value, key};
+        return true;
+    }
+    if (!strcmp(c->option, option) && !strcmp(c->key, key)) return true;
+    xq_cli_error(prog, "%s%s%s and %s%s%s conflict: give one", c->option, c->value ? "=" : "", c->value ? c->value : "",
+                 option, value ? "=" : "", value ? value : "");
+    return false;
+}
+
 int xq_cli_common_option(const char *prog, int c, const char *arg, const xq_cli_common *co)
 {
     if (c == co->encoding_opt) {
-        if (xq_encoding_parse(arg, &co->read->encoding)) return XQ_CLI_NEXT;
-        xq_cli_error(prog, "unknown encoding '%s' (auto, utf8, gbk or big5)", arg);
-        return XQ_EXIT_USAGE;
+        if (!xq_encoding_parse(arg, &co->read->encoding)) {
+            xq_cli_error(prog, "unknown encoding '%s' (auto, utf8, gbk or big5)", arg);
+            return XQ_EXIT_USAGE;
+        }
+        const char *option = c == 'i' ? "--input-encoding" : "--encoding";
+        if (co->encoding && !xq_cli_choose(prog, co->encoding, option, arg, xq_encoding_name(co->read->encoding)))
+            return XQ_EXIT_USAGE;
+        return XQ_CLI_NEXT;
     }
     switch (c) {
     case 'q': *co->quiet = true; return XQ_CLI_NEXT;
@@ -78,7 +95,8 @@ int xq_cli_bad_option(const char *prog)
     return XQ_EXIT_USAGE;
 }
 
-int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_options *rules, bool *cap_given)
+int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_options *rules, bool *cap_given,
+                       xq_cli_choice *set)
 {
     switch (c) {
     case XQ_OPT_MOVE_LIMIT:
@@ -98,7 +116,7 @@ int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_optio
             xq_cli_error(prog, "unknown rule set '%s' (cxa1999 or axf)", arg);
             return -1;
         }
-        return 1;
+        return xq_cli_choose(prog, set, "--rules", arg, rules->rules == XQ_RULES_AXF ? "axf" : "cxa1999") ? 1 : -1;
     default:
         return 0;
     }

@@ -19,6 +19,25 @@ enum xq_exit {
 #include "pipeline.h"
 #include "replay.h"
 
+/* One choice the command line makes (an output format, a notation, an
+ * encoding, a rule set, an output file ...), whichever options make it:
+ * the first option that made it and its value.  Zero-initialised. */
+typedef struct {
+    const char *option;   /* "--to", "--json" ...; NULL: not chosen yet */
+    const char *value;    /* its value as given (NULL for an option without one) */
+    const char *key;      /* the value chosen, by its canonical name */
+} xq_cli_choice;
+
+/* Make choice *c with option (its value as given, NULL for a flag), the
+ * value chosen named by key (two spellings of one value: one key).
+ * Returns true; false after printing "PROG: OPTION=VALUE and
+ * OPTION2=VALUE2 conflict: give one" when another option, or the same
+ * with another key, chose before (the same option and value again is
+ * fine): two output formats,
+ * two notations, two encodings are a usage error, never the last one
+ * silently (exit status 2). */
+bool xq_cli_choose(const char *prog, xq_cli_choice *c, const char *option, const char *value, const char *key);
+
 /* The rule options of every tool that replays games (xq-validate,
  * xq-stats): put XQ_CLI_RULE_LONGOPTS in the getopt_long table, XQ_CLI_RULE_HELP
  * in --help, pass every option to xq_cli_rule_option, then call
@@ -40,8 +59,11 @@ enum { XQ_OPT_MOVE_LIMIT = 0x1000, XQ_OPT_CHECK_CAP, XQ_OPT_REPETITIONS, XQ_OPT_
 
 /* Apply rule option c (one of XQ_OPT_*) with argument arg to *rules.
  * Returns 1 when applied, 0 when c is not a rule option, -1 after printing
- * "PROG: ..." for a bad value.  *cap_given records an explicit --check-cap. */
-int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_options *rules, bool *cap_given);
+ * "PROG: ..." for a bad value or a second --rules naming another set
+ * (*set: the choice of set, xq_cli_choose).  *cap_given records an
+ * explicit --check-cap. */
+int xq_cli_rule_option(const char *prog, int c, const char *arg, xq_replay_options *rules, bool *cap_given,
+                       xq_cli_choice *set);
 
 /* The options every tool reads the same way: the input encoding (-e, or
  * the letter in encoding_opt: xq-convert's -e is the output's, its input's
@@ -55,6 +77,7 @@ typedef struct {
     bool *quiet;                 /* -q */
     void (*usage)(FILE *to);     /* -h: the tool's help text, to stdout */
     struct xq_cli_list *list;    /* --files-from / --files0-from (XQ_CLI_FILES_LONGOPTS) */
+    xq_cli_choice *encoding;     /* the input encoding's choice (two different: an error) */
 } xq_cli_common;
 
 enum { XQ_CLI_NEXT = -1, XQ_CLI_OTHER = -2 };

@@ -285,7 +285,10 @@ static int parse_options(int argc, char **argv, options *opt)
     bool notation_set = false;
     int script = 0;   /* 1 traditional, -1 simplified, 0 default */
     /* -e is the output's encoding here: the input's is -i */
-    const xq_cli_common common = {'i', &opt->read, &opt->threads, &opt->quiet, usage, &opt->list};
+    /* each choice made once (a second, other value: a usage error) */
+    xq_cli_choice to = {0}, notation = {0}, script_choice = {0}, encoding = {0}, input_encoding = {0}, from = {0},
+                  output = {0};
+    const xq_cli_common common = {'i', &opt->read, &opt->threads, &opt->quiet, usage, &opt->list, &input_encoding};
     int c;
     while ((c = getopt_long(argc, argv, "t:n:e:i:f:o:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
@@ -294,16 +297,25 @@ static int parse_options(int argc, char **argv, options *opt)
                 xq_cli_error(PROG, "unknown output format '%s' (pgn, xml, jsonl, xboard, ucci, dhtmlxq or xqf)", optarg);
                 return XQ_EXIT_USAGE;
             }
+            if (!xq_cli_choose(PROG, &to, "--to", optarg, xq_out_format_name(opt->write.format))) return XQ_EXIT_USAGE;
             break;
         case 'n':
             if (!xq_notation_from_name(optarg, &opt->write.notation) || opt->write.notation == XQ_NOTATION_AUTO) {
                 xq_cli_error(PROG, "unknown notation '%s' (chinese, abbr, 3digit, wxf, iccs, ucci or san)", optarg);
                 return XQ_EXIT_USAGE;
             }
+            if (!xq_cli_choose(PROG, &notation, "--notation", optarg, xq_notation_name(opt->write.notation)))
+                return XQ_EXIT_USAGE;
             notation_set = true;
             break;
-        case OPT_TRAD: script = 1; break;
-        case OPT_SIMP: script = -1; break;
+        case OPT_TRAD:
+            if (!xq_cli_choose(PROG, &script_choice, "--traditional", NULL, "traditional")) return XQ_EXIT_USAGE;
+            script = 1;
+            break;
+        case OPT_SIMP:
+            if (!xq_cli_choose(PROG, &script_choice, "--simplified", NULL, "simplified")) return XQ_EXIT_USAGE;
+            script = -1;
+            break;
         case OPT_ASCII: opt->write.notation_flags |= XQ_WRITE_ASCII_DIGITS; break;
         case OPT_NO_COMMENTS: opt->write.no_comments = true; break;
         case OPT_NO_VARIATIONS: opt->write.no_variations = true; break;
@@ -312,6 +324,8 @@ static int parse_options(int argc, char **argv, options *opt)
                 xq_cli_error(PROG, "unknown output encoding '%s' (utf8, gbk or big5)", optarg);
                 return XQ_EXIT_USAGE;
             }
+            if (!xq_cli_choose(PROG, &encoding, "--encoding", optarg, xq_encoding_name(opt->write.encoding)))
+                return XQ_EXIT_USAGE;
             break;
         case 'f':
             if (!strcmp(optarg, "auto")) opt->read.format = XQ_FMT_AUTO;
@@ -322,8 +336,12 @@ static int parse_options(int argc, char **argv, options *opt)
                 xq_cli_error(PROG, "unknown input format '%s' (auto, pgn, xml or jsonl)", optarg);
                 return XQ_EXIT_USAGE;
             }
+            if (!xq_cli_choose(PROG, &from, "--from", optarg, optarg)) return XQ_EXIT_USAGE;
             break;
-        case 'o': opt->output = optarg; break;
+        case 'o':
+            if (!xq_cli_choose(PROG, &output, "--output", optarg, optarg)) return XQ_EXIT_USAGE;
+            opt->output = optarg;
+            break;
         default: {
             int st = xq_cli_common_option(PROG, c, optarg, &common);
             if (st == XQ_CLI_NEXT) break;

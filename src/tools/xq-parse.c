@@ -172,12 +172,22 @@ int main(int argc, char **argv)
     opt.threads = xq_cpu_count();
     opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     xq_cli_list list = {0};
-    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list};
+    /* each choice made once (a second, other value: a usage error) */
+    xq_cli_choice output = {0}, encoding = {0};
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list, &encoding};
     int c;
     while ((c = getopt_long(argc, argv, "t:JWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case 't': opt.output = OUT_TAGS; opt.tag_list = optarg; break;
-        case 'J': opt.output = OUT_JSON; break;
+        case 't':
+            /* (the list is the output: another list conflicts too) */
+            if (!xq_cli_choose(PROG, &output, "--tags", optarg, optarg)) return XQ_EXIT_USAGE;
+            opt.output = OUT_TAGS;
+            opt.tag_list = optarg;
+            break;
+        case 'J':
+            if (!xq_cli_choose(PROG, &output, "--json", NULL, "json")) return XQ_EXIT_USAGE;
+            opt.output = OUT_JSON;
+            break;
         case 'W': opt.warnings = true; break;
         default: {
             int st = xq_cli_common_option(PROG, c, optarg, &common);

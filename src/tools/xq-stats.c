@@ -496,17 +496,28 @@ int main(int argc, char **argv)
     opt.ecco_min = 1;
     bool rules_set = false, cap_given = false;
     xq_cli_list list = {0};
-    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list};
+    /* each choice made once (a second, other value: a usage error) */
+    xq_cli_choice output = {0}, event = {0}, system = {0}, encoding = {0}, rule_set = {0};
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list, &encoding};
     int c;
     while ((c = getopt_long(argc, argv, "n:mse:j:qhV", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_JSON: opt.out = OUT_JSON; break;
-        case OPT_CSV: opt.out = OUT_CSV; break;
+        case OPT_JSON:
+            if (!xq_cli_choose(PROG, &output, "--json", NULL, "json")) return XQ_EXIT_USAGE;
+            opt.out = OUT_JSON;
+            break;
+        case OPT_CSV:
+            if (!xq_cli_choose(PROG, &output, "--csv", NULL, "csv")) return XQ_EXIT_USAGE;
+            opt.out = OUT_CSV;
+            break;
         case 'n':
             if (!parse_count("top", optarg, 1000000, &opt.report.top)) return XQ_EXIT_USAGE;
             break;
         case 'm': opt.merge = true; break;
-        case OPT_EVENT: opt.stats.event = optarg; break;
+        case OPT_EVENT:
+            if (!xq_cli_choose(PROG, &event, "--event", optarg, optarg)) return XQ_EXIT_USAGE;
+            opt.stats.event = optarg;
+            break;
         case OPT_SYSTEM:
             if (!strcmp(optarg, "auto")) opt.report.system = XQ_SYSTEM_AUTO;
             else if (!strcmp(optarg, "round-robin") || !strcmp(optarg, "rr")) opt.report.system = XQ_SYSTEM_ROUND_ROBIN;
@@ -515,6 +526,9 @@ int main(int argc, char **argv)
                 xq_cli_error(PROG, "unknown --system '%s' (auto, round-robin or swiss)", optarg);
                 return XQ_EXIT_USAGE;
             }
+            if (!xq_cli_choose(PROG, &system, "--system", optarg, opt.report.system == XQ_SYSTEM_AUTO ? "auto"
+                                                                 : opt.report.system == XQ_SYSTEM_SWISS ? "swiss" : "rr"))
+                return XQ_EXIT_USAGE;
             break;
         case 's':
             opt.stats.rules.strict = true;
@@ -531,7 +545,7 @@ int main(int argc, char **argv)
             int st = xq_cli_common_option(PROG, c, optarg, &common);
             if (st == XQ_CLI_NEXT) break;
             if (st != XQ_CLI_OTHER) return st;
-            int r = xq_cli_rule_option(PROG, c, optarg, &opt.stats.rules, &cap_given);
+            int r = xq_cli_rule_option(PROG, c, optarg, &opt.stats.rules, &cap_given, &rule_set);
             if (r > 0) {
                 rules_set = true;
                 break;

@@ -411,7 +411,9 @@ int main(int argc, char **argv)
     const char *perft = NULL, *fen = NULL;
     bool check_cap_given = false;
     xq_cli_list list = {0};
-    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list};
+    /* each choice made once (a second, other value: a usage error) */
+    xq_cli_choice report = {0}, keep = {0}, encoding = {0}, rule_set = {0};
+    const xq_cli_common common = {'e', &opt.read, &opt.threads, &opt.quiet, usage, &list, &encoding};
     int c;
     while ((c = getopt_long(argc, argv, "r:k:sWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
@@ -419,11 +421,13 @@ int main(int argc, char **argv)
             if (!strcmp(optarg, "text")) opt.report = REPORT_TEXT;
             else if (!strcmp(optarg, "json")) opt.report = REPORT_JSON;
             else { xq_cli_error(PROG, "unknown report format '%s' (text or json)", optarg); return XQ_EXIT_USAGE; }
+            if (!xq_cli_choose(PROG, &report, "--report", optarg, optarg)) return XQ_EXIT_USAGE;
             break;
         case 'k':
             if (!strcmp(optarg, "valid")) opt.keep = KEEP_VALID;
             else if (!strcmp(optarg, "invalid")) opt.keep = KEEP_INVALID;
             else { xq_cli_error(PROG, "--keep takes 'valid' or 'invalid', not '%s'", optarg); return XQ_EXIT_USAGE; }
+            if (!xq_cli_choose(PROG, &keep, "--keep", optarg, optarg)) return XQ_EXIT_USAGE;
             break;
         case OPT_FIX: opt.fix_results = true; break;
         case 's': opt.rules.strict = true; break;
@@ -434,7 +438,7 @@ int main(int argc, char **argv)
             int st = xq_cli_common_option(PROG, c, optarg, &common);
             if (st == XQ_CLI_NEXT) break;
             if (st != XQ_CLI_OTHER) return st;
-            int r = xq_cli_rule_option(PROG, c, optarg, &opt.rules, &check_cap_given);
+            int r = xq_cli_rule_option(PROG, c, optarg, &opt.rules, &check_cap_given, &rule_set);
             if (r > 0) break;
             return r == 0 ? xq_cli_bad_option(PROG) : XQ_EXIT_USAGE;
         }
