@@ -40,3 +40,13 @@ if have_shared corpus/ccpd/middlegames.pgn.gz; then
   expect_eq "-j1 and -j2 JSON identical" "$($P -q -j1 -J $SHARED/corpus/ccpd/middlegames.pgn.gz | md5sum)" \
     "$($P -q -j2 --json $SHARED/corpus/ccpd/middlegames.pgn.gz | md5sum)"
 fi
+
+# xq-parse(1) says what xq-parse decodes on the board and so reports: every
+# kind of finding it prints (is_parse_finding) but the reader's own, and a
+# move after checkmate ("game already over"), which it reports
+for kind in 'undecodable\-move' 'ambiguous\-move' 'illegal\-move' 'move\-after\-game\-end' 'tandem\-plain\-file'; do
+  expect_eq "xq-parse(1) names the finding $kind" yes "$(grep -q -F -- "$kind" man/xq-parse.1 && echo yes)"
+done
+expect_eq "xq-parse reports a move after checkmate, as its page says" \
+  "corpus/broken.pgn:28:9: error: game 4: 將５平６: game already over: black is checkmated" \
+  "$("$BIN/xq-parse" -q corpus/broken.pgn 2>&1 | grep 'already over')"
