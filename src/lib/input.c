@@ -936,23 +936,49 @@ static bool json_object_at(const unsigned char *p, size_t n, size_t i)
     return i < n && p[i] == ':';
 }
 
+static const char *const JSONL_FIELDS[] = {"tags", "moves", "fen", "result", "comment", "file", "game"};
+
+/* Does p[i..n) start an object whose first key is one of JSONL_FIELDS
+ * ('{', blanks, "field", blanks, ':')? */
+static bool jsonl_field_first(const unsigned char *p, size_t n, size_t i)
+{
+    if (i >= n || p[i] != '{') return false;
+    for (i++; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'); i++) continue;
+    for (size_t k = 0; k < sizeof JSONL_FIELDS / sizeof *JSONL_FIELDS; k++) {
+        size_t m = strlen(JSONL_FIELDS[k]), j = i + m + 2;
+        if (j > n || p[i] != '"' || memcmp(p + i + 1, JSONL_FIELDS[k], m) || p[i + m + 1] != '"') continue;
+        while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r')) j++;
+        return j < n && p[j] == ':';
+    }
+    return false;
+}
+
 /* Is the line at p[i..n) a JSON Lines record: a JSON object holding at
  * least one of the fields xq-convert --to jsonl writes?  A PGN file may
  * start with a {comment} too, even one that is valid JSON ({}, {"a":1});
- * such a comment names no record field.  A first line longer than the
- * sample is judged by its start (json_object_at). */
+ * such a comment names no record field.  A line that is not UTF-8 (its
+ * strings in GBK or Big5, which the reader decodes when told: -e, -i; no
+ * JSON parse can read them, a Big5 or GBK character may end in a byte
+ * '\\') is one when its first key is such a field, as the writer writes
+ * them ("file" first).  A first line longer than the sample is judged by
+ * its start (json_object_at). */
 static bool jsonl_record_at(const unsigned char *p, size_t n, size_t i)
 {
-    static const char *const FIELDS[] = {"tags", "moves", "fen", "result", "comment", "file", "game"};
     const unsigned char *nl = memchr(p + i, '\n', n - i);
     if (!nl) return json_object_at(p, n, i);
     xq_json_doc d = {0};
     xq_json_error err;
     static const xq_json_options opt = {.max_depth = 64, .max_values = 1 << 20, .strict = true};
     bool is = false;
-    if (xq_json_parse(&d, (const char *)p + i, (size_t)(nl - (p + i)), &opt, &err) &&
-        d.root.type == XQ_JSON_OBJECT)
-        for (size_t k = 0; !is && k < sizeof FIELDS / sizeof *FIELDS; k++) is = xq_json_get(&d.root, FIELDS[k]);
+    if (xq_json_parse(&d, (const char *)p + i, (size_t)(nl - (p + i)), &opt, &err)) {
+        if (d.root.type == XQ_JSON_OBJECT)
+            for (size_t k = 0; !is && k < sizeof JSONL_FIELDS / sizeof *JSONL_FIELDS; k++)
+                is = xq_json_get(&d.root, JSONL_FIELDS[k]);
+    } else {
+        bool high = false;   /* (a byte of GBK or Big5) */
+        for (const unsigned char *q = p + i; q < nl && !high; q++) high = *q >= 0x80;
+        is = high && jsonl_field_first(p, n, i);
+    }
     xq_json_doc_free(&d);
     return is;
 }

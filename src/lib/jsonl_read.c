@@ -51,12 +51,13 @@ typedef struct {
 struct xq_jsonl_reader {
     xq_input *in;
     const char *path;
+    bool decode;             /* GBK or Big5 forced: each line decoded from it (xq_input_decode) */
     uint64_t index;          /* records returned */
     xq_json_doc doc;         /* reused line after line */
     filler fill;
 };
 
-xq_jsonl_reader *xq_jsonl_reader_open(xq_input *in, char *err, size_t errsz)
+xq_jsonl_reader *xq_jsonl_reader_open(xq_input *in, xq_encoding enc, char *err, size_t errsz)
 {
     xq_jsonl_reader *j = calloc(1, sizeof *j);
     if (!j) {
@@ -65,6 +66,7 @@ xq_jsonl_reader *xq_jsonl_reader_open(xq_input *in, char *err, size_t errsz)
     }
     j->in = in;
     j->path = xq_input_path(in);
+    j->decode = enc == XQ_ENC_GBK || enc == XQ_ENC_BIG5;
     return j;
 }
 
@@ -381,6 +383,55 @@ static void record_error(xq_game *g, uint32_t line, uint32_t col, uint64_t offse
     xq_game_diag(g, XQ_SEV_ERROR, line, col, offset, "%s", msg);
 }
 
+/* The first bad byte sequence of a line being decoded (xq_bad_bytes_fn). */
+typedef struct {
+    bool seen;
+    uint64_t offset;   /* in the file */
+    size_t pos;        /* in the decoded text */
+    const char *why;
+} first_bad;
+
+static void note_bad(void *ctx, uint64_t offset, size_t out_pos, const char *why)
+{
+    first_bad *b = ctx;
+    if (b->seen) return;
+    *b = (first_bad){true, offset, out_pos, why};
+}
+
+/* The text of line l from byte skip on (after a BOM) as UTF-8 into *t:
+ * the bytes themselves, or decoded from the GBK or Big5 the caller forced
+ * (j->decode).
+ * False, with g turned into its error, when a byte sequence is not of
+ * that encoding (the line's one error, at the first such sequence) or
+ * memory ran out. */
+static bool line_text(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, size_t skip, xq_text *t)
+{
+    if (!j->decode) {   /* UTF-8: the JSON parser checks it */
+        *t = (xq_text){(const char *)l->bytes + skip, l->len - skip};
+        return true;
+    }
+    xq_raw_line rest = *l;   /* (the BOM is UTF-8's: not decoded) */
+    rest.bytes += skip;
+    rest.len -= skip;
+    rest.offset += skip;
+    first_bad bad = {0};
+    int n = xq_input_decode(j->in, &rest, t, note_bad, &bad);
+    uint32_t line = l->number > UINT32_MAX ? UINT32_MAX : (uint32_t)l->number;
+    if (n < 0) {
+        g->out_of_memory = true;
+        record_error(g, line, 1, l->offset, "out of memory");
+        return false;
+    }
+    if (n > 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "%s (the line read as %s)", bad.why,
+                 xq_encoding_name(xq_input_encoding(j->in)));
+        record_error(g, line, (uint32_t)(skip + bad.pos + 1), bad.offset, msg);
+        return false;
+    }
+    return true;
+}
+
 /* Read the record on line l (not blank) into g. */
 static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, size_t skip)
 {
@@ -399,8 +450,10 @@ static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, si
     static const xq_json_options strict = {.max_depth = JSONL_MAX_DEPTH, .max_values = JSONL_MAX_VALUES,
                                            .strict = true};
     xq_json_error e;
-    const char *text = (const char *)l->bytes + skip;
-    if (!xq_json_parse(&j->doc, text, l->len - skip, &strict, &e)) {
+    xq_text t;
+    if (!line_text(j, g, l, skip, &t)) return;
+    const char *text = t.s;
+    if (!xq_json_parse(&j->doc, text, t.len, &strict, &e)) {
         if (!strcmp(e.msg, "out of memory")) g->out_of_memory = true;
         char msg[160];
         snprintf(msg, sizeof msg, "not valid JSON: %s", e.msg);

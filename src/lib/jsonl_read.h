@@ -6,7 +6,12 @@
  * file's leading {comment} is not; or forced: xq-convert --from jsonl).
  *
  * Text is UTF-8 (RFC 8259; a BOM on the first line is skipped), parsed by
- * json_read.h in its strict mode.  One record per non-blank line (blank:
+ * json_read.h in its strict mode.  With GBK or Big5 forced
+ * (xq_read_options.encoding, the tools' -e / -i) each line is decoded from
+ * it first, as every text format is (a byte sequence not of it: the
+ * line's one error, at its place), and columns count the bytes of the line
+ * so decoded.  Not when detected: JSON is UTF-8, and a UTF-8 file whose
+ * only non-ASCII line is damaged would be taken for GBK.  One record per non-blank line (blank:
  * spaces, tabs, a CR; CRLF line ends and a last line without '\n' are
  * fine).  Mapping to the game model, field by field:
  *   "tags"      object: its members in order, duplicates kept -> tags;
@@ -49,9 +54,10 @@
 typedef struct xq_jsonl_reader xq_jsonl_reader;
 
 /* Start reading JSON Lines from in, which stays owned by the caller and
- * must outlive the reader.  NULL on out-of-memory, with "PATH: out of
- * memory" in err (errsz bytes). */
-xq_jsonl_reader *xq_jsonl_reader_open(xq_input *in, char *err, size_t errsz);
+ * must outlive the reader; enc the encoding the caller forced (XQ_ENC_GBK,
+ * XQ_ENC_BIG5: each line decoded from it; any other: UTF-8).  NULL on
+ * out-of-memory, with "PATH: out of memory" in err (errsz bytes). */
+xq_jsonl_reader *xq_jsonl_reader_open(xq_input *in, xq_encoding enc, char *err, size_t errsz);
 
 /* Read the next record into g (reset first).  Returns 1, 0 at the end of
  * the input, or -1 on a read or decompression error, with xq_input_error's

@@ -2689,7 +2689,7 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
         }
         r->next = xml_next;
     } else if (fmt == XQ_FMT_JSONL) {
-        if (!(r->jsonl = xq_jsonl_reader_open(in, err, errsz))) {
+        if (!(r->jsonl = xq_jsonl_reader_open(in, o.encoding, err, errsz))) {
             xq_reader_close(r);
             return NULL;
         }

@@ -124,3 +124,34 @@ expect_eq "bad tag names: one error each" \
 $TMP/names.jsonl:2:10: error: game 2: not valid JSON: a NUL character (\\u0000) in a key
 $TMP/names.jsonl:3:21: error: game 3: tags.Red Side: a tag name must be a word (not empty, no blank, '\"', '[' or ']')" \
   "$("$BIN/xq-parse" -q "$TMP/names.jsonl" 2>&1)"
+
+# JSON Lines in GBK or Big5: the input encoding is honoured when forced
+# (-e / -i), each line decoded before its JSON is read; the
+# same games as from the UTF-8 file; a byte sequence not of the encoding
+# is the line's one error at its place
+iconv -f UTF-8 -t GBK < corpus/sample-games.pgn > /dev/null 2>&1
+$C -q --to jsonl corpus/sample-games.pgn > "$TMP/u8.jsonl"
+iconv -f UTF-8 -t GBK "$TMP/u8.jsonl" > "$TMP/gbk.jsonl"
+$C -q --to pgn "$TMP/u8.jsonl" > "$TMP/u8.pgn"
+expect_eq "GBK JSON Lines, -i gbk --from jsonl: the games of the UTF-8 file" "" \
+  "$($C -q -i gbk --from jsonl --to pgn "$TMP/gbk.jsonl" | cmp - "$TMP/u8.pgn" 2>&1)"
+expect_eq "GBK JSON Lines, -i gbk, sniffed: the same" "" "$($C -q -i gbk --to pgn "$TMP/gbk.jsonl" | cmp - "$TMP/u8.pgn" 2>&1)"
+expect_eq "GBK JSON Lines from stdin, -i gbk" "" "$($C -q -i gbk --to pgn - < "$TMP/gbk.jsonl" | cmp - "$TMP/u8.pgn" 2>&1)"
+gzip -c "$TMP/gbk.jsonl" > "$TMP/gbk.jsonl.gz"
+expect_eq "GBK JSON Lines gzipped, -i gbk" "" "$($C -q -i gbk --to pgn "$TMP/gbk.jsonl.gz" | cmp - "$TMP/u8.pgn" 2>&1)"
+expect_eq "xq-validate -e gbk: as the UTF-8 file" "$($V "$TMP/u8.jsonl" 2>&1 | tail -1)" "$($V -e gbk "$TMP/gbk.jsonl" 2>&1 | tail -1)"
+expect_eq "xq-stats -e gbk: as the UTF-8 file" "$($S --csv "$TMP/u8.jsonl" | grep -v '^counts,files')" \
+  "$($S --csv -e gbk "$TMP/gbk.jsonl" | grep -v '^counts,files')"
+expect_eq "xq-parse -e gbk --tags: the Chinese tag values" "$($P -q --tags Event,Red "$TMP/u8.jsonl" | cut -f2-)" \
+  "$($P -q -e gbk --tags Event,Red "$TMP/gbk.jsonl" | cut -f2-)"
+$C -q --to jsonl tests/data/big5.utf8.pgn > "$TMP/b.jsonl"
+iconv -f UTF-8 -t BIG5 "$TMP/b.jsonl" > "$TMP/big5.jsonl"
+expect_eq "Big5 JSON Lines, -i big5: the games of the UTF-8 file" "" \
+  "$($C -q -i big5 --to pgn "$TMP/big5.jsonl" | cmp - "$($C -q --to pgn "$TMP/b.jsonl" > "$TMP/b.pgn"; echo "$TMP/b.pgn")" 2>&1)"
+printf '{"tags":{"Event":"\377\376"},"moves":[]}\n{"tags":{"Event":"ok"}}\n' > "$TMP/badgbk.jsonl"
+expect_eq "a byte not of GBK: the line's one error at its column, the next line read" \
+  "$TMP/badgbk.jsonl:1:19: error: game 1: invalid GBK byte sequence (the line read as gbk)
+2 games: 1 valid, 1 with errors, 0 unreadable" "$($V -e gbk "$TMP/badgbk.jsonl" 2>&1)"
+# -e utf8 still reads UTF-8 only: a GBK line is not valid JSON (strict UTF-8)
+expect_eq "-e utf8 on GBK JSON Lines: errors, not GBK" "3" \
+  "$($V -q -e utf8 "$TMP/gbk.jsonl" 2>&1 | grep -c 'not valid JSON: invalid UTF-8')"

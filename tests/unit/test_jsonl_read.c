@@ -317,6 +317,14 @@ static void test_layout(void **state)
     assert_int_equal(sniff("{\"t\\\"x\" \r\n:1}"), XQ_FMT_PGN);
     assert_int_equal(sniff("{\"moves\":[]}\n"), XQ_FMT_JSONL);
     assert_int_equal(sniff("{\"x\":1,\"game\":2}\r\n"), XQ_FMT_JSONL);
+    /* a line in GBK or Big5 (no JSON parse reads it: a character may end
+     * in '\\', Big5 許 is B3 5C): a record when its first key is a field,
+     * as the writer writes it; a {comment} in those encodings stays PGN */
+    assert_int_equal(sniff("{\"file\":\"\xB3\x5C.pgn\",\"game\":1}\n"), XQ_FMT_JSONL);
+    assert_int_equal(sniff("{ \"tags\" :{\"Event\":\"\xD6\xD0\"}}\n"), XQ_FMT_JSONL);
+    assert_int_equal(sniff("{\"\xD6\xD0\":\"file\"}\n1. h2e2 *\n"), XQ_FMT_PGN);
+    assert_int_equal(sniff("{\xD6\xD0} 1. h2e2 *\n"), XQ_FMT_PGN);
+    assert_int_equal(sniff("{\"Note\": \"\xD6\xD0\"}\n1. h2e2 *\n"), XQ_FMT_PGN);
     /* a first line longer than the sample: judged by its start */
     assert_int_equal(sniff("\n{\"tags\":{}}"), XQ_FMT_JSONL);
     assert_string_equal(xq_format_name(XQ_FMT_JSONL), "jsonl");
