@@ -261,11 +261,19 @@ static bool fill_move(filler *f, const xq_json_value *mv, xq_node *n)
            fill_variations(f, vars, n);
 }
 
-/* An object that is a line's leading comment: {"comment": ...} and no move. */
+/* Is member key of object v missing or null (as every field may be)? */
+static bool absent(const xq_json_value *v, const char *key)
+{
+    const xq_json_value *m = xq_json_get(v, key);
+    return !m || m->type == XQ_JSON_NULL;
+}
+
+/* An object that is a line's leading comment: {"comment": ...} and no
+ * move, its "text" and "iccs" missing or null (jq's {comment, text} gives
+ * {"comment": ..., "text": null}). */
 static bool is_line_comment(const xq_json_value *v)
 {
-    return v->type == XQ_JSON_OBJECT && xq_json_get(v, "comment") && !xq_json_get(v, "text") &&
-           !xq_json_get(v, "iccs");
+    return v->type == XQ_JSON_OBJECT && xq_json_get(v, "comment") && absent(v, "text") && absent(v, "iccs");
 }
 
 /* Array of moves arr into b; a variation's first element may be its

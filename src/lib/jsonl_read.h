@@ -25,7 +25,8 @@
  *               written; when missing or null, "iccs", read as UCCI),
  *               "comment", "nags" [n, ...] (0..65535), "variations": an
  *               array of lines, each an array of moves whose first element
- *               may be {"comment": ...}, the line's leading comment
+ *               may be {"comment": ...}, the line's leading comment (its
+ *               "text" and "iccs" missing or null; a line may be empty)
  *   "result"    "1-0", "0-1", "1/2-1/2", "*" or null -> the movetext result
  * Every field may be missing or null; other fields ("file", "game",
  * "line", "status", "plies", "ply", "reason", unknown ones) are ignored.

@@ -155,3 +155,36 @@ expect_eq "a byte not of GBK: the line's one error at its column, the next line 
 # -e utf8 still reads UTF-8 only: a GBK line is not valid JSON (strict UTF-8)
 expect_eq "-e utf8 on GBK JSON Lines: errors, not GBK" "3" \
   "$($V -q -e utf8 "$TMP/gbk.jsonl" 2>&1 | grep -c 'not valid JSON: invalid UTF-8')"
+
+# what the writer writes comes back: records built with a comment before a
+# variation's first move, a variation of a comment alone, empty
+# variations, variations after the last move, nested ones; and a leading
+# comment element whose "text" / "iccs" are null (every field may be
+# null: jq's {comment, text} writes them so)
+cat > "$TMP/var.pgn" <<'PGN'
+[Game "Chinese Chess"]
+[Event "v1"]
+
+{start} 1. h2e2 ({before} 1. b2e2 {after b} h9g7) h9g7 ({only a comment}) 2. h0g2 () (2. b0c2 {x}) i9h9 ({c2} 2... b9c7) *
+
+[Game "Chinese Chess"]
+[Event "v2"]
+
+1. h2e2 h9g7 (1... b9c7 ({deep} 1... h7e7 ())) (1... h7e7 {c}) 2. h0g2 ({after the last move} 2. b0c2) ( ) *
+PGN
+round_trip "$TMP/var.pgn"
+$C -q --to jsonl "$TMP/var.pgn" > "$TMP/var.jsonl"
+$C -q --to pgn "$TMP/var.pgn" > "$TMP/var-a.pgn"
+for edit in '{"text": null}' '{"text": null, "iccs": null}' '{"iccs": null}'; do
+  sed 's/{"comment":"before"}/{"comment":"before",'"$(printf '%s' "$edit" | tr -d '{}')"'}/; s/{"comment":"deep"}/{"text":null,"comment":"deep"}/' \
+    "$TMP/var.jsonl" > "$TMP/var-null.jsonl"
+  expect_eq "a leading comment with $edit: read as the comment" "" \
+    "$($C -q --from jsonl --to pgn "$TMP/var-null.jsonl" 2>&1 | cmp - "$TMP/var-a.pgn" 2>&1)"
+done
+sed 's/{"comment":"only a comment"}/{"comment":null,"text":null}/' "$TMP/var.jsonl" > "$TMP/var-nc.jsonl"
+expect_eq "a null comment and a null text: an empty variation" "1. 炮二平五 ({before} 1. 炮八平五 {after b} 1... 马８进７) 1... 马８进７ ()" \
+  "$($C -q --to pgn "$TMP/var-nc.jsonl" 2>&1 | sed -n 5p)"
+printf '{"moves":[{"text":"h2e2","variations":[[{"text":"b2e2"},{"comment":"x","text":null}]]}]}\n' > "$TMP/mid.jsonl"
+expect_eq "a comment element after a move is still no move" \
+  "$TMP/mid.jsonl:1:57: error: game 1: moves[0].variations[0][1]: a move without \"text\" or \"iccs\"" \
+  "$($V -q "$TMP/mid.jsonl" 2>&1)"
