@@ -306,15 +306,19 @@ static bool fill_line(filler *f, const xq_json_value *arr, xq_branch *b, bool va
 
 /* ---- the record ---------------------------------------------------------- */
 
+/* The movetext's result: "movetext_result" when the record has it (null:
+ * none), else "result" (the writer writes the movetext's result apart
+ * only when the Result tag's, in "result", is not it). */
 static bool fill_result(filler *f, const xq_json_value *rec)
 {
+    const char *key = xq_json_get(rec, "movetext_result") ? "movetext_result" : "result";
     const char *res;
     const xq_json_value *at;
-    if (!get_string(f, rec, "result", &res, &at)) return false;
+    if (!get_string(f, rec, key, &res, &at)) return false;
     if (!res) return true;
     xq_result code;
     if (!xq_result_parse(res, &code) || code == XQ_RESULT_NONE) {
-        enter_key(f, "result");
+        enter_key(f, key);
         problem(f, at, "expected 1-0, 0-1, 1/2-1/2, * or null");
         leave(f);
         return false;

@@ -28,6 +28,11 @@
  *               may be {"comment": ...}, the line's leading comment (its
  *               "text" and "iccs" missing or null; a line may be empty)
  *   "result"    "1-0", "0-1", "1/2-1/2", "*" or null -> the movetext result
+ *               (the writer's is the Result tag's value when there is one)
+ *   "movetext_result"  the same, written when the movetext's result is not
+ *               "result" (null: none), and then the movetext result, so
+ *               that a record whose tag and movetext results differ, or
+ *               that has one of them only, comes back as it was
  * Every field may be missing or null; other fields ("file", "game",
  * "line", "status", "plies", "ply", "reason", unknown ones) are ignored.
  * Nodes carry the record's line and the 1-based byte column of their move

@@ -101,8 +101,10 @@ bool xq_write_game(FILE *out, const xq_game *g, const xq_replay *r, const xq_wri
  * move), moves (each: text as written, iccs "h2e2" or null when
  * untranslated, and when present comment, nags [n,...], variations: arrays
  * of such moves, led by an element {"comment": ...} when the variation
- * starts with a comment, and empty ([]) for an empty variation), result (Result tag, else the movetext result, or
- * null), status, plies, and for a game that is not valid ply and reason.
+ * starts with a comment, and empty ([]) for an empty variation), result
+ * (Result tag, else the movetext result, or null), movetext_result (only
+ * when the movetext's result is not "result": another one, or null for
+ * none), status, plies, and for a game that is not valid ply and reason.
  * One line, newline-terminated, UTF-8. */
 void xq_write_json(FILE *out, const xq_game *g, const xq_replay *r);
 

@@ -103,6 +103,13 @@ void xq_write_jsonl(FILE *o, const xq_game *g, const xq_replay *r, const xq_writ
     putc(']', o);
     xq_json_key(o, "result", &first);
     xq_json_string(o, r->result_tag == XQ_RESULT_NONE ? NULL : xq_result_str(r->result_tag));
+    if (g->result_code != r->result_tag) {
+        /* the movetext's own result where "result" (the Result tag's) is
+         * not it: another one, or none (null), so that reading back gives
+         * the record's (jsonl_read.c) */
+        xq_json_key(o, "movetext_result", &first);
+        xq_json_string(o, g->result_code == XQ_RESULT_NONE ? NULL : xq_result_str(g->result_code));
+    }
     xq_json_key(o, "status", &first); xq_json_string(o, xq_status_str(r->status));
     xq_json_key(o, "plies", &first); fprintf(o, "%d", r->plies);
     if (r->status != XQ_STATUS_VALID) {
