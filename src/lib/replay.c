@@ -28,6 +28,13 @@ const char *xq_status_str(xq_status s)
     return (unsigned)s < 3 ? names[s] : "unreadable";
 }
 
+bool xq_replay_board_decides(const xq_replay *r)
+{
+    if (r->status != XQ_STATUS_VALID) return false;
+    return r->termination == XQ_TERM_CHECKMATE || r->termination == XQ_TERM_STALEMATE ||
+           r->termination == XQ_TERM_DEAD_POSITION;
+}
+
 const char *xq_finding_kind_str(xq_finding_kind k)
 {
     static const char *const names[XQ_FIND_KIND_COUNT] = {

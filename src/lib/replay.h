@@ -135,6 +135,15 @@ typedef struct {
  * node of g (node->move).  Never fails: problems become findings. */
 void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out);
 
+/* Does the board alone end r's game, with no claim and no arbiter: every
+ * move legal and the game over by checkmate or stalemate (CXA1999 §4.1.1,
+ * §4.1.3) or in a dead position (§4.2.1, a draw with nothing to claim)?
+ * False for a repetition verdict (judged when a player asks, §23.2, §24)
+ * and for the natural move limit (a draw when claimed, §23.3), which a
+ * Result tag may rightly overrule, and for a game the board does not end.
+ * What xq-validate --fix-results may write into a Result tag. */
+bool xq_replay_board_decides(const xq_replay *r);
+
 /* What a thread keeps between the games it replays, to spare work on
  * games a database holds twice: the judge's classifications of
  * (position, move) pairs (repetition.h) and whole main lines already

@@ -66,7 +66,8 @@ static void usage(FILE *to)
           "                          to stdout (from XML or JSON Lines: as an XML\n"
           "                          document)\n"
           "      --fix-results       with --keep: set the Result tag to the result\n"
-          "                          the board proves\n"
+          "                          the board proves (checkmate, stalemate, dead\n"
+          "                          position; not a repetition or move limit)\n"
           "  -s, --strict            treat warnings as errors (plain file where\n"
           "                          前/後 was needed, moves after the end, ...)\n"
           "  -W, --warnings          print warnings, not only errors\n"
@@ -285,7 +286,9 @@ static void keep_game(const options *opt, keep_form form, xq_slot *slot, kept_ga
 {
     const xq_game *g = &slot->game;
     const xq_replay *r = &slot->replay;
-    bool fix = opt->fix_results && r->result_board != XQ_RESULT_UNKNOWN && r->status != XQ_STATUS_ILLEGAL;
+    /* only an ending the board decides: a repetition verdict or the move
+     * limit is a claim the players may not have made (xq(7)) */
+    bool fix = opt->fix_results && xq_replay_board_decides(r);
     xq_result fixed = fix ? r->result_board : XQ_RESULT_NONE;
     bool has_bytes = g->raw_len > 0;   /* XML keeps none */
     if (has_bytes && form != FORM_XML) {

@@ -41,6 +41,11 @@ $V -q --keep invalid --fix-results $TMP/mismatch.pgn > $TMP/fixed.pgn 2>/dev/nul
 expect_eq "fix-results sets 1-0" '[Result "1-0"]' "$(grep '^\[Result' $TMP/fixed.pgn)"
 expect_eq "fix-results: the movetext result too" "1-0" "$(grep -v '^$' $TMP/fixed.pgn | tail -1)"
 expect_status "fix-results: the fixed record validates clean" 0 $V -q $TMP/fixed.pgn
+# ... but never from a repetition verdict, a claim: the tester's represign.pgn
+# (a perpetual check over by ply 8, play went on, black resigned) keeps 1-0
+printf '[Event "rep then resign"]\n[FEN "3k5/9/9/9/9/9/9/9/9/R4K2R w - - 0 1"]\n[Result "1-0"]\n\n1. a0a9 d9d8 2. a9a0 d8d9 3. a0a9 d9d8 4. a9a0 d8d9 5. i0i8 d9e9 1-0\n' > $TMP/represign.pgn
+$V -q --keep valid --fix-results $TMP/represign.pgn > $TMP/fixed.pgn 2>/dev/null
+expect_eq "fix-results: a repetition verdict changes nothing" "$(cat $TMP/represign.pgn)" "$(cat $TMP/fixed.pgn)"
 
 # usage errors exit 2
 expect_status "unknown option" 2 $V --no-such-option
