@@ -558,18 +558,17 @@ static void read_result_tag(const xq_game *g, const char *rtag, const xq_replay_
 }
 
 /* The recorded result against the board's (a finding when they differ or
- * the record has none). */
+ * the record has none).  An error where the board decides the ending
+ * (xq_replay_board_decides: what --fix-results rewrites); a warning
+ * (--strict: an error) where it comes from a repetition verdict or the
+ * move limit, both draws only when a player claims them (CXA1999 §23.2,
+ * §23.3, §24): the record may be unfinished, or the players agreed
+ * otherwise. */
 static void check_result(const xq_replay_options *opt, xq_replay *out)
 {
-    /* a repetition is judged only when a player asks (CXA1999 §24):
-     * the record may be unfinished, or the players agreed otherwise,
-     * so what it says against the verdict is a warning (--strict: error) */
-    xq_severity rep_sev = out->termination == XQ_TERM_REPETITION && !opt->strict ? XQ_SEV_WARNING : XQ_SEV_ERROR;
     bool missing = out->result_tag == XQ_RESULT_NONE || out->result_tag == XQ_RESULT_UNKNOWN;
     if (!missing && out->result_tag == out->result_board) return;
-    /* the move limit only draws when claimed (§23.3): a decisive
-     * result may stand, so that disagreement is a warning */
-    xq_severity sev = !missing && out->termination == XQ_TERM_MOVE_LIMIT && !opt->strict ? XQ_SEV_WARNING : rep_sev;
+    xq_severity sev = xq_replay_board_decides(out) || opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING;
     char how[160] = "";
     if (text_wanted(opt, sev)) {
         if (out->termination == XQ_TERM_REPETITION)   /* name the verdict */

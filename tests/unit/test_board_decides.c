@@ -84,12 +84,61 @@ static void move_limit_does_not_decide(void **state)
     assert_true(done);
 }
 
+static xq_severity result_finding(const char *text, bool strict)
+{
+    xq_replay_options opt;
+    xq_replay_options_default(&opt);
+    opt.strict = strict;
+    xq_replay r;
+    replay_text(text, &opt, &r);
+    for (int i = 0; i < r.nfindings; i++)
+        if (r.findings[i].kind == XQ_FIND_RESULT_MISSING || r.findings[i].kind == XQ_FIND_RESULT_MISMATCH)
+            return r.findings[i].severity;
+    fail_msg("%s: no result finding", text);
+    return XQ_SEV_WARNING;
+}
+
+/* The tag against the board: an error exactly where the board decides
+ * (what --fix-results rewrites), a warning (--strict: error) for a claim,
+ * the tag missing or decisive alike. */
+static void result_severities(void **state)
+{
+    (void)state;
+    static const char mate[] = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1\"]\n[Result \"*\"]\n1. i0i9\n";
+    static const char rep[] = "[FEN \"3k5/9/9/9/9/9/9/9/9/R4K2R w - - 0 1\"]\n[Result \"1-0\"]\n"
+                              "1. a0a9 d9d8 2. a9a0 d8d9 3. a0a9 d9d8 4. a9a0 d8d9 5. i0i8 d9e9 1-0\n";
+    assert_int_equal(result_finding(mate, false), XQ_SEV_ERROR);
+    assert_int_equal(result_finding(rep, false), XQ_SEV_WARNING);
+    assert_int_equal(result_finding(rep, true), XQ_SEV_ERROR);
+    FILE *f = fopen(XQ_SHARED "/cases/cxa1999-cases.txt", "r");
+    if (!f) return;
+    static char line[8192], text[16384];
+    char fen[256] = "", id[16] = "";
+    int done = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strncmp(line, "id: ", 4)) snprintf(id, sizeof id, "%.15s", line + 4);
+        else if (!strncmp(line, "fen: ", 5)) snprintf(fen, sizeof fen, "%.250s", line + 5);
+        else if (!strncmp(line, "moves: ", 7) && !strcmp(id, "N01")) {
+            for (int k = 0; k < 2; k++) {   /* the tag missing, then decisive */
+                snprintf(text, sizeof text, "[FEN \"%s\"]\n[Result \"%s\"]\n%s\n", fen, k ? "0-1" : "*", line + 7);
+                assert_int_equal(result_finding(text, false), XQ_SEV_WARNING);
+                assert_int_equal(result_finding(text, true), XQ_SEV_ERROR);
+                done++;
+            }
+        }
+    }
+    fclose(f);
+    assert_int_equal(done, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(board_endings_decide),
         cmocka_unit_test(claims_do_not_decide),
         cmocka_unit_test(move_limit_does_not_decide),
+        cmocka_unit_test(result_severities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -516,19 +516,19 @@ static void ref_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_re
             snprintf(how, sizeof how, "repetition: %.100s, %.40s", out->repetition.kind, out->repetition.clause);
         else
             snprintf(how, sizeof how, "%s", xq_termination_str(out->termination));
-        /* a repetition is judged only when a player asks (CXA1999 §24):
-         * the record may be unfinished, or the players agreed otherwise,
-         * so what it says against the verdict is a warning (--strict: error) */
-        xq_severity rep_sev = out->termination == XQ_TERM_REPETITION && !opt->strict ? XQ_SEV_WARNING
-                                                                                      : XQ_SEV_ERROR;
+        /* an error where the board alone ends the game (checkmate,
+         * stalemate, dead position); a repetition verdict or the move
+         * limit is a draw only when claimed (CXA1999 §23.2, §23.3, §24),
+         * so what the record says against it is a warning (--strict:
+         * error), the tag missing or decisive alike */
+        bool decides = out->termination == XQ_TERM_CHECKMATE || out->termination == XQ_TERM_STALEMATE ||
+                       out->termination == XQ_TERM_DEAD_POSITION;
+        xq_severity sev = decides || opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING;
         if (out->result_tag == XQ_RESULT_NONE || out->result_tag == XQ_RESULT_UNKNOWN) {
-            add_finding(out, XQ_FIND_RESULT_MISSING, rep_sev, 0, NULL,
+            add_finding(out, XQ_FIND_RESULT_MISSING, sev, 0, NULL,
                         "no result recorded, but the board gives %s (%s)",
                         xq_result_str(out->result_board), how);
         } else if (out->result_tag != out->result_board) {
-            /* the move limit only draws when claimed (§23.3): a decisive
-             * result may stand, so that disagreement is a warning */
-            xq_severity sev = out->termination == XQ_TERM_MOVE_LIMIT && !opt->strict ? XQ_SEV_WARNING : rep_sev;
             add_finding(out, XQ_FIND_RESULT_MISMATCH, sev, 0, NULL,
                         "Result %s contradicts the board: %s (%s)", xq_result_str(out->result_tag),
                         xq_result_str(out->result_board), how);
