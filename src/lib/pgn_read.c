@@ -1074,6 +1074,7 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
             const char *quote = p;
             const char *v = ++p;
             const char *close = last_close_quote(p, end);
+            bool bare_quote = false;   /* a '"' in the value without its '\\' (\" is no warning) */
             while (p < end) {
                 if (*p == '\\' && p + 1 < end && (p[1] == '"' || p[1] == '\\')) {
                     xq_buf_append(&r->scratch, v, (size_t)(p - v));
@@ -1081,6 +1082,7 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
                 } else if (*p == '"') {
                     const char *q = skip_blanks(p + 1, end);
                     if ((q < end && *q == ']') || !close || p >= close) break;
+                    bare_quote = true;
                 }
                 p++;
             }
@@ -1094,7 +1096,7 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
             } else {
                 xq_buf_append(&r->scratch, v, (size_t)(p - v));
                 verbatim = r->scratch.len == (size_t)(p - value);   /* no escape in it */
-                if (memchr(v, '"', (size_t)(p - v)))
+                if (bare_quote)
                     diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, quote),
                          "'\"' inside a tag value not escaped");
                 p = skip_blanks(p + 1, end);
