@@ -1162,10 +1162,34 @@ size_t xq_input_peek(xq_input *in, size_t n, const unsigned char **p)
     return have < n ? have : n;
 }
 
-/* Decide the encoding at the first line holding a non-ASCII byte. */
+/* Do the n bytes at a stream's start look like UTF-16 text (either byte
+ * order)?  A byte order mark FF FE or FE FF, or, without one, NUL bytes
+ * at one parity of offset only (the high bytes of ASCII characters), as a
+ * quarter or more of the first 512 bytes' pairs: text in the encodings
+ * read (UTF-8, GBK, Big5) holds no NUL. */
+static bool utf16_start(const unsigned char *s, size_t n)
+{
+    if (n >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) return true;
+    if (n > 512) n = 512;
+    size_t zeros[2] = {0, 0};
+    for (size_t i = 0; i < n; i++) zeros[i & 1] += s[i] == 0;
+    size_t pairs = n / 2;
+    return pairs >= 2 && ((zeros[1] * 4 >= pairs && zeros[0] == 0) || (zeros[0] * 4 >= pairs && zeros[1] == 0));
+}
+
+/* Decide the encoding at the first line holding a non-ASCII byte; refuse
+ * UTF-16 at the stream's start (its lines would be read as GBK or Big5
+ * mojibake, or ASCII with NULs).  False (in->err set) when the input
+ * cannot be read. */
 static bool detect_here(xq_input *in, size_t linelen)
 {
     const unsigned char *s = in->buf + in->pos;
+    if (in->buf_off + in->pos == 0 && utf16_start(s, in->end - in->pos)) {
+        set_err(in->err, sizeof in->err, in->path,
+                "UTF-16 input: convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)");
+        in->failed = true;
+        return false;
+    }
     if (in->buf_off + in->pos == 0 && linelen >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
         return set_encoding(in, XQ_ENC_UTF8);
     bool ascii = true;

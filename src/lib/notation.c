@@ -807,6 +807,12 @@ static xq_note_status read_general(xqn_ctx *c, const char *text, size_t len, xq_
         size_t i = 0;
         long cp = 0;
         for (int k = 0; k < -n; k++) cp = xqn_utf8_next(text, len, &i);
+        /* 'X８平７', '?二平五': a Chinese move with a wrong character
+         * before its first Chinese one; the Chinese reader names that one */
+        if (notation == XQ_NOTATION_AUTO && xqn_chinese_char(cp)) {
+            res->notation = XQ_NOTATION_CHINESE;
+            return xqn_read_chinese(c, text, len);
+        }
         if (cp < 0)
             return xqn_fail(c, XQ_NOTE_BAD_CHAR, -n, "invalid UTF-8 at column %d", -n);
         if (cp < 0x80)

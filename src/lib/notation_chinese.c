@@ -122,6 +122,12 @@ static inline bool classify(long cp, ctok *t)
     return true;
 }
 
+bool xqn_chinese_char(long cp)
+{
+    ctok t;
+    return cp >= 0x80 && classify(cp, &t);
+}
+
 /* Shapes: P piece, N numeral, A action, M marker or numeral 1-5 (一兵),
  * K marker only.  First match wins. */
 enum { SH_FULL, SH_MARK, SH_POP_SHORT, SH_MARK_AFTER, SH_3DIGIT, SH_3DIGIT_DIR, SH_ABBR, SH_POP_LONG };

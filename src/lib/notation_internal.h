@@ -226,6 +226,11 @@ xq_notation xqn_ascii_kind(const char *s, int n);
 xq_note_status xqn_read_chinese(xqn_ctx *c, const char *text, size_t len);
 
 xq_notation xqn_chinese_shape(const char *text, size_t len);
+/* Is the code point cp one of the Chinese notation's characters (a piece,
+ * numeral, action or marker; full-width digits too)?  For a diagnostic: a
+ * token that mixes such characters with others is read as Chinese, so the
+ * error names the character that is not. */
+bool xqn_chinese_char(long cp);
 xq_note_status xqn_read_wxf(xqn_ctx *c, const char *s, int n);
 xq_note_status xqn_read_coord(xqn_ctx *c, const char *s, int n);
 xq_note_status xqn_read_san(xqn_ctx *c, const char *s, int n);

@@ -24,6 +24,15 @@ gzip -c corpus/broken.pgn > $TMP/broken.pgn.gz
 expect_status "gzip input" 1 $V -q $TMP/broken.pgn.gz
 expect_eq "gzip gives the same diagnostics" "$(sed "s|^corpus/broken.pgn|$TMP/broken.pgn.gz|" tests/expected/validate-broken.txt)" "$(cat $TMP/err)"
 
+# a UTF-16 file is refused as such (not read as GBK), an unknown character
+# named at its own column
+printf '1. 炮二平五 *\n' | iconv -f UTF-8 -t UTF-16 > $TMP/u16.pgn
+expect_status "UTF-16 input: exit 2" 2 $V -q $TMP/u16.pgn
+expect_eq "UTF-16 input: the message" "xq-validate: $TMP/u16.pgn: UTF-16 input: convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)" "$(cat $TMP/err)"
+printf '1. 炮二平五 X８平７\n' > $TMP/badchar.pgn
+expect_status "unknown character: exit 1" 1 $V -q $TMP/badchar.pgn
+expect_eq "unknown character: its own, at its column" "$TMP/badchar.pgn:1:9: error: game 1, ply 2 (1... X８平７): unknown character 'X' at column 1; FEN before: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1" "$(cat $TMP/err)"
+
 # JSON report: one object per game with the documented keys
 $V --report json corpus/broken.pgn > $TMP/out 2>/dev/null
 expect_eq "json: one line per game" 8 "$(wc -l < $TMP/out)"
