@@ -223,6 +223,19 @@ static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const 
     }
 }
 
+/* What the summary line counts a game as, and --keep valid keeps (the
+ * CLASS_VALID ones): one place, so the JSON report's "class" and the
+ * summary cannot disagree.  Not the replay's status (how the moves
+ * replayed): a game whose moves are all legal may still have an error,
+ * e.g. a Result tag against a checkmate. */
+typedef enum { CLASS_VALID, CLASS_WITH_ERRORS, CLASS_UNREADABLE } game_class;
+
+static game_class class_of(const xq_replay *r)
+{
+    if (r->status == XQ_STATUS_UNREADABLE) return CLASS_UNREADABLE;
+    return r->error_count > 0 ? CLASS_WITH_ERRORS : CLASS_VALID;
+}
+
 static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
 {
     int first = 1;
@@ -231,6 +244,8 @@ static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
     xq_json_key(o, "game", &first); fprintf(o, "%llu", (unsigned long long)g->index);
     xq_json_key(o, "line", &first); fprintf(o, "%llu", (unsigned long long)g->first_line);
     xq_json_key(o, "status", &first); xq_json_string(o, xq_status_str(r->status));
+    static const char *const classes[] = {"valid", "with-errors", "unreadable"};
+    xq_json_key(o, "class", &first); xq_json_string(o, classes[class_of(r)]);
     static const char *const tags[] = {"Event", "Date", "Red", "Black"};
     for (size_t i = 0; i < 4; i++) {
         char key[16];
@@ -320,7 +335,7 @@ static void process_game(void *ctx, xq_slot *slot)
     xq_game *g = &slot->game;
     xq_replay *r = &slot->replay;
     xq_replay_game_memo(g, &opt->rules, slot->memo, r);
-    bool bad = r->error_count > 0;
+    bool bad = class_of(r) != CLASS_VALID;   /* --keep: what the summary counts */
     if (opt->report == REPORT_JSON) print_json(slot->out, g, r);
     else
         for (int i = 0; i < r->nfindings; i++)
@@ -358,9 +373,11 @@ static void account_game(void *ctx, xq_slot *slot)
     t->games++;
     t->plies += (unsigned long long)r->plies;
     t->warnings += (unsigned long long)r->warning_count;
-    if (r->status == XQ_STATUS_UNREADABLE) t->unreadable++;
-    else if (r->error_count > 0) t->with_errors++;
-    else t->valid++;
+    switch (class_of(r)) {
+    case CLASS_UNREADABLE: t->unreadable++; break;
+    case CLASS_WITH_ERRORS: t->with_errors++; break;
+    case CLASS_VALID: t->valid++; break;
+    }
 }
 
 static int validate_file(const char *path, const options *opt, totals *t)

@@ -36,8 +36,15 @@ expect_eq "unknown character: its own, at its column" "$TMP/badchar.pgn:1:9: err
 # JSON report: one object per game with the documented keys
 $V --report json corpus/broken.pgn > $TMP/out 2>/dev/null
 expect_eq "json: one line per game" 8 "$(wc -l < $TMP/out)"
-expect_eq "json: game 2" '{"file":"corpus/broken.pgn","game":2,"line":7,"status":"illegal","event":"Illegal move: the horse leg is blocked","date":null,"red":null,"black":null,"plies":2,"ply":3,"move":"馬二進四","reason":"horse leg blocked","fen":"rnbakabnr/9/1c5c1/p3p1p1p/2p6/6P2/P1P1P3P/1C5C1/9/RNBAKABNR w - - 2 2","result_tag":"0-1","result_board":"0-1","termination":"illegal-move","repetition":null,"errors":1,"warnings":0,"findings":[{"kind":"illegal-move","severity":"error","ply":3,"line":12,"col":4,"message":"horse leg blocked"}]}' "$(sed -n 2p $TMP/out)"
+expect_eq "json: game 2" '{"file":"corpus/broken.pgn","game":2,"line":7,"status":"illegal","class":"with-errors","event":"Illegal move: the horse leg is blocked","date":null,"red":null,"black":null,"plies":2,"ply":3,"move":"馬二進四","reason":"horse leg blocked","fen":"rnbakabnr/9/1c5c1/p3p1p1p/2p6/6P2/P1P1P3P/1C5C1/9/RNBAKABNR w - - 2 2","result_tag":"0-1","result_board":"0-1","termination":"illegal-move","repetition":null,"errors":1,"warnings":0,"findings":[{"kind":"illegal-move","severity":"error","ply":3,"line":12,"col":4,"message":"horse leg blocked"}]}' "$(sed -n 2p $TMP/out)"
 
+# "class" is what the summary counts and --keep valid keeps; "status" how
+# the moves replayed (game 3: legal moves, a Result tag against a checkmate)
+expect_eq "json: class of game 3" '"status":"valid","class":"with-errors"' "$(sed -n 3p $TMP/out | grep -o '"status":"[a-z]*","class":"[a-z-]*"')"
+for f in corpus/*.pgn; do
+  expect_eq "json: class valid = what --keep valid keeps ($f)" "$($V -q --keep valid $f 2>/dev/null | $V --report json - 2>/dev/null | wc -l)" \
+    "$($V --report json $f 2>/dev/null | grep -c '"class":"valid"')"
+done
 # --keep valid cleans a database; the kept games are byte-identical
 $V -q --keep valid corpus/broken.pgn > $TMP/clean.pgn 2>/dev/null
 expect_eq "keep valid: first record unchanged" "$(sed -n 1,6p corpus/broken.pgn)" "$(cat $TMP/clean.pgn)"
