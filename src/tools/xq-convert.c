@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -328,10 +329,10 @@ static int parse_options(int argc, char **argv, options *opt)
                 return XQ_EXIT_USAGE;
             break;
         case 'f':
-            if (!strcmp(optarg, "auto")) opt->read.format = XQ_FMT_AUTO;
-            else if (!strcmp(optarg, "pgn")) opt->read.format = XQ_FMT_PGN;
-            else if (!strcmp(optarg, "xml")) opt->read.format = XQ_FMT_XML;
-            else if (!strcmp(optarg, "jsonl")) opt->read.format = XQ_FMT_JSONL;
+            if (!strcasecmp(optarg, "auto")) opt->read.format = XQ_FMT_AUTO;
+            else if (!strcasecmp(optarg, "pgn")) opt->read.format = XQ_FMT_PGN;
+            else if (!strcasecmp(optarg, "xml")) opt->read.format = XQ_FMT_XML;
+            else if (!strcasecmp(optarg, "jsonl")) opt->read.format = XQ_FMT_JSONL;
             else {
                 xq_cli_error(PROG, "unknown input format '%s' (auto, pgn, xml or jsonl)", optarg);
                 return XQ_EXIT_USAGE;

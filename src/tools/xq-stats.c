@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -519,9 +520,9 @@ int main(int argc, char **argv)
             opt.stats.event = optarg;
             break;
         case OPT_SYSTEM:
-            if (!strcmp(optarg, "auto")) opt.report.system = XQ_SYSTEM_AUTO;
-            else if (!strcmp(optarg, "round-robin") || !strcmp(optarg, "rr")) opt.report.system = XQ_SYSTEM_ROUND_ROBIN;
-            else if (!strcmp(optarg, "swiss")) opt.report.system = XQ_SYSTEM_SWISS;
+            if (!strcasecmp(optarg, "auto")) opt.report.system = XQ_SYSTEM_AUTO;
+            else if (!strcasecmp(optarg, "round-robin") || !strcasecmp(optarg, "rr")) opt.report.system = XQ_SYSTEM_ROUND_ROBIN;
+            else if (!strcasecmp(optarg, "swiss")) opt.report.system = XQ_SYSTEM_SWISS;
             else {
                 xq_cli_error(PROG, "unknown --system '%s' (auto, round-robin or swiss)", optarg);
                 return XQ_EXIT_USAGE;

@@ -438,14 +438,14 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "r:k:sWe:qj:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'r':
-            if (!strcmp(optarg, "text")) opt.report = REPORT_TEXT;
-            else if (!strcmp(optarg, "json")) opt.report = REPORT_JSON;
+            if (!strcasecmp(optarg, "text")) opt.report = REPORT_TEXT;
+            else if (!strcasecmp(optarg, "json")) opt.report = REPORT_JSON;
             else { xq_cli_error(PROG, "unknown report format '%s' (text or json)", optarg); return XQ_EXIT_USAGE; }
             if (!xq_cli_choose(PROG, &report, "--report", optarg, optarg)) return XQ_EXIT_USAGE;
             break;
         case 'k':
-            if (!strcmp(optarg, "valid")) opt.keep = KEEP_VALID;
-            else if (!strcmp(optarg, "invalid")) opt.keep = KEEP_INVALID;
+            if (!strcasecmp(optarg, "valid")) opt.keep = KEEP_VALID;
+            else if (!strcasecmp(optarg, "invalid")) opt.keep = KEEP_INVALID;
             else { xq_cli_error(PROG, "--keep takes 'valid' or 'invalid', not '%s'", optarg); return XQ_EXIT_USAGE; }
             if (!xq_cli_choose(PROG, &keep, "--keep", optarg, optarg)) return XQ_EXIT_USAGE;
             break;

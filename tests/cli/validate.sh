@@ -197,3 +197,11 @@ expect_eq "an empty board: one error, no stalemate" \
 1 game: 0 valid, 1 with errors, 0 unreadable" "$(cat "$TMP/err")"
 expect_eq "an empty board: no board result in the report" '"termination":"none"' \
   "$("$BIN/xq-validate" -q --report json "$TMP/empty-board.pgn" | grep -o '"termination":"[a-z_ ]*"')"
+
+# option words are read with case ignored in every tool, as --to XML is
+expect_eq "--report JSON is --report json" "$($V -q --report json corpus/sample-games.pgn 2>&1)" "$($V -q --report JSON corpus/sample-games.pgn 2>&1)"
+expect_eq "--keep VALID is --keep valid" "$($V -q --keep valid corpus/broken.pgn 2>&1)" "$($V -q --keep Valid corpus/broken.pgn 2>&1)"
+expect_eq "--from PGN is --from pgn" "$($BIN/xq-convert -q --from pgn corpus/sample-games.pgn 2>&1)" "$($BIN/xq-convert -q --from PGN corpus/sample-games.pgn 2>&1)"
+expect_eq "--to XML is --to xml" "$($BIN/xq-convert -q --to xml corpus/sample-games.pgn 2>&1)" "$($BIN/xq-convert -q --to XML corpus/sample-games.pgn 2>&1)"
+expect_eq "--system SWISS is --system swiss" "$($BIN/xq-stats --event '' --system swiss corpus/sample-games.pgn 2>&1)" "$($BIN/xq-stats --event '' --system SWISS corpus/sample-games.pgn 2>&1)"
+expect_status "an unknown word is still refused" 2 $V --report yaml corpus/sample-games.pgn
