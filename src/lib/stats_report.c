@@ -852,7 +852,8 @@ static bool text_event(FILE *o, const xq_stats *s, xq_event_system system)
     }
     bool rr = st.system == XQ_SYSTEM_ROUND_ROBIN;
     char title[512];
-    snprintf(title, sizeof title, "Event \"%s\": %zu players, %zu games", s->opt.event, st.nplayers, st.ngames);
+    snprintf(title, sizeof title, "Event \"%s\": %zu player%s, %zu game%s", s->opt.event, st.nplayers,
+             st.nplayers == 1 ? "" : "s", st.ngames, st.ngames == 1 ? "" : "s");
     heading(o, title);
     if (st.left_out) fprintf(o, "  (%zu game%s without a result left out)\n", st.left_out, st.left_out == 1 ? "" : "s");
     if (!st.ngames) {

@@ -83,6 +83,7 @@ static void usage(FILE *to)
 /* ---- atomic output -------------------------------------------------------------- */
 
 static char *tmp_path;   /* the temporary file while -o FILE is being written */
+static bool path_existed;   /* -o FILE was there before (close_output's message on failure) */
 
 static void on_signal(int sig)
 {
@@ -99,7 +100,8 @@ static void on_signal(int sig)
 static FILE *open_output(const char *path)
 {
     struct stat st;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    path_existed = lstat(path, &st) == 0;
+    if (path_existed && !S_ISREG(st.st_mode)) {
         FILE *f = fopen(path, "w");
         if (!f) xq_cli_error(PROG, "%s: %s", path, strerror(errno));
         return f;
@@ -150,7 +152,7 @@ static bool close_output(FILE *f, const char *path, bool ok)
     }
     if (!ok) {
         unlink(tmp_path);
-        xq_cli_error(PROG, "%s left unchanged", path);
+        xq_cli_error(PROG, path_existed ? "%s left unchanged" : "%s not written", path);
     }
     free(tmp_path);
     tmp_path = NULL;

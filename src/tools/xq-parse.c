@@ -213,8 +213,8 @@ int main(int argc, char **argv)
     }
     if (status == XQ_EXIT_OK && t.bad_games) status = XQ_EXIT_FINDINGS;
     if (!opt.quiet)
-        fprintf(stderr, "%llu game%s, %llu plies decoded: %llu error%s in %llu game%s, %llu warning%s\n", t.games,
-                t.games == 1 ? "" : "s", t.plies, t.errors, t.errors == 1 ? "" : "s", t.bad_games,
+        fprintf(stderr, "%llu game%s, %llu %s decoded: %llu error%s in %llu game%s, %llu warning%s\n", t.games,
+                t.games == 1 ? "" : "s", t.plies, t.plies == 1 ? "ply" : "plies", t.errors, t.errors == 1 ? "" : "s", t.bad_games,
                 t.bad_games == 1 ? "" : "s", t.warnings, t.warnings == 1 ? "" : "s");
     return status;
 }

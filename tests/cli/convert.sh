@@ -76,6 +76,8 @@ expect_status "-o: unreadable input exits 2" 2 $C -q -o $TMP/o/out.pgn $S /nonex
 expect_eq "-o: the old file is left unchanged" "$(cat $TMP/ref.pgn)" "$(cat $TMP/o/out.pgn)"
 expect_eq "-o: and said so" "xq-convert: $TMP/o/out.pgn left unchanged" "$(tail -1 $TMP/err)"
 expect_eq "-o: still no temporary file" "out.pgn" "$(ls $TMP/o)"
+expect_status "-o: unreadable input, a new file: exit 2" 2 $C -q -o $TMP/o/new.pgn /nonexistent/x.pgn
+expect_eq "-o: a file that was not there is not written, and said so" "xq-convert: $TMP/o/new.pgn not written|out.pgn" "$(tail -1 $TMP/err)|$(ls $TMP/o)"
 expect_status "-o: unwritable directory" 2 $C -q -o /nonexistent/dir/out.pgn $S
 # a FILE that is not a regular file is written in place, not replaced by a
 # rename (run as root, -o /dev/null once made /dev/null a regular file):

@@ -50,3 +50,10 @@ done
 expect_eq "xq-parse reports a move after checkmate, as its page says" \
   "corpus/broken.pgn:28:9: error: game 4: 將５平６: game already over: black is checkmated" \
   "$("$BIN/xq-parse" -q corpus/broken.pgn 2>&1 | grep 'already over')"
+# summary and report lines in the singular for one
+printf '1. 炮二平五 *\n' > $TMP/one.pgn
+$P $TMP/one.pgn >/dev/null 2>$TMP/err
+expect_eq "one game, one ply" "1 game, 1 ply decoded: 0 errors in 0 games, 0 warnings" "$(cat $TMP/err)"
+expect_eq "xq-stats: one ECCO code" "Openings (ECCO; 1 code)" "$($BIN/xq-stats $TMP/one.pgn | grep '^Openings')"
+printf '[Event "E"]\n[Red "A"]\n[Black "B"]\n[Result "1-0"]\n1. 炮二平五 1-0\n' > $TMP/one.pgn
+expect_eq "xq-stats: one event game" 'Event "E": 2 players, 1 game' "$($BIN/xq-stats --event E $TMP/one.pgn | grep '^Event "E"')"
