@@ -71,6 +71,16 @@ typedef struct {
     char message[256];
 } xq_finding;
 
+/* Where finding f of game g is told, as text and JSON reports give it:
+ * its own line and column (1-based), else, for a finding about the whole
+ * game (the result, a repetition: line 0), the record's first line and
+ * column 1.  Both outputs always the same. */
+static inline void xq_finding_place(const xq_finding *f, const xq_game *g, unsigned long *line, unsigned long *col)
+{
+    *line = f->line ? f->line : (unsigned long)g->first_line;
+    *col = f->line ? f->col : 1;
+}
+
 /* Rule options, from the command line. */
 typedef struct {
     int move_limit;      /* rounds without capture for the natural limit (§4.2.4), default 60 */

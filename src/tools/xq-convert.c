@@ -169,10 +169,10 @@ static bool report_syntax(FILE *err, const xq_game *g, const xq_replay *r)
     for (int i = 0; i < r->nfindings; i++) {
         const xq_finding *f = &r->findings[i];
         if (f->kind != XQ_FIND_SYNTAX || f->severity != XQ_SEV_ERROR) continue;
+        unsigned long line, col;
+        xq_finding_place(f, g, &line, &col);
         xq_name_put(err, g->file);   /* (no control character raw: cli.h) */
-        fprintf(err, ":%lu:%lu: error: game %llu: %s\n",
-                (unsigned long)(f->line ? f->line : g->first_line), (unsigned long)(f->line ? f->col : 1),
-                (unsigned long long)g->index, f->message);
+        fprintf(err, ":%lu:%lu: error: game %llu: %s\n", line, col, (unsigned long long)g->index, f->message);
         any = true;
     }
     return any;

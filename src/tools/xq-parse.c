@@ -117,11 +117,11 @@ static void parse_game(void *ctx, xq_slot *slot)
         if (error) n->errors++;
         else n->warnings++;
         if (!error && !opt->warnings) continue;
-        unsigned long line = f->line ? f->line : (unsigned long)g->first_line;
+        unsigned long line, col;
+        xq_finding_place(f, g, &line, &col);
         bool at_bad = f->ply && f->ply == r->bad_ply;
         xq_name_put(slot->err, g->file);   /* (no control character raw: cli.h) */
-        fprintf(slot->err, ":%lu:%lu: %s: game %llu: %s%s%s\n", line,
-                (unsigned long)(f->line ? f->col : 1), error ? "error" : "warning",
+        fprintf(slot->err, ":%lu:%lu: %s: game %llu: %s%s%s\n", line, col, error ? "error" : "warning",
                 (unsigned long long)g->index, at_bad ? r->bad_move : "", at_bad ? ": " : "", f->message);
     }
     if (opt->output == OUT_TAGS) print_tags(slot->out, g, opt->tag_list);

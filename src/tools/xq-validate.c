@@ -206,9 +206,10 @@ static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const 
 {
     char label[512];
     game_label(g, label, sizeof label);
-    unsigned long line = f->line ? f->line : (unsigned long)g->first_line;
+    unsigned long line, col;
+    xq_finding_place(f, g, &line, &col);
     xq_name_put(to, g->file);   /* (no control character raw: cli.h) */
-    fprintf(to, ":%lu:%lu: %s: game %llu%s%s%s", line, (unsigned long)(f->line ? f->col : 1),
+    fprintf(to, ":%lu:%lu: %s: game %llu%s%s%s", line, col,
             f->severity == XQ_SEV_ERROR ? "error" : "warning", (unsigned long long)g->index,
             *label ? " (" : "", label, *label ? ")" : "");
     if (f->ply && f->ply == r->bad_ply) {
@@ -276,8 +277,10 @@ static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
         xq_json_key(o, "kind", &ff); xq_json_string(o, xq_finding_kind_str(f->kind));
         xq_json_key(o, "severity", &ff); xq_json_string(o, f->severity == XQ_SEV_ERROR ? "error" : "warning");
         xq_json_key(o, "ply", &ff); fprintf(o, "%d", f->ply);
-        xq_json_key(o, "line", &ff); fprintf(o, "%lu", (unsigned long)f->line);
-        xq_json_key(o, "col", &ff); fprintf(o, "%lu", (unsigned long)f->col);
+        unsigned long line, col;
+        xq_finding_place(f, g, &line, &col);
+        xq_json_key(o, "line", &ff); fprintf(o, "%lu", line);
+        xq_json_key(o, "col", &ff); fprintf(o, "%lu", col);
         xq_json_key(o, "message", &ff); xq_json_string(o, f->message);
         putc('}', o);
     }

@@ -205,3 +205,14 @@ expect_eq "--from PGN is --from pgn" "$($BIN/xq-convert -q --from pgn corpus/sam
 expect_eq "--to XML is --to xml" "$($BIN/xq-convert -q --to xml corpus/sample-games.pgn 2>&1)" "$($BIN/xq-convert -q --to XML corpus/sample-games.pgn 2>&1)"
 expect_eq "--system SWISS is --system swiss" "$($BIN/xq-stats --event '' --system swiss corpus/sample-games.pgn 2>&1)" "$($BIN/xq-stats --event '' --system SWISS corpus/sample-games.pgn 2>&1)"
 expect_status "an unknown word is still refused" 2 $V --report yaml corpus/sample-games.pgn
+
+# --report json places each finding where the text diagnostic does: a
+# finding about the whole game (the result) at the record's first line,
+# column 1, not at 0:0 (xq_finding_place)
+places_json() { $V -q -W --report json "$@" 2>/dev/null | grep -o '"severity":"[a-z]*","ply":[0-9]*,"line":[0-9]*,"col":[0-9]*' | sed 's/.*"line":\([0-9]*\),"col":\([0-9]*\)/\1:\2/'; }
+places_text() { $V -q -W "$@" 2>&1 >/dev/null | grep -o '^.*:[0-9]*:[0-9]*: \(error\|warning\):' | sed 's/.*:\([0-9]*\):\([0-9]*\): [a-z]*:$/\1:\2/'; }
+printf '\n[Game "Chinese Chess"]\n[Result "0-1"]\n\n1. 炮二平五 *\n[Game "Chinese Chess"]\n[FEN "4k3R/R8/9/9/9/9/9/9/9/3K5 b - - 0 1"]\n[Result "1/2-1/2"]\n\n1/2-1/2\n' > $TMP/places.pgn
+expect_eq "JSON places a result finding at the record's first line" "6:1" "$(places_json $TMP/places.pgn | tr '\n' ' ' | sed 's/ $//')"
+for f in corpus/*.pgn corpus/broken/*.pgn $TMP/places.pgn; do
+  expect_eq "JSON and text place the findings of $f alike" "$(places_text "$f")" "$(places_json "$f")"
+done
