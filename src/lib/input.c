@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "json_read.h"
+#include "xml_read.h"
 #include "zin.h"
 
 enum {
@@ -993,8 +994,10 @@ xq_format xq_sniff_format(const unsigned char *p, size_t n)
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
     if (i < n && p[i] == '<' && (i + 1 < n && (p[i + 1] == '?' || p[i + 1] == '!' ||
                                              ((p[i + 1] | 0x20) >= 'a' && (p[i + 1] | 0x20) <= 'z')))) {
-        /* XML, unless it is an HTML page carrying DhtmlXQ */
-        if (!find(p, n, "[DhtmlXQ")) return XQ_FMT_XML;
+        /* XML, unless it is an HTML page carrying DhtmlXQ; our own XML
+         * (its namespace on the root element) may quote "[DhtmlXQ" in a
+         * comment or tag value and stays XML */
+        if (!find(p, n, "[DhtmlXQ") || find(p, n, XQ_XML_NS)) return XQ_FMT_XML;
     }
     if (i < n && p[i] == '{' && jsonl_record_at(p, n, i)) return XQ_FMT_JSONL;   /* (a record's text may quote "[DhtmlXQ") */
     const unsigned char *d = find(p, n, "[DhtmlXQ");

@@ -107,3 +107,10 @@ $D:1:1: note: game 1: dhtmlxq cannot hold untranslated moves: 4 dropped" \
   $C -q -t dhtmlxq "$TMP/d1.txt" > "$TMP/d2.txt"
   expect_eq "dhtmlxq.txt written twice: the same bytes" "$(cksum < "$TMP/d1.txt")" "$(cksum < "$TMP/d2.txt")"
 fi
+
+# our XML quoting "[DhtmlXQ" in a comment or a tag value is XML (its
+# namespace decides), not an HTML page carrying DhtmlXQ: every game is read
+printf '[Game "Chinese Chess"]\n[Event "[DhtmlXQ_title]t[/DhtmlXQ_title]"]\n\n1. 炮二平五 {see [DhtmlXQ] pages} 馬８進７ *\n\n[Game "Chinese Chess"]\n\n1. 兵七進一 *\n' > "$TMP/dq.pgn"
+$C -q --to xml "$TMP/dq.pgn" > "$TMP/dq.xml"
+expect_eq "XML quoting [DhtmlXQ: both games read" "2 games: 2 valid, 0 with errors, 0 unreadable" "$($V "$TMP/dq.xml" 2>&1)"
+expect_eq "XML quoting [DhtmlXQ: the same games as the PGN" "$($C -q --to pgn "$TMP/dq.pgn")" "$($C -q --to pgn "$TMP/dq.xml")"
