@@ -1265,6 +1265,11 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     g->file = xq_game_strndup(g, r->path, r->path_len);
 }
 
+bool xq_pgn_tag_line(const char *p, const char *end)
+{
+    return strict_tag_line(p, end);
+}
+
 /* Does the line (first non-blank at p) start the next record? */
 static bool starts_record(xq_reader *r, xq_game *g, const char *p, const char *end)
 {

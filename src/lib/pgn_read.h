@@ -105,4 +105,11 @@ xq_format xq_reader_format(const xq_reader *r);
 /* Message of the last -1 from xq_reader_next, "PATH: reason"; "" if none. */
 const char *xq_reader_error(const xq_reader *r);
 
+/* Is the text p[0..end) (one line, without its line break) a tag line,
+ * [Name "value"] and nothing else but blanks?  Inside a {comment} left
+ * open, such a line starts the next record (the reader's recovery from
+ * an unclosed comment), so a writer must not put one inside {}: the PGN
+ * writer writes such a comment as ';' lines (write_pgn.c). */
+bool xq_pgn_tag_line(const char *p, const char *end);
+
 #endif

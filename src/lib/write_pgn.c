@@ -2,6 +2,7 @@
  * XQBase tag order with [Game "Chinese Chess"] first, then the movetext
  * shared with the XBoard writer.  See write.h. */
 #include "write_internal.h"
+#include "pgn_read.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +75,18 @@ static void new_line(pgn *p)
 }
 
 /* True when text, in a {comment}, reads back as it is: no '}' (PGN has no
- * escape), no line break first and no empty line (a reader joins the lines
- * of a comment and an empty one adds nothing). */
+ * escape), no line break first, no empty line (a reader joins the lines
+ * of a comment and an empty one adds nothing) and no line after a break
+ * that is a tag line (a reader takes it for the next record: pgn_read.h
+ * xq_pgn_tag_line). */
 static bool brace_safe(const char *text)
 {
-    return !strchr(text, '}') && text[0] != '\n' && !strstr(text, "\n\n");
+    if (strchr(text, '}') || text[0] == '\n' || strstr(text, "\n\n")) return false;
+    for (const char *nl = strchr(text, '\n'); nl; nl = strchr(nl + 1, '\n')) {
+        const char *line = nl + 1, *end = strchr(line, '\n');
+        if (xq_pgn_tag_line(line, end ? end : line + strlen(line))) return false;
+    }
+    return true;
 }
 
 /* Text of a comment, control characters but the line break as spaces. */

@@ -88,3 +88,17 @@ fi
 # ---- item 9: --help says what -q leaves out, as the man page does
 expect_eq "--help: -q" "  -q, --quiet             no summary line and no notes after it (a game's" \
   "$($C --help | grep -e '--quiet')"
+
+# a comment line that is a tag line ([Name "value"] alone on its line)
+# would start the next record inside {}: such a comment is written as ';'
+# lines, so the game stays one valid game and its comments read back
+cat > "$TMP/tagline.jsonl" <<'JSONL'
+{"tags": {"Event": "p1"}, "comment": "a\n[Event \"x\"]\nb", "moves": [{"text": "h2e2", "comment": "a\n  [Event \"x\"] \nb"}, {"text": "h9g7", "variations": [[{"text": "b9c7", "comment": "[see below]\n[Round \"2\"]"}]]}], "result": "*"}
+JSONL
+for to in pgn xboard; do
+  $C -q -t $to "$TMP/tagline.jsonl" > "$TMP/tagline.$to"
+  expect_eq "a tag line in a comment, $to: one valid game" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($V "$TMP/tagline.$to" 2>&1)"
+  expect_eq "a tag line in a comment, $to: the comments read back" \
+    "$($C -q -t jsonl "$TMP/tagline.jsonl" | grep -o '"comment":"[^"]*\(\\"[^"]*\)*"')" \
+    "$($C -q -t jsonl "$TMP/tagline.$to" | grep -o '"comment":"[^"]*\(\\"[^"]*\)*"')"
+done
