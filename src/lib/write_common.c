@@ -221,6 +221,28 @@ const xq_tag **xq_tags_ordered(const xq_game *g, const char *const *order, const
     return out;
 }
 
+size_t xq_tags_drop_repeats(const xq_tag **tags, size_t n, bool any_case, xq_write_report *rep, const char *format)
+{
+    char names[128] = "";
+    size_t kept = 0, dropped = 0, len = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool again = false;
+        for (size_t k = 0; k < kept && !again; k++)
+            again = any_case ? xq_tag_is(tags[i]->name, tags[k]->name) : !strcmp(tags[i]->name, tags[k]->name);
+        if (!again) {
+            tags[kept++] = tags[i];
+            continue;
+        }
+        if (len + 1 < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", dropped ? ", " : "", tags[i]->name);
+        if (len >= sizeof names) len = sizeof names - 1;
+        dropped++;
+    }
+    if (dropped)
+        xq_write_note(rep, "%s cannot hold a second tag of a name: %s dropped", format, names);
+    return kept;
+}
+
 /* ---- positions, results, text --------------------------------------------- */
 
 bool xq_is_start_position(const xq_position *pos)

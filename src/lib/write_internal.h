@@ -76,6 +76,15 @@ const xq_tag **xq_tags_ordered(const xq_game *g, const char *const *order, const
 /* True when tag name a names b ("Red" also matches "White"), ignoring ASCII case. */
 bool xq_tag_is(const char *a, const char *b);
 
+/* Drop from tags[0..n) each tag whose name an earlier one has, keeping
+ * the first: with any_case, names compared as xq_tag_is does (ASCII case
+ * ignored, "White" is "Red": a PGN reader takes a tag name the record has
+ * already for the start of the next record, so a second one would split
+ * the game), else byte for byte (JSON keys).  The dropped names go in one
+ * note of rep, for format ("pgn cannot hold a second tag of a name: Event
+ * dropped").  Returns the count left; tags is compacted in place. */
+size_t xq_tags_drop_repeats(const xq_tag **tags, size_t n, bool any_case, xq_write_report *rep, const char *format);
+
 /* ---- positions and text ------------------------------------------------- */
 
 /* True when pos is the standard start position with Red to move. */

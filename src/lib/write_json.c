@@ -2,6 +2,7 @@
  * (RFC 8259 through json.h).  See write.h for the fields. */
 #include "write_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
@@ -79,10 +80,14 @@ void xq_write_jsonl(FILE *o, const xq_game *g, const xq_replay *r, const xq_writ
     xq_json_key(o, "tags", &first);
     putc('{', o);
     int tfirst = 1;
-    for (size_t i = 0; i < g->tag_count; i++) {
-        xq_json_key(o, g->tags[i].name, &tfirst);
-        xq_json_string(o, g->tags[i].value);
+    size_t n;
+    const xq_tag **tags = xq_tags_ordered(g, NULL, NULL, &n);   /* (record order) */
+    n = xq_tags_drop_repeats(tags, n, false, rep, "jsonl");       /* a JSON object's keys are unique */
+    for (size_t i = 0; i < n; i++) {
+        xq_json_key(o, tags[i]->name, &tfirst);
+        xq_json_string(o, tags[i]->value);
     }
+    free(tags);
     putc('}', o);
     char fenbuf[XQ_FEN_MAX];
     xq_json_key(o, "fen", &first);

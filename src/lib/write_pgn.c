@@ -315,6 +315,7 @@ void xq_write_pgn(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     size_t n;
     unsigned changed = 0;
     const xq_tag **tags = xq_tags_ordered(g, PGN_ORDER, PGN_OWN, &n);
+    n = xq_tags_drop_repeats(tags, n, true, rep, "pgn");
     for (size_t i = 0; i < n; i++)
         changed |= xq_pgn_tag(out, xq_tag_is(tags[i]->name, "Red") ? "Red" : tags[i]->name, tags[i]->value);
     free(tags);

@@ -102,3 +102,28 @@ for to in pgn xboard; do
     "$($C -q -t jsonl "$TMP/tagline.jsonl" | grep -o '"comment":"[^"]*\(\\"[^"]*\)*"')" \
     "$($C -q -t jsonl "$TMP/tagline.$to" | grep -o '"comment":"[^"]*\(\\"[^"]*\)*"')"
 done
+
+# a second tag of a name (XML and JSON Lines can hold one; "White" is
+# "Red" in PGN): PGN and XBoard would start the next record there, JSON
+# Lines would repeat a key; the first is written, the rest named in a note
+cat > "$TMP/dup.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<games xmlns="urn:xq-tools:game:1">
+<game result="*">
+<tag name="Event">e1</tag>
+<tag name="Red">A</tag>
+<tag name="Event">e2</tag>
+<tag name="White">W</tag>
+<move iccs="h2e2" text="x"/>
+</game>
+</games>
+XML
+for to in pgn xboard jsonl; do
+  $C -q -t $to "$TMP/dup.xml" > "$TMP/dup.$to" 2> "$TMP/err"
+  expect_eq "a second tag of a name, $to: one game" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($V "$TMP/dup.$to" 2>&1)"
+  expect_eq "a second tag of a name, $to: the first kept" "e1" "$($BIN/xq-parse -q --tags Event "$TMP/dup.$to" | cut -f3)"
+done
+expect_eq "a second tag of a name: the note (pgn)" "$TMP/dup.xml:3:1: note: game 1: pgn cannot hold a second tag of a name: Event, White dropped" \
+  "$($C -q -t pgn "$TMP/dup.xml" 2>&1 >/dev/null)"
+expect_eq "a second tag of a name: the note (jsonl: White is a key of its own)" "$TMP/dup.xml:3:1: note: game 1: jsonl cannot hold a second tag of a name: Event dropped" \
+  "$($C -q -t jsonl "$TMP/dup.xml" 2>&1 >/dev/null)"
