@@ -179,7 +179,7 @@ static bool fill_tags(filler *f, const xq_json_value *tags)
         enter_key(f, name);
         /* a name the PGN writer can write back: not empty, no blank,
          * quote or bracket (a tag line `[Name "value"]`) */
-        if (!*name || name[strcspn(name, " \t\r\n\"[]")])
+        if (!*name || name[strcspn(name, XQ_JSONL_TAG_NAME_BAD)])
             ok = problem(f, v, "a tag name must be a word (not empty, no blank, '\"', '[' or ']')");
         else if (v->type != XQ_JSON_STRING) ok = problem(f, v, "expected a string, not %s", xq_json_type_name(v->type));
         else if (strlen(v->str) != v->len) ok = problem(f, v, "NUL character (\\u0000) in a string");

@@ -74,4 +74,9 @@ int xq_jsonl_reader_next(xq_jsonl_reader *j, xq_game *g, char *err, size_t errsz
 /* Free the reader (NULL is fine); the input is not closed. */
 void xq_jsonl_reader_close(xq_jsonl_reader *j);
 
+/* Characters a JSON Lines tag name cannot hold, for reader and writer
+ * alike: a name is written back as a PGN tag line [Name "value"], so it
+ * is a word, without a blank, quote or bracket (and not empty). */
+#define XQ_JSONL_TAG_NAME_BAD " \t\r\n\"[]"
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "jsonl_read.h"
 
 typedef struct {
     FILE *out;
@@ -83,11 +84,21 @@ void xq_write_jsonl(FILE *o, const xq_game *g, const xq_replay *r, const xq_writ
     size_t n;
     const xq_tag **tags = xq_tags_ordered(g, NULL, NULL, &n);   /* (record order) */
     n = xq_tags_drop_repeats(tags, n, false, rep, "jsonl");       /* a JSON object's keys are unique */
+    bool renamed = false;
     for (size_t i = 0; i < n; i++) {
-        xq_json_key(o, tags[i]->name, &tfirst);
+        const char *name = tags[i]->name;
+        char word[256];
+        if (!*name || name[strcspn(name, XQ_JSONL_TAG_NAME_BAD)]) {   /* as the reader wants it back */
+            snprintf(word, sizeof word, "%s", *name ? name : "_");
+            for (char *c = word; (c = strpbrk(c, XQ_JSONL_TAG_NAME_BAD)) != NULL;) *c = '_';
+            name = word;
+            renamed = true;
+        }
+        xq_json_key(o, name, &tfirst);
         xq_json_string(o, tags[i]->value);
     }
     free(tags);
+    if (renamed) xq_write_note(rep, "jsonl cannot hold a blank, quote or bracket in a tag name (or an empty one): written as '_'");
     putc('}', o);
     char fenbuf[XQ_FEN_MAX];
     xq_json_key(o, "fen", &first);

@@ -127,3 +127,11 @@ expect_eq "a second tag of a name: the note (pgn)" "$TMP/dup.xml:3:1: note: game
   "$($C -q -t pgn "$TMP/dup.xml" 2>&1 >/dev/null)"
 expect_eq "a second tag of a name: the note (jsonl: White is a key of its own)" "$TMP/dup.xml:3:1: note: game 1: jsonl cannot hold a second tag of a name: Event dropped" \
   "$($C -q -t jsonl "$TMP/dup.xml" 2>&1 >/dev/null)"
+
+# a tag name JSON Lines cannot hold back (a blank, quote or bracket: XML
+# can hold one) is written with '_', with a note, and the game reads back
+sed 's/<tag name="White">W<\/tag>/<tag name="Bad Name">v<\/tag>/; /name="Event">e2/d' "$TMP/dup.xml" > "$TMP/name.xml"
+$C -q -t jsonl "$TMP/name.xml" > "$TMP/name.jsonl" 2> "$TMP/err"
+expect_eq "a blank in a tag name, jsonl: the note" "$TMP/name.xml:3:1: note: game 1: jsonl cannot hold a blank, quote or bracket in a tag name (or an empty one): written as '_'" "$(cat "$TMP/err")"
+expect_eq "a blank in a tag name, jsonl: the game reads back" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($V "$TMP/name.jsonl" 2>&1)"
+expect_eq "a blank in a tag name, jsonl: its value kept" "v" "$($BIN/xq-parse -q --tags Bad_Name "$TMP/name.jsonl" | cut -f3)"
