@@ -378,12 +378,8 @@ bool xq_stats_event_add(xq_stats *s, const char *red, size_t red_len, const char
 static int cmp_event_game(const void *a, const void *b)
 {
     const xq_event_game *x = a, *y = b;
-    if (x->round != y->round) return x->round < y->round ? -1 : 1;
-    int c = strcmp(x->red, y->red);
+    int c = xq_event_pairing_cmp(x, y);
     if (c) return c;
-    c = strcmp(x->black, y->black);
-    if (c) return c;
-    if (x->result != y->result) return x->result < y->result ? -1 : 1;
     if (x->board != y->board) return x->board < y->board ? -1 : 1;
     if (x->ending != y->ending) return x->ending < y->ending ? -1 : 1;
     if (x->no_moves != y->no_moves) return x->no_moves ? 1 : -1;

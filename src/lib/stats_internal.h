@@ -4,6 +4,8 @@
 #ifndef XQ_STATS_INTERNAL_H
 #define XQ_STATS_INTERNAL_H
 
+#include <string.h>
+
 #include "ecco.h"
 #include "stats.h"
 
@@ -88,5 +90,18 @@ double xq_stats_median(const xq_stats *s);             /* of plies, 0 when no ga
 
 /* Result names in the JSON: "1-0", "0-1", "1/2-1/2", "*", and "" for NONE. */
 bool xq_stats_result_from_str(const char *text, xq_result *out);
+
+/* Order of event games by their pairing: round, Red, Black, result.  The
+ * first keys of the games' order (stats.c) and of the search for copies
+ * of one game (stats_report.c). */
+static inline int xq_event_pairing_cmp(const xq_event_game *x, const xq_event_game *y)
+{
+    if (x->round != y->round) return x->round < y->round ? -1 : 1;
+    int c = strcmp(x->red, y->red);
+    if (c) return c;
+    c = strcmp(x->black, y->black);
+    if (c) return c;
+    return x->result != y->result ? (x->result < y->result ? -1 : 1) : 0;
+}
 
 #endif

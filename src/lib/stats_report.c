@@ -69,12 +69,8 @@ static int red_points2(xq_result r)
 static int cmp_same_game(const void *a, const void *b)
 {
     const xq_event_game *x = *(const xq_event_game *const *)a, *y = *(const xq_event_game *const *)b;
-    if (x->round != y->round) return x->round < y->round ? -1 : 1;
-    int c = strcmp(x->red, y->red);
+    int c = xq_event_pairing_cmp(x, y);
     if (c) return c;
-    c = strcmp(x->black, y->black);
-    if (c) return c;
-    if (x->result != y->result) return x->result < y->result ? -1 : 1;
     if (x->move_hash != y->move_hash) return x->move_hash < y->move_hash ? -1 : 1;
     return x < y ? -1 : x > y;   /* the first given stays the one counted */
 }

@@ -13,26 +13,14 @@
 #include <string.h>
 
 #include "ecco.h"
+#include "test_util.h"
 
-/* Moves from ICCS text "h2e2 h9g7 ..." into moves[]; returns the count. */
-static int parse_moves(const char *text, xq_move *moves, int max)
-{
-    int n = 0;
-    for (const char *p = text; *p && n < max;) {
-        while (*p == ' ') p++;
-        if (!*p) break;
-        int from = XQ_SQ(p[0] - 'a', p[1] - '0'), to = XQ_SQ(p[2] - 'a', p[3] - '0');
-        moves[n++] = XQ_MOVE(from, to);
-        p += 4;
-    }
-    return n;
-}
 
 /* The built-in table's code for the moves in text, as "C00". */
 static const char *builtin_code(const char *text, char buf[4])
 {
     xq_move m[XQ_ECCO_MAX_PLIES];
-    int n = parse_moves(text, m, XQ_ECCO_MAX_PLIES);
+    int n = xqt_iccs_moves(text, m, XQ_ECCO_MAX_PLIES);
     return xq_ecco_format(xq_ecco_classify(NULL, m, n), buf);
 }
 
@@ -109,27 +97,27 @@ static void test_learner_rule(void **state)
     assert_non_null(l);
     xq_move m[8];
     /* three games through h2e2 h9g7: C49 twice, C01 once */
-    int n = parse_moves("h2e2 h9g7 h0g2 i9h9 i0h0 g6g5", m, 8);
+    int n = xqt_iccs_moves("h2e2 h9g7 h0g2 i9h9 i0h0 g6g5", m, 8);
     assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("C49")));
     assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("C49")));
-    n = parse_moves("h2e2 h9g7 h0g2 i9h9 b0c2", m, 8);
+    n = xqt_iccs_moves("h2e2 h9g7 h0g2 i9h9 b0c2", m, 8);
     assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("C01")));
     const xq_ecco_table *t = xq_ecco_learner_table(l);
     assert_non_null(t);
     char b[4];
     /* where the games part ways: the smallest (family) code; where they
      * agree: theirs */
-    n = parse_moves("h2e2 h9g7 h0g2 i9h9", m, 8);
+    n = xqt_iccs_moves("h2e2 h9g7 h0g2 i9h9", m, 8);
     assert_string_equal(xq_ecco_format(xq_ecco_classify(t, m, n), b), "C01");
-    n = parse_moves("h2e2 h9g7 h0g2 i9h9 i0h0", m, 8);
+    n = xqt_iccs_moves("h2e2 h9g7 h0g2 i9h9 i0h0", m, 8);
     assert_string_equal(xq_ecco_format(xq_ecco_classify(t, m, n), b), "C49");
     /* a first move is its family whatever the games say */
-    n = parse_moves("h2e2", m, 8);
+    n = xqt_iccs_moves("h2e2", m, 8);
     assert_string_equal(xq_ecco_format(xq_ecco_classify(t, m, n), b), "B00");
     /* a family's first move no game made still has its entry; the rest A00 */
-    n = parse_moves("g3g4", m, 8);
+    n = xqt_iccs_moves("g3g4", m, 8);
     assert_string_equal(xq_ecco_format(xq_ecco_classify(t, m, n), b), "E00");
-    n = parse_moves("e3e4", m, 8);
+    n = xqt_iccs_moves("e3e4", m, 8);
     assert_string_equal(xq_ecco_format(xq_ecco_classify(t, m, n), b), "A00");
     /* entries are sorted and unique */
     for (size_t i = 1; i < t->count; i++) assert_true(strcmp(t->entries[i - 1].prefix, t->entries[i].prefix) < 0);

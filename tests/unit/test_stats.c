@@ -16,6 +16,7 @@
 #include "pgn_read.h"
 #include "replay.h"
 #include "stats.h"
+#include "test_util.h"
 
 #ifndef XQ_SHARED
 #define XQ_SHARED "../shared"
@@ -23,19 +24,6 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
-/* Moves from ICCS text "h2e2 h9g7 ..." into moves[]; returns the count. */
-static int parse_moves(const char *text, xq_move *moves, int max)
-{
-    int n = 0;
-    for (const char *p = text; *p && n < max;) {
-        while (*p == ' ') p++;
-        if (!*p) break;
-        int from = XQ_SQ(p[0] - 'a', p[1] - '0'), to = XQ_SQ(p[2] - 'a', p[3] - '0');
-        moves[n++] = XQ_MOVE(from, to);
-        p += 4;
-    }
-    return n;
-}
 
 /* One game summary per record of path, replayed with the default rules. */
 typedef struct {
@@ -150,13 +138,13 @@ static void test_ecco_key_mirror(void **state)
     xq_move a[8], b[8];
     char ka[64], kb[64];
     /* 炮二平五 馬８進７ and its mirror 炮八平五 馬２進３ share a key */
-    int na = parse_moves("h2e2 h9g7", a, 8), nb = parse_moves("b2e2 b9c7", b, 8);
+    int na = xqt_iccs_moves("h2e2 h9g7", a, 8), nb = xqt_iccs_moves("b2e2 b9c7", b, 8);
     xq_ecco_key(a, na, 20, ka, sizeof ka);
     xq_ecco_key(b, nb, 20, kb, sizeof kb);
     assert_string_equal(ka, "h2e2h9g7");
     assert_string_equal(kb, "h2e2h9g7");
     /* a centre-file first move decides nothing: the next one does */
-    na = parse_moves("e3e4 b9c7", a, 8);
+    na = xqt_iccs_moves("e3e4 b9c7", a, 8);
     xq_ecco_key(a, na, 20, ka, sizeof ka);
     assert_string_equal(ka, "e3e4h9g7");
     /* the prefix length is capped */
@@ -172,18 +160,18 @@ static void test_ecco_classify_table(void **state)
     };
     xq_ecco_table t = {entries, 4, 20};
     xq_move m[8];
-    int n = parse_moves("h2e2 h9g7 h0g2 i9h9 i0h0", m, 8);
+    int n = xqt_iccs_moves("h2e2 h9g7 h0g2 i9h9 i0h0", m, 8);
     assert_int_equal(xq_ecco_classify(&t, m, n), xq_ecco_parse("C01"));
     assert_int_equal(xq_ecco_classify(&t, m, 3), xq_ecco_parse("C00"));   /* longest prefix: 2 plies */
-    n = parse_moves("b2e2 b9c7", m, 8);                                     /* mirrored */
+    n = xqt_iccs_moves("b2e2 b9c7", m, 8);                                     /* mirrored */
     assert_int_equal(xq_ecco_classify(&t, m, n), xq_ecco_parse("C00"));
-    n = parse_moves("g3g4", m, 8);
+    n = xqt_iccs_moves("g3g4", m, 8);
     assert_int_equal(xq_ecco_classify(&t, m, n), xq_ecco_parse("A00"));
     xq_ecco_table empty = {entries, 0, 20};
     assert_int_equal(xq_ecco_classify(&empty, m, n), -1);
     /* the built-in table: 炮二平五 馬８進７ 馬二進三 車９平８ has one black
      * horse out: 中炮对进左马 (B05), as the reference tree says */
-    n = parse_moves("h2e2 h9g7 h0g2 i9h9", m, 8);
+    n = xqt_iccs_moves("h2e2 h9g7 h0g2 i9h9", m, 8);
     assert_int_equal(xq_ecco_classify(NULL, m, n), xq_ecco_parse("B05"));
     assert_true(xq_ecco_builtin()->count > 100);
 }
@@ -194,12 +182,12 @@ static void test_ecco_learner(void **state)
     xq_ecco_learner *l = xq_ecco_learner_new(4, 1);
     assert_non_null(l);
     xq_move m[8];
-    int n = parse_moves("h2e2 h9g7 h0g2", m, 8);
+    int n = xqt_iccs_moves("h2e2 h9g7 h0g2", m, 8);
     assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00")));
     assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00")));
-    n = parse_moves("b2e2 b7e7", m, 8);   /* mirror of h2e2 h7e7: 順炮 */
+    n = xqt_iccs_moves("b2e2 b7e7", m, 8);   /* mirror of h2e2 h7e7: 順炮 */
     assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("D00")));
-    n = parse_moves("g3g4", m, 8);
+    n = xqt_iccs_moves("g3g4", m, 8);
     assert_true(xq_ecco_learner_add(l, m, n, xq_ecco_parse("E00")));
     assert_int_equal(xq_ecco_learner_games(l), 4);
     const xq_ecco_table *t = xq_ecco_learner_table(l);
@@ -210,32 +198,32 @@ static void test_ecco_learner(void **state)
     assert_int_equal(t->count, 17);
     assert_string_equal(t->entries[0].prefix, "");
     assert_string_equal(t->entries[0].code, "A00");
-    n = parse_moves("g3g4", m, 8);
+    n = xqt_iccs_moves("g3g4", m, 8);
     assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("E00"));
-    n = parse_moves("h2e2", m, 8);
+    n = xqt_iccs_moves("h2e2", m, 8);
     assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("B00"));
-    n = parse_moves("h2e2 h9g7 h0g2", m, 8);
+    n = xqt_iccs_moves("h2e2 h9g7 h0g2", m, 8);
     assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("C00"));
-    n = parse_moves("h2e2 h7e7 h0g2", m, 8);
+    n = xqt_iccs_moves("h2e2 h7e7 h0g2", m, 8);
     assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("D00"));
-    n = parse_moves("e3e4", m, 8);
+    n = xqt_iccs_moves("e3e4", m, 8);
     assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("A00"));
     xq_ecco_learner_free(l);
 
     /* min_support 2: single-game prefixes are not learned (g3g4 keeps its
      * family entry) */
     l = xq_ecco_learner_new(4, 2);
-    n = parse_moves("h2e2 h9g7", m, 8);
+    n = xqt_iccs_moves("h2e2 h9g7", m, 8);
     xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00"));
     xq_ecco_learner_add(l, m, n, xq_ecco_parse("C00"));
-    n = parse_moves("g3g4 e9e8", m, 8);
+    n = xqt_iccs_moves("g3g4 e9e8", m, 8);
     xq_ecco_learner_add(l, m, n, xq_ecco_parse("E01"));
     t = xq_ecco_learner_table(l);
     assert_int_equal(t->count, 16);
     assert_string_equal(t->entries[0].code, "A00");
-    n = parse_moves("g3g4 e9e8", m, 8);
+    n = xqt_iccs_moves("g3g4 e9e8", m, 8);
     assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("E00"));
-    n = parse_moves("h2e2 h9g7", m, 8);
+    n = xqt_iccs_moves("h2e2 h9g7", m, 8);
     assert_int_equal(xq_ecco_classify(t, m, n), xq_ecco_parse("C00"));
     xq_ecco_learner_free(l);
 }

@@ -55,6 +55,44 @@ static inline void save_tmp(const void *p, size_t n, char path[64])
     close(fd);
 }
 
+/* A game read from bytes (any format the readers sniff: the first
+ * record) and replayed under the default rules; free g with
+ * xq_game_free. */
+typedef struct {
+    xq_game g;
+    xq_replay r;
+} xqt_loaded;
+
+static inline void xqt_load(xqt_loaded *l, const void *bytes, size_t len)
+{
+    char path[64], err[512];
+    save_tmp(bytes, len, path);
+    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+    assert_non_null(rd);
+    xq_game_init(&l->g);
+    assert_int_equal(xq_reader_next(rd, &l->g), 1);
+    xq_replay_options o;
+    xq_replay_options_default(&o);
+    xq_replay_game(&l->g, &o, &l->r);
+    xq_reader_close(rd);
+    unlink(path);
+}
+
+/* Moves from ICCS text "h2e2 h9g7 ..." into moves[] (at most max);
+ * returns the count. */
+static inline int xqt_iccs_moves(const char *text, xq_move *moves, int max)
+{
+    int n = 0;
+    for (const char *p = text; *p && n < max;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        int from = XQ_SQ(p[0] - 'a', p[1] - '0'), to = XQ_SQ(p[2] - 'a', p[3] - '0');
+        moves[n++] = XQ_MOVE(from, to);
+        p += 4;
+    }
+    return n;
+}
+
 /* Write n bytes gzip-compressed (level level) to a fresh temporary file;
  * path receives its name. */
 static inline void save_tmp_gz(const void *p, size_t n, int level, char path[64])

@@ -19,6 +19,7 @@
 #include "pgn_read.h"
 #include "replay.h"
 #include "write.h"
+#include "test_util.h"
 
 /* src/xq-game.rng, relative to this file (tests run from the top directory). */
 static const char *schema_path(void)
@@ -32,33 +33,16 @@ static const char *schema_path(void)
 static char *tmp_text(const char *text)
 {
     static char path[64];
-    strcpy(path, "/tmp/xq-test-write-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    save_tmp(text, strlen(text), path);
     return path;
 }
 
 /* A game read from text and replayed; free with done(). */
-typedef struct {
-    xq_game g;
-    xq_replay r;
-} loaded;
+typedef xqt_loaded loaded;
 
-static void load(loaded *l, const char *text)
+static void load_text(loaded *l, const char *text)
 {
-    char *path = tmp_text(text);
-    char err[512];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
-    xq_game_init(&l->g);
-    assert_int_equal(xq_reader_next(rd, &l->g), 1);
-    xq_replay_options o;
-    xq_replay_options_default(&o);
-    xq_replay_game(&l->g, &o, &l->r);
-    xq_reader_close(rd);
-    unlink(path);
+    xqt_load(l, text, strlen(text));
 }
 
 static void done(loaded *l)
@@ -86,7 +70,7 @@ static char *render(loaded *l, xq_out_format fmt, xq_notation n, bool *full, xq_
 static char *as_pgn(const char *text)
 {
     loaded l;
-    load(&l, text);
+    load_text(&l, text);
     char *s = render(&l, XQ_OUT_PGN, XQ_NOTATION_AUTO, NULL, NULL);
     done(&l);
     return s;
@@ -118,7 +102,7 @@ static void pgn_tags_order_and_untranslated(void **state)
 {
     (void)state;
     loaded l;
-    load(&l, GAME);
+    load_text(&l, GAME);
     assert_int_equal(xq_game_contents(&l.g),
                      XQ_HOLDS_TAGS | XQ_HOLDS_COMMENTS | XQ_HOLDS_NAGS | XQ_HOLDS_VARIATIONS);
     bool full;
@@ -143,7 +127,7 @@ static void pgn_notations_and_format_tag(void **state)
 {
     (void)state;
     loaded l;
-    load(&l, "[FEN \"4k4/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1\"]\n1. 仕六进五 將5平4 *\n");
+    load_text(&l, "[FEN \"4k4/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1\"]\n1. 仕六进五 將5平4 *\n");
     char *s = render(&l, XQ_OUT_PGN, XQ_NOTATION_WXF, NULL, NULL);
     assert_non_null(strstr(s, "[FEN \"4k4/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1\"]\n[Format \"WXF\"]\n\n1. A6+5 K5.4 *\n"));
     free(s);
@@ -168,7 +152,7 @@ static void variations_from_branch_position(void **state)
     /* the variation at ply 3 is decoded from the position after ply 2;
      * a bad move inside a variation leaves the main line alone */
     loaded l;
-    load(&l, "[Format \"ICCS\"]\n1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7 (2... x9x9 3. a0a1)) i9h9 *\n");
+    load_text(&l, "[Format \"ICCS\"]\n1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7 (2... x9x9 3. a0a1)) i9h9 *\n");
     bool full;
     xq_write_report rep;
     char *s = render(&l, XQ_OUT_PGN, XQ_NOTATION_CHINESE, &full, &rep);
@@ -193,7 +177,7 @@ static void xboard_and_ucci(void **state)
 {
     (void)state;
     loaded l;
-    load(&l, "[Red \"A\"]\n[Black \"B\"]\n[Event \"E\"]\n[ECCO \"A00\"]\n"
+    load_text(&l, "[Red \"A\"]\n[Black \"B\"]\n[Event \"E\"]\n[ECCO \"A00\"]\n"
              "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n"
              "1. 炮二平五 {c} 马８进７ 2. 炮五进四 马２进３ *\n");
     char *s = render(&l, XQ_OUT_XBOARD, XQ_NOTATION_AUTO, NULL, NULL);
@@ -212,7 +196,7 @@ static void xboard_and_ucci(void **state)
 
     /* XBoard PGN reads back to the same game */
     char *a = as_pgn(GAME);
-    load(&l, GAME);
+    load_text(&l, GAME);
     s = render(&l, XQ_OUT_XBOARD, XQ_NOTATION_AUTO, NULL, NULL);
     done(&l);
     char *b = as_pgn(s);
@@ -226,7 +210,7 @@ static void json_lines(void **state)
 {
     (void)state;
     loaded l;
-    load(&l, GAME);
+    load_text(&l, GAME);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -248,7 +232,7 @@ static void encodings(void **state)
 {
     (void)state;
     loaded l;
-    load(&l, "[Red \"許銀川\"]\n1. 炮二平五 *\n");
+    load_text(&l, "[Red \"許銀川\"]\n1. 炮二平五 *\n");
     xq_write_options opt = {.format = XQ_OUT_PGN, .encoding = XQ_ENC_BIG5, .notation_flags = XQ_WRITE_TRADITIONAL};
     char *buf = NULL;
     size_t len = 0;
@@ -262,7 +246,7 @@ static void encodings(void **state)
     free(buf);
     done(&l);
 
-    load(&l, "[Red \"☃\"]\n1. 炮二平五 *\n");
+    load_text(&l, "[Red \"☃\"]\n1. 炮二平五 *\n");
     opt.encoding = XQ_ENC_GBK;
     f = open_memstream(&buf, &len);
     assert_false(xq_write_game(f, &l.g, &l.r, &opt, &rep));
@@ -305,7 +289,7 @@ static void xml_schema_and_round_trip(void **state)
     };
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         loaded l;
-        load(&l, games[i]);
+        load_text(&l, games[i]);
         char *xml = render(&l, XQ_OUT_XML, XQ_NOTATION_AUTO, NULL, NULL);
         done(&l);
         assert_int_equal(validate_xml(xml), 0);
@@ -324,7 +308,7 @@ static void xml_reader_details(void **state)
 {
     (void)state;
     loaded l;
-    load(&l, "<?xml version=\"1.0\"?>\n<!-- c -->\n<games xmlns=\"urn:xq-tools:game:1\">\n<game result=\"0-1\">\n"
+    load_text(&l, "<?xml version=\"1.0\"?>\n<!-- c -->\n<games xmlns=\"urn:xq-tools:game:1\">\n<game result=\"0-1\">\n"
              "<tag name=\"Red\">R</tag><fen>4k4/9/9/9/9/9/9/9/9/3A1K3 w - - 0 1</fen><odd/>\n"
              "<move iccs=\"d0e1\" text=\"whatever\" nags=\"1 14\"><comment>a</comment><comment>b</comment></move>\n"
              "<move text=\"將5平4\"/>\n<move/>\n</game></games>\n");

@@ -20,31 +20,10 @@
 #include "pgn_read.h"
 #include "replay.h"
 #include "write.h"
+#include "test_util.h"
 
 /* A game read from bytes (any format the readers sniff) and replayed. */
-typedef struct {
-    xq_game g;
-    xq_replay r;
-} loaded;
-
-static void load(loaded *l, const char *text, size_t len)
-{
-    char path[] = "/tmp/xq-test-losses-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, len), (ssize_t)len);
-    close(fd);
-    char err[512];
-    xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
-    assert_non_null(rd);
-    xq_game_init(&l->g);
-    assert_int_equal(xq_reader_next(rd, &l->g), 1);
-    xq_replay_options o;
-    xq_replay_options_default(&o);
-    xq_replay_game(&l->g, &o, &l->r);
-    xq_reader_close(rd);
-    unlink(path);
-}
+typedef xqt_loaded loaded;
 
 /* Write l's game with opt; *full is xq_write_game's answer.  malloc'd. */
 static char *render(loaded *l, const xq_write_options *opt, bool *full, xq_write_report *rep, size_t *len)
@@ -109,7 +88,7 @@ static void untranslated_moves_fail_again(void **state)
     int checked = 0;
     for (size_t i = 0; i < sizeof BROKEN / sizeof BROKEN[0]; i++) {
         loaded a;
-        load(&a, BROKEN[i], strlen(BROKEN[i]));
+        xqt_load(&a, BROKEN[i], strlen(BROKEN[i]));
         assert_int_not_equal(a.r.status, XQ_STATUS_VALID);
         for (size_t k = 0; k < sizeof OUT / sizeof OUT[0]; k++) {
             xq_write_options opt = {.format = OUT[k].f, .notation = OUT[k].n};
@@ -120,7 +99,7 @@ static void untranslated_moves_fail_again(void **state)
             assert_false(full);
             assert_true(rep.untranslated > 0);
             loaded b;
-            load(&b, s, len);
+            xqt_load(&b, s, len);
             if (b.r.status != a.r.status || b.r.bad_ply != a.r.bad_ply)
                 fail_msg("record %zu as %s/%s: status %d ply %d, was %d ply %d:\n%s", i, xq_out_format_name(OUT[k].f),
                          xq_notation_name(OUT[k].n), b.r.status, b.r.bad_ply, a.r.status, a.r.bad_ply, s);
@@ -145,7 +124,7 @@ static void marked_texts(void **state)
     (void)state;
     loaded a;
     const char *rec = BROKEN[2];   /* Format ICCS, then Chinese: legal when read as Chinese */
-    load(&a, rec, strlen(rec));
+    xqt_load(&a, rec, strlen(rec));
     xq_write_options opt = {.format = XQ_OUT_PGN};
     bool full;
     xq_write_report rep;
@@ -159,7 +138,7 @@ static void marked_texts(void **state)
     xq_game_free(&a.g);
 
     rec = BROKEN[8];
-    load(&a, rec, strlen(rec));
+    xqt_load(&a, rec, strlen(rec));
     opt.notation = XQ_NOTATION_AUTO;
     s = render(&a, &opt, &full, &rep, NULL);
     assert_non_null(strstr(s, "\n1. 炮二平五 ~馬8_進7\n2. ~* *\n"));
@@ -182,14 +161,14 @@ static void pgn_comments_read_back(void **state)
     static const xq_out_format F[] = {XQ_OUT_PGN, XQ_OUT_XBOARD};
     for (size_t k = 0; k < 2; k++) {
         loaded a, b;
-        load(&a, RICH, strlen(RICH));
+        xqt_load(&a, RICH, strlen(RICH));
         assert_int_equal(a.r.status, XQ_STATUS_VALID);
         xq_write_options opt = {.format = F[k]};
         bool full;
         xq_write_report rep;
         size_t len;
         char *s = render(&a, &opt, &full, &rep, &len);
-        load(&b, s, len);
+        xqt_load(&b, s, len);
         assert_int_equal(b.r.status, XQ_STATUS_VALID);
         assert_string_equal(b.g.main.comment, "pre } x");
         assert_string_equal(b.g.main.nodes[0].comment, "a } b\n\nc");
@@ -219,7 +198,7 @@ static void valid_games_in_full(void **state)
     for (int f = 0; f < XQ_OUT_COUNT; f++) {
         if (f == XQ_OUT_XQF) continue;   /* no Round field: see xqf_tags */
         loaded a;
-        load(&a, rec, strlen(rec));
+        xqt_load(&a, rec, strlen(rec));
         xq_write_options opt = {.format = (xq_out_format)f};
         bool full;
         xq_write_report rep;
@@ -241,7 +220,7 @@ static void xqf_tags(void **state)
         "[ECCO \"C00\"]\n[Opening \"O\"]\n[Annotator \"A\"]\n[CustomTag \"x\"]\n[Empty \"\"]\n\n"
         "1. 炮二平五 馬8進7 1-0\n";
     loaded a;
-    load(&a, rec, sizeof rec - 1);
+    xqt_load(&a, rec, sizeof rec - 1);
     xq_write_options opt = {.format = XQ_OUT_XQF};
     bool full;
     xq_write_report rep;
@@ -251,7 +230,7 @@ static void xqf_tags(void **state)
     assert_string_equal(rep.why, "");
     assert_string_equal(rep.note, "xqf cannot hold tags Round, ECCO, Opening, CustomTag: dropped");
     loaded b;
-    load(&b, s, len);
+    xqt_load(&b, s, len);
     assert_string_equal(xq_game_tag(&b.g, "Event"), "E");
     assert_string_equal(xq_game_tag(&b.g, "Annotator"), "A");
     xq_game_free(&b.g);
@@ -260,7 +239,7 @@ static void xqf_tags(void **state)
 
     /* only tags XQF holds: in full */
     static const char held[] = "[Event \"E\"]\n[Red \"R\"]\n[Date \"2026\"]\n[Result \"*\"]\n\n1. 炮二平五 *\n";
-    load(&a, held, sizeof held - 1);
+    xqt_load(&a, held, sizeof held - 1);
     s = render(&a, &opt, &full, &rep, NULL);
     assert_true(full);
     assert_string_equal(rep.note, "");
@@ -269,7 +248,7 @@ static void xqf_tags(void **state)
 
     /* XQF's strings are GBK: a character GBK lacks is counted and told */
     static const char snow[] = "[Red \"☃ x\"]\n\n1. 炮二平五 {☃} *\n";
-    load(&a, snow, sizeof snow - 1);
+    xqt_load(&a, snow, sizeof snow - 1);
     s = render(&a, &opt, &full, &rep, NULL);
     assert_false(full);
     assert_int_equal(rep.unencodable, 2);
@@ -286,7 +265,7 @@ static void dhtmlxq_losses(void **state)
         "\"comment\":\"see [DhtmlXQ_x]\",\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"馬8進7\"},"
         "{\"text\":\"馬二進四\"},{\"text\":\"車9平8\"}]}\n";
     loaded a;
-    load(&a, rec, sizeof rec - 1);
+    xqt_load(&a, rec, sizeof rec - 1);
     xq_write_options opt = {.format = XQ_OUT_DHTMLXQ};
     bool full;
     xq_write_report rep;
@@ -302,7 +281,7 @@ static void dhtmlxq_losses(void **state)
     free(s);
 
     opt.format = XQ_OUT_UCCI;
-    load(&a, rec, sizeof rec - 1);
+    xqt_load(&a, rec, sizeof rec - 1);
     s = render(&a, &opt, &full, &rep, NULL);
     assert_string_equal(rep.note, "ucci cannot hold untranslated moves: 2 dropped");
     xq_game_free(&a.g);
@@ -315,7 +294,7 @@ static void xml_controls(void **state)
     (void)state;
     static const char rec[] = "{\"tags\":{\"Red\":\"a\\u0011b\"},\"moves\":[{\"text\":\"炮二平五\"}]}\n";
     loaded a;
-    load(&a, rec, sizeof rec - 1);
+    xqt_load(&a, rec, sizeof rec - 1);
     xq_write_options opt = {.format = XQ_OUT_XML};
     bool full;
     xq_write_report rep;
