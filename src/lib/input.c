@@ -984,6 +984,23 @@ static bool jsonl_record_at(const unsigned char *p, size_t n, size_t i)
     return is;
 }
 
+bool xq_sniff_our_xml(const unsigned char *p, size_t n)
+{
+    const unsigned char *q = p, *end = p + n;
+    if (n >= 3 && !memcmp(q, "\xEF\xBB\xBF", 3)) q += 3;
+    for (;;) {   /* the prolog: blanks, <?...?>, <!--...-->, <!...> */
+        while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')) q++;
+        if (end - q < 2 || *q != '<') return false;
+        const char *close = q[1] == '?' ? "?>" : q[1] != '!' ? NULL : end - q >= 4 && !memcmp(q, "<!--", 4) ? "-->" : ">";
+        if (!close) break;
+        const unsigned char *c = find(q + 2, (size_t)(end - q - 2), close);
+        if (!c) return false;
+        q = c + strlen(close);
+    }
+    const unsigned char *gt = memchr(q, '>', (size_t)(end - q));   /* the root's start tag */
+    return gt && find(q, (size_t)(gt - q), XQ_XML_NS) != NULL;
+}
+
 xq_format xq_sniff_format(const unsigned char *p, size_t n)
 {
     if (n >= 3 && p[0] == 'X' && p[1] == 'Q' && p[2] < 0x20) return XQ_FMT_XQF;
@@ -996,8 +1013,8 @@ xq_format xq_sniff_format(const unsigned char *p, size_t n)
                                              ((p[i + 1] | 0x20) >= 'a' && (p[i + 1] | 0x20) <= 'z')))) {
         /* XML, unless it is an HTML page carrying DhtmlXQ; our own XML
          * (its namespace on the root element) may quote "[DhtmlXQ" in a
-         * comment or tag value and stays XML */
-        if (!find(p, n, "[DhtmlXQ") || find(p, n, XQ_XML_NS)) return XQ_FMT_XML;
+         * comment or tag value and stays XML (xq_sniff_our_xml) */
+        if (!find(p, n, "[DhtmlXQ") || xq_sniff_our_xml(p, n)) return XQ_FMT_XML;
     }
     if (i < n && p[i] == '{' && jsonl_record_at(p, n, i)) return XQ_FMT_JSONL;   /* (a record's text may quote "[DhtmlXQ") */
     const unsigned char *d = find(p, n, "[DhtmlXQ");

@@ -79,6 +79,13 @@ const char *xq_format_name(xq_format fmt);
  * Returns XQ_FMT_PGN when nothing else matches (never XQ_FMT_AUTO). */
 xq_format xq_sniff_format(const unsigned char *p, size_t n);
 
+/* Is p[0..n) (a file's start) a document of our XML format: its root
+ * element, after the prolog (declaration, comments, doctype), carries our
+ * namespace (xml_read.h XQ_XML_NS)?  Then a "[DhtmlXQ" inside it is text,
+ * not an HTML page carrying DhtmlXQ.  False when the root's start tag is
+ * not within the n bytes. */
+bool xq_sniff_our_xml(const unsigned char *p, size_t n);
+
 /* A growable byte buffer (malloc-owned).  Zero-initialise, free with
  * xq_buf_free.  Functions return false on out-of-memory. */
 typedef struct {

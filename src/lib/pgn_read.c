@@ -2663,7 +2663,7 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
         fmt = xq_sniff_format(p, n);
         /* DhtmlXQ deeper in a page, DHJHtmlXQ (not in our own XML, whose
          * namespace the sniff saw: xq_sniff_format) */
-        if (fmt == XQ_FMT_PGN || (fmt == XQ_FMT_XML && !memmem(p, n, XQ_XML_NS, sizeof XQ_XML_NS - 1))) {
+        if (fmt == XQ_FMT_PGN || (fmt == XQ_FMT_XML && !xq_sniff_our_xml(p, n))) {
             n = xq_input_peek(in, XQ_DHTMLXQ_SNIFF, &p);
             if (xq_dhtmlxq_sniff(p, n)) fmt = XQ_FMT_DHTMLXQ;
         }

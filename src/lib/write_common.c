@@ -2,6 +2,7 @@
  * and output encoding of xq_write_game, the move walk, the tag order,
  * FEN and result helpers.  See write.h and write_internal.h. */
 #include "write_internal.h"
+#include "jsonl_read.h"
 
 #include <errno.h>
 #include <iconv.h>
@@ -221,14 +222,36 @@ const xq_tag **xq_tags_ordered(const xq_game *g, const char *const *order, const
     return out;
 }
 
-size_t xq_tags_drop_repeats(const xq_tag **tags, size_t n, bool any_case, xq_write_report *rep, const char *format)
+bool xq_jsonl_name_bad(unsigned char c)
+{
+    return c && strchr(XQ_JSONL_TAG_NAME_BAD, c);
+}
+
+/* Do tag names x and y read the same as written (xq_tags_drop_repeats)? */
+static bool same_written(const char *x, const char *y, bool (*bad)(unsigned char), bool any_case)
+{
+    if (any_case && xq_tag_is(x, "Red") && xq_tag_is(y, "Red")) return true;   /* (White is written Red) */
+    if (!*x) x = "_";
+    if (!*y) y = "_";
+    for (;; x++, y++) {
+        unsigned char a = (unsigned char)*x, b = (unsigned char)*y;
+        if (!a || !b) return a == b;
+        if (bad(a)) a = '_';
+        if (bad(b)) b = '_';
+        if (any_case && (unsigned)(a - 'A') < 26u) a = (unsigned char)(a | 0x20);
+        if (any_case && (unsigned)(b - 'A') < 26u) b = (unsigned char)(b | 0x20);
+        if (a != b) return false;
+    }
+}
+
+size_t xq_tags_drop_repeats(const xq_tag **tags, size_t n, bool (*bad)(unsigned char), bool any_case,
+                            xq_write_report *rep, const char *format)
 {
     char names[128] = "";
     size_t kept = 0, dropped = 0, len = 0;
     for (size_t i = 0; i < n; i++) {
         bool again = false;
-        for (size_t k = 0; k < kept && !again; k++)
-            again = any_case ? xq_tag_is(tags[i]->name, tags[k]->name) : !strcmp(tags[i]->name, tags[k]->name);
+        for (size_t k = 0; k < kept && !again; k++) again = same_written(tags[i]->name, tags[k]->name, bad, any_case);
         if (!again) {
             tags[kept++] = tags[i];
             continue;
@@ -238,8 +261,7 @@ size_t xq_tags_drop_repeats(const xq_tag **tags, size_t n, bool any_case, xq_wri
         if (len >= sizeof names) len = sizeof names - 1;
         dropped++;
     }
-    if (dropped)
-        xq_write_note(rep, "%s cannot hold a second tag of a name: %s dropped", format, names);
+    if (dropped) xq_write_note(rep, "%s cannot hold a second tag of a name: %s dropped", format, names);
     return kept;
 }
 

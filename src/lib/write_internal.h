@@ -76,14 +76,25 @@ const xq_tag **xq_tags_ordered(const xq_game *g, const char *const *order, const
 /* True when tag name a names b ("Red" also matches "White"), ignoring ASCII case. */
 bool xq_tag_is(const char *a, const char *b);
 
-/* Drop from tags[0..n) each tag whose name an earlier one has, keeping
- * the first: with any_case, names compared as xq_tag_is does (ASCII case
- * ignored, "White" is "Red": a PGN reader takes a tag name the record has
- * already for the start of the next record, so a second one would split
- * the game), else byte for byte (JSON keys).  The dropped names go in one
- * note of rep, for format ("pgn cannot hold a second tag of a name: Event
- * dropped").  Returns the count left; tags is compacted in place. */
-size_t xq_tags_drop_repeats(const xq_tag **tags, size_t n, bool any_case, xq_write_report *rep, const char *format);
+/* A character a PGN tag name cannot hold, written as '_' (write_pgn.c):
+ * a blank, a bracket, a quote, a backslash or a control character. */
+bool xq_pgn_name_bad(unsigned char c);
+
+/* A character a JSON Lines tag name cannot hold, written as '_'
+ * (jsonl_read.h XQ_JSONL_TAG_NAME_BAD: the reader refuses it). */
+bool xq_jsonl_name_bad(unsigned char c);
+
+/* Drop from tags[0..n) each tag whose name, as the format writes it, an
+ * earlier one's is, keeping the first: each character bad() is true for
+ * as '_', an empty name as "_", and with any_case ASCII case ignored and
+ * "White" as "Red" (PGN, XBoard: a PGN reader takes a tag name the record
+ * has already for the start of the next record, so a second one would
+ * split the game; JSON Lines: a JSON object's keys are unique).  The
+ * dropped names go in one note of rep, for format ("pgn cannot hold a
+ * second tag of a name: Event dropped").  Returns the count left; tags is
+ * compacted in place. */
+size_t xq_tags_drop_repeats(const xq_tag **tags, size_t n, bool (*bad)(unsigned char), bool any_case,
+                            xq_write_report *rep, const char *format);
 
 /* ---- positions and text ------------------------------------------------- */
 

@@ -83,19 +83,21 @@ void xq_write_jsonl(FILE *o, const xq_game *g, const xq_replay *r, const xq_writ
     int tfirst = 1;
     size_t n;
     const xq_tag **tags = xq_tags_ordered(g, NULL, NULL, &n);   /* (record order) */
-    n = xq_tags_drop_repeats(tags, n, false, rep, "jsonl");       /* a JSON object's keys are unique */
+    n = xq_tags_drop_repeats(tags, n, xq_jsonl_name_bad, false, rep, "jsonl");
     bool renamed = false;
     for (size_t i = 0; i < n; i++) {
         const char *name = tags[i]->name;
-        char word[256];
+        char *word = NULL;
         if (!*name || name[strcspn(name, XQ_JSONL_TAG_NAME_BAD)]) {   /* as the reader wants it back */
-            snprintf(word, sizeof word, "%s", *name ? name : "_");
-            for (char *c = word; (c = strpbrk(c, XQ_JSONL_TAG_NAME_BAD)) != NULL;) *c = '_';
-            name = word;
+            word = strdup(*name ? name : "_");
+            if (word)
+                for (char *c = word; (c = strpbrk(c, XQ_JSONL_TAG_NAME_BAD)) != NULL;) *c = '_';
+            name = word ? word : "_";
             renamed = true;
         }
         xq_json_key(o, name, &tfirst);
         xq_json_string(o, tags[i]->value);
+        free(word);
     }
     free(tags);
     if (renamed) xq_write_note(rep, "jsonl cannot hold a blank, quote or bracket in a tag name (or an empty one): written as '_'");

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A character a PGN tag name cannot hold: a blank, a bracket, a quote, a
- * backslash or a control character. */
-static bool bad_name_char(unsigned char c)
+bool xq_pgn_name_bad(unsigned char c)
 {
     return c <= 0x20 || c == 0x7f || c == '[' || c == ']' || c == '"' || c == '\\';
 }
@@ -19,7 +17,7 @@ unsigned xq_pgn_tag(FILE *out, const char *name, const char *value)
     unsigned changed = 0;
     putc('[', out);
     for (const char *p = name; *p; p++) {
-        bool bad = bad_name_char((unsigned char)*p);
+        bool bad = xq_pgn_name_bad((unsigned char)*p);
         if (bad) changed |= XQ_PGN_TAG_NAME;
         putc(bad ? '_' : *p, out);
     }
@@ -74,6 +72,22 @@ static void new_line(pgn *p)
     p->space = false;
 }
 
+/* Does line[0..n) of a comment read as a tag line once written, its
+ * control characters as spaces (put_comment_text)? */
+static bool tag_line_written(const char *line, size_t n)
+{
+    if (!memchr(line, '[', n)) return false;
+    char *copy = malloc(n + 1);
+    if (!copy) return true;   /* (then the ';' form, which is always safe) */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)line[i];
+        copy[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+    }
+    bool tag = xq_pgn_tag_line(copy, copy + n);
+    free(copy);
+    return tag;
+}
+
 /* True when text, in a {comment}, reads back as it is: no '}' (PGN has no
  * escape), no line break first, no empty line (a reader joins the lines
  * of a comment and an empty one adds nothing) and no line after a break
@@ -84,7 +98,7 @@ static bool brace_safe(const char *text)
     if (strchr(text, '}') || text[0] == '\n' || strstr(text, "\n\n")) return false;
     for (const char *nl = strchr(text, '\n'); nl; nl = strchr(nl + 1, '\n')) {
         const char *line = nl + 1, *end = strchr(line, '\n');
-        if (xq_pgn_tag_line(line, end ? end : line + strlen(line))) return false;
+        if (tag_line_written(line, end ? (size_t)(end - line) : strlen(line))) return false;
     }
     return true;
 }
@@ -315,7 +329,7 @@ void xq_write_pgn(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     size_t n;
     unsigned changed = 0;
     const xq_tag **tags = xq_tags_ordered(g, PGN_ORDER, PGN_OWN, &n);
-    n = xq_tags_drop_repeats(tags, n, true, rep, "pgn");
+    n = xq_tags_drop_repeats(tags, n, xq_pgn_name_bad, true, rep, "pgn");
     for (size_t i = 0; i < n; i++)
         changed |= xq_pgn_tag(out, xq_tag_is(tags[i]->name, "Red") ? "Red" : tags[i]->name, tags[i]->value);
     free(tags);

@@ -30,7 +30,7 @@ void xq_write_xboard(FILE *out, const xq_game *g, const xq_replay *r, const xq_w
     size_t n;
     unsigned changed = 0;
     const xq_tag **tags = xq_tags_ordered(g, XBOARD_ORDER, XBOARD_OWN, &n);
-    n = xq_tags_drop_repeats(tags, n, true, rep, "xboard");
+    n = xq_tags_drop_repeats(tags, n, xq_pgn_name_bad, true, rep, "xboard");
     for (size_t i = 0; i < n; i++)
         changed |= xq_pgn_tag(out, xq_tag_is(tags[i]->name, "Red") ? "White" : tags[i]->name, tags[i]->value);
     free(tags);

@@ -114,3 +114,7 @@ printf '[Game "Chinese Chess"]\n[Event "[DhtmlXQ_title]t[/DhtmlXQ_title]"]\n\n1.
 $C -q --to xml "$TMP/dq.pgn" > "$TMP/dq.xml"
 expect_eq "XML quoting [DhtmlXQ: both games read" "2 games: 2 valid, 0 with errors, 0 unreadable" "$($V "$TMP/dq.xml" 2>&1)"
 expect_eq "XML quoting [DhtmlXQ: the same games as the PGN" "$($C -q --to pgn "$TMP/dq.pgn")" "$($C -q --to pgn "$TMP/dq.xml")"
+# an HTML page carrying DhtmlXQ that names our namespace in its text is
+# still DhtmlXQ: only the root element's namespace makes our XML
+printf '<html><body>\n<p>Also as xq-tools XML (namespace urn:xq-tools:game:1).</p>\n[DhtmlXQ]\n[DhtmlXQ_title]t[/DhtmlXQ_title]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n</body></html>\n' > "$TMP/ns.html"
+expect_eq "a DhtmlXQ page naming our namespace: DhtmlXQ" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($V "$TMP/ns.html" 2>&1)"

@@ -135,3 +135,24 @@ $C -q -t jsonl "$TMP/name.xml" > "$TMP/name.jsonl" 2> "$TMP/err"
 expect_eq "a blank in a tag name, jsonl: the note" "$TMP/name.xml:3:1: note: game 1: jsonl cannot hold a blank, quote or bracket in a tag name (or an empty one): written as '_'" "$(cat "$TMP/err")"
 expect_eq "a blank in a tag name, jsonl: the game reads back" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($V "$TMP/name.jsonl" 2>&1)"
 expect_eq "a blank in a tag name, jsonl: its value kept" "v" "$($BIN/xq-parse -q --tags Bad_Name "$TMP/name.jsonl" | cut -f3)"
+
+# the same with control characters, which the writer turns into spaces: a
+# line '\x01[Event "x"]' is a tag line once written
+printf '{"tags":{"Event":"k"},"moves":[{"text":"h2e2","comment":"a\\n\\u0001[Event \\"x\\"]\\nb"},{"text":"h9g7","comment":"c\\n[Round \\"1\\"\\u007f]"}],"result":"*"}\n' > "$TMP/ctl.jsonl"
+for to in pgn xboard; do
+  expect_eq "a tag line after a control character, $to: one valid game" "1 game: 1 valid, 0 with errors, 0 unreadable" \
+    "$($C -q -t $to "$TMP/ctl.jsonl" 2>/dev/null | $V - 2>&1)"
+done
+
+# names that are one once written: White before Red (PGN), a blank and
+# '_' (JSON Lines and PGN), a long name with a blank (not cut); XML input
+# holds them all
+L=$(printf '%0300d' 0)
+printf '<?xml version="1.0" encoding="UTF-8"?>\n<games xmlns="urn:xq-tools:game:1">\n<game result="*">\n<tag name="White">w</tag>\n<tag name="Red">r</tag>\n<tag name="A B">1</tag>\n<tag name="A_B">2</tag>\n<tag name="%s x">long</tag>\n<move iccs="h2e2" text="x"/>\n</game>\n</games>\n' "$L" > "$TMP/names.xml"
+expect_eq "White then Red: one Red tag, the first" '[Red "w"]' "$($C -q -t pgn "$TMP/names.xml" 2>/dev/null | grep '^\[Red')"
+expect_eq "White then Red, A B and A_B: the note" "$TMP/names.xml:3:1: note: game 1: pgn cannot hold a second tag of a name: Red, A_B dropped; pgn cannot hold a blank, bracket, quote or backslash in a tag name: written as '_'" \
+  "$($C -q -t pgn "$TMP/names.xml" 2>&1 >/dev/null)"
+for to in pgn xboard jsonl; do
+  expect_eq "names one once written, $to: one game" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($C -q -t $to "$TMP/names.xml" 2>/dev/null | $V - 2>&1)"
+done
+expect_eq "a long name with a blank: not cut" "${L}_x" "$($C -q -t jsonl "$TMP/names.xml" 2>/dev/null | grep -o '"0*_x"' | tr -d '"')"
