@@ -80,44 +80,27 @@ static void compare_stretch(const xq_position *base, int base_ply, const xq_posi
     if (a && (!fw.kind[0] || !fw.clause[0] || !fw.reason[0])) t->differ++;   /* (the texts compared were not empty) */
 }
 
+typedef struct {
+    memos m;
+    tally_back *t;
+} walk_back;
+
+static void compare_found(const xqt_repetition *r, void *ctx)
+{
+    walk_back *wb = ctx;
+    for (int rules = 0; rules < 2; rules++)
+        for (int occ = 2; occ <= 3; occ++)
+            compare_stretch(r->base, r->base_ply, r->now, r->moves, r->keys, r->n, occ, (xq_rules)rules, &wb->m,
+                            wb->t);
+}
+
 /* Every repetition in the main lines of the first max_games records of
- * path. */
+ * path (one set of memos for the file). */
 static void compare_file(const char *path, int max_games, tally_back *t)
 {
-    xqt_lines w;
-    xqt_lines_open(&w, path, max_games);
-    memos m = {0};
-    enum { MAX_STRETCH = 1024 };
-    xq_move *moves = malloc(MAX_STRETCH * sizeof *moves);
-    uint64_t *keys = malloc((MAX_STRETCH + 1) * sizeof *keys);
-    assert_non_null(moves);
-    assert_non_null(keys);
-    while (xqt_lines_game(&w)) {
-        xq_position base = w.pos;
-        int base_ply = 0, n = 0;
-        keys[0] = w.pos.key;
-        for (xq_move mv; xqt_lines_move(&w, &mv);) {
-            if (xqt_lines_play(&w, mv) || n == MAX_STRETCH) {   /* a capture starts a new stretch */
-                base = w.pos;
-                base_ply = w.ply;
-                n = 0;
-                keys[0] = w.pos.key;
-                continue;
-            }
-            moves[n++] = mv;
-            keys[n] = w.pos.key;
-            bool repeated = false;
-            for (int j = n - 2; j >= 0 && !repeated; j -= 2) repeated = keys[j] == keys[n];
-            if (!repeated) continue;
-            for (int r = 0; r < 2; r++)
-                for (int occ = 2; occ <= 3; occ++)
-                    compare_stretch(&base, base_ply, &w.pos, moves, keys, n, occ, (xq_rules)r, &m, t);
-        }
-    }
-    free(moves);
-    free(keys);
-    memos_free(&m);
-    xqt_lines_close(&w);
+    walk_back wb = {.t = t};
+    xqt_each_repetition(path, max_games, NULL, compare_found, &wb);
+    memos_free(&wb.m);
 }
 
 static void report(const char *what, const tally_back *t)

@@ -59,44 +59,33 @@ static void compare_stretch(const xq_position *base, int base_ply, const xq_move
         }
 }
 
+typedef struct {
+    xq_rep_memo game_memo, file_memo;
+    tally_memo *t;
+} walk_memo;
+
+/* A new game: its memo starts empty (and a freed memo holds nothing). */
+static void new_game(void *ctx)
+{
+    walk_memo *wm = ctx;
+    xq_rep_memo_free(&wm->game_memo);
+    assert_null(wm->game_memo.entry);
+}
+
+static void compare_found(const xqt_repetition *r, void *ctx)
+{
+    walk_memo *wm = ctx;
+    compare_stretch(r->base, r->base_ply, r->moves, r->n, &wm->game_memo, &wm->file_memo, wm->t);
+}
+
 /* Every repetition in the main lines of the first max_games records of
- * path. */
+ * path, with a memo per game and one for the file. */
 static void compare_file(const char *path, int max_games, tally_memo *t)
 {
-    xqt_lines w;
-    xqt_lines_open(&w, path, max_games);
-    xq_rep_memo file_memo = {0};
-    enum { MAX_STRETCH = 1024 };
-    xq_move *moves = malloc(MAX_STRETCH * sizeof *moves);
-    uint64_t *keys = malloc((MAX_STRETCH + 1) * sizeof *keys);
-    assert_non_null(moves);
-    assert_non_null(keys);
-    while (xqt_lines_game(&w)) {
-        xq_rep_memo game_memo = {0};
-        xq_position base = w.pos;
-        int base_ply = 0, n = 0;
-        keys[0] = w.pos.key;
-        for (xq_move m; xqt_lines_move(&w, &m);) {
-            if (xqt_lines_play(&w, m) || n == MAX_STRETCH) {   /* a capture starts a new stretch */
-                base = w.pos;
-                base_ply = w.ply;
-                n = 0;
-                keys[0] = w.pos.key;
-                continue;
-            }
-            moves[n++] = m;
-            keys[n] = w.pos.key;
-            bool repeated = false;
-            for (int j = n - 2; j >= 0 && !repeated; j -= 2) repeated = keys[j] == keys[n];
-            if (repeated) compare_stretch(&base, base_ply, moves, n, &game_memo, &file_memo, t);
-        }
-        xq_rep_memo_free(&game_memo);
-        assert_null(game_memo.entry);
-    }
-    free(moves);
-    free(keys);
-    xq_rep_memo_free(&file_memo);
-    xqt_lines_close(&w);
+    walk_memo wm = {.t = t};
+    xqt_each_repetition(path, max_games, new_game, compare_found, &wm);
+    new_game(&wm);
+    xq_rep_memo_free(&wm.file_memo);
 }
 
 static void report(const char *what, const tally_memo *t)

@@ -741,4 +741,57 @@ static inline void xqt_lines_close(xqt_lines *w)
     xq_reader_close(w->rd);
 }
 
+
+/* One repetition met by xqt_each_repetition: the stretch since the last
+ * capture (base after base_ply plies), its moves[0..n-1], the keys of its
+ * positions keys[0..n] (keys[0] the base's), and now, the position after
+ * the last move, which stood before within the stretch. */
+typedef struct {
+    const xq_position *base, *now;
+    int base_ply, n;
+    const xq_move *moves;
+    const uint64_t *keys;
+} xqt_repetition;
+
+/* Walk the main lines of the first max_games records of path, calling
+ * game(ctx) before each game (NULL: none) and found(r, ctx) at each ply
+ * whose position repeats one of its stretch (a capture, or 1,024 moves,
+ * starts a new stretch).  The judge tests compare judges on these. */
+static inline void xqt_each_repetition(const char *path, int max_games, void (*game)(void *),
+                                       void (*found)(const xqt_repetition *, void *), void *ctx)
+{
+    xqt_lines w;
+    xqt_lines_open(&w, path, max_games);
+    enum { MAX_STRETCH = 1024 };
+    xq_move *moves = malloc(MAX_STRETCH * sizeof *moves);
+    uint64_t *keys = malloc((MAX_STRETCH + 1) * sizeof *keys);
+    assert_non_null(moves);
+    assert_non_null(keys);
+    while (xqt_lines_game(&w)) {
+        if (game) game(ctx);
+        xq_position base = w.pos;
+        int base_ply = 0, n = 0;
+        keys[0] = w.pos.key;
+        for (xq_move m; xqt_lines_move(&w, &m);) {
+            if (xqt_lines_play(&w, m) || n == MAX_STRETCH) {   /* a capture starts a new stretch */
+                base = w.pos;
+                base_ply = w.ply;
+                n = 0;
+                keys[0] = w.pos.key;
+                continue;
+            }
+            moves[n++] = m;
+            keys[n] = w.pos.key;
+            bool repeated = false;
+            for (int j = n - 2; j >= 0 && !repeated; j -= 2) repeated = keys[j] == keys[n];
+            if (!repeated) continue;
+            xqt_repetition r = {&base, &w.pos, base_ply, n, moves, keys};
+            found(&r, ctx);
+        }
+    }
+    free(moves);
+    free(keys);
+    xqt_lines_close(&w);
+}
+
 #endif
