@@ -98,6 +98,18 @@ set -- $("$BIN/xq-parse" "$TMP/once.pgn" 2>&1 >/dev/null | sed -n 's/^\([0-9]*\)
 ONCE_GAMES=${1:-0} ONCE_PLIES=${2:-0}
 set -- $(median "$RUNS" "$BIN/xq-validate" -q -j1 "$TMP/once.pgn")
 report "xq-validate -j1, each game once" "$1" "$2" "$ONCE_GAMES" "$ONCE_PLIES" "$(wc -c < "$TMP/once.pgn")" 0
+# the same games in UTF-8 (real databases come in Big5, GBK and UTF-8):
+# its own cat floor, as the file is longer
+if iconv -f BIG5 -t UTF-8 "$TMP/masters.pgn" > "$TMP/masters-u8.pgn" 2>/dev/null; then
+  U8_BYTES=$(wc -c < "$TMP/masters-u8.pgn")
+  set -- $(median "$RUNS" cat "$TMP/masters-u8.pgn")
+  U8_CAT=$1
+  set -- $(median "$RUNS" "$BIN/xq-validate" -q -j1 "$TMP/masters-u8.pgn")
+  report "xq-validate -j1 (UTF-8 file)" "$1" "$2" $GAMES "$PLIES" "$U8_BYTES" "$U8_CAT"
+  rm -f "$TMP/masters-u8.pgn"
+else
+  echo "xq-validate -j1 (UTF-8 file): iconv could not convert masters.pgn, skipped"
+fi
 bench_tool "xq-parse (Big5 file)" "$CAT" "$BIN/xq-parse" -q "$TMP/masters.pgn"
 bench_tool "xq-convert --to xml -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to xml "$TMP/masters.pgn"
 bench_tool "xq-convert --to pgn iccs -j2" "$CAT" "$BIN/xq-convert" -q -j2 --to pgn --notation iccs "$TMP/masters.pgn"
