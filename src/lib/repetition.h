@@ -115,13 +115,21 @@ typedef struct {
  * so a false root is no root, §28.16) that wins material, without then
  * being mated at once (§29.4, ch.7 item 7), where that same attacker could
  * not make that capture so before m (§29.2, ch.7 items 2 and 6: new
- * attacks only, discovered ones included; from chase to chase is idle).
+ * attacks only, discovered ones included; from chase to chase is idle)
+ * and, under CXA 1999, no piece of the mover could win that piece so
+ * before m either (§28.3 defines the chase by the piece that can be
+ * taken, §29.2 asks that the chase did not exist before the move: a
+ * second piece joining or taking over the chase of a piece already
+ * chased goes from chase to chase; a piece attacked before but protected
+ * is newly chased when m takes its protection away).
  * "Wins material": under CXA 1999 the complete exchange on the square
  * gains value (§29.1, ch.7 item 3: a lesser piece chases a protected
  * greater one, an insufficient root is no root); under AXF the victim
  * cannot be taken back at all, or the attacker is the lesser piece (AXF
- * rules 15, 17), and an attack that existed before but would have got the
- * mover mated is not new.  A check on the board is treated as answered by
+ * rules 15, 17), an attack that existed before but would have got the
+ * mover mated is not new, and a piece already chased by one piece is
+ * newly chased by another (two pieces may not chase one in turn, AXF
+ * rule 15, diagram 21).  A check on the board is treated as answered by
  * a pass when captures are weighed (the fictional null move of a check in
  * a chase cycle).  Captures by the general alone do not count (§27.1);
  * captures by a soldier alone are kept apart (soldier_victims, §27.2); a

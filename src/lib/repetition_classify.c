@@ -7,13 +7,18 @@
  *    passed, legal (pins, flying general), that wins material once the
  *    exchange on that square has run its course (each side may stop), that
  *    does not get the mover mated at once, and that the mover could not
- *    make before the move (§29.1-29.4, ch.7 items 2, 3, 6, 7);
+ *    make before the move (§29.1-29.4, ch.7 items 2, 3, 6, 7): under CXA
+ *    1999 of a piece no piece of the mover could win before the move
+ *    (the chase is the victim's, §28.3, §29.2: from chase to chase when
+ *    another piece takes over), under AXF by an attacker that could not
+ *    win it before (two pieces may not chase one piece in turn);
  *  - a mate threat is a mate by consecutive checks the mover would have if
  *    the other side passed and did not have before the move (§28.2).
- * The rule sets differ in two facts: AXF calls a piece protected when it
+ * The rule sets differ in three facts: AXF calls a piece protected when it
  * can be taken back at all (a lesser piece still chases a greater one),
- * and an attack that existed before but would have got the mover mated is
- * not new under AXF.
+ * an attack that existed before but would have got the mover mated is
+ * not new under AXF, and a chase is new per victim under CXA 1999 but
+ * per attacker under AXF.
  *
  * This runs only when a position repeats.  The searches generate their
  * own moves (the same sets as filtering xq_legal_moves): the captures
@@ -2116,6 +2121,46 @@ int xq_legal_delta(const xq_position *before, xq_move m)
     return legal_delta(before, &after, m, after.side);
 }
 
+/* Was the piece on victim already chased before m (CXA1999 §28.3, §29.2,
+ * ch.7 item 6)?  A chase is the threat to take a piece (§28.3: "capture
+ * some unprotected piece"), not the attacker's: when some piece of the
+ * mover (the side to move of before) could already take it so before m,
+ * the chase existed and m goes from chase to chase, whichever piece
+ * chases it after m (the one that moved, or another uncovered or left
+ * unblocked by it: ch.7 item 6's "related piece").  "So" is a capture of
+ * kind CAP_PIECE, or one counted as a chase under the rule set: a
+ * chariot held by the horse it takes (CAP_PINNER) under CXA 1999, and
+ * under AXF an attack that would have got the mover mated (as
+ * fresh_pair).  The victim stands where it stood: m is the mover's and
+ * takes nothing (a capture ends the stretch). */
+static bool chased_before(const xq_position *before, xq_rules rules, xq_mate_table *tt, int victim)
+{
+    capture_ctx x;
+    capture_ctx_init(&x, before, before->side, rules, tt);
+    uint8_t from[SQUARE_ATTACKERS];
+    int n = attackers_to(&x.pos, victim, x.s, from);
+    for (int i = 0; i < n; i++) {
+        cap_kind kind;
+        if (!weigh_capture(&x, from[i], victim, &kind)) continue;
+        if (kind == CAP_PIECE || (rules == XQ_RULES_CXA1999 && kind == CAP_PINNER) ||
+            (rules == XQ_RULES_AXF && kind == CAP_MATED))
+            return true;
+    }
+    return false;
+}
+
+/* The victims of `fresh` that were not chased before m (chased_before). */
+static sqset newly_chased(const xq_position *before, xq_rules rules, xq_mate_table *tt, sqset fresh)
+{
+    sqset out = fresh;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = fresh.w[w]; bits; bits &= bits - 1) {
+            int sq = w * 64 + __builtin_ctzll(bits);
+            if (chased_before(before, rules, tt, sq)) set_drop(&out, sq);
+        }
+    return out;
+}
+
 /* The square of an attacker that makes a fresh capture of `kind` on victim. */
 static int fresh_attacker(const int8_t *was, const capture_scan *after, cap_kind kind, bool mated_counts, int victim)
 {
@@ -2167,10 +2212,6 @@ void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules,
     sqset fresh = fresh_victims(was, &sa, CAP_PIECE, axf);
     sqset fresh_pinner = set_minus(fresh_victims(was, &sa, CAP_PINNER, axf), fresh);
     sqset fresh_soldier = set_minus(set_minus(fresh_victims(was, &sa, CAP_SOLDIER, axf), fresh), fresh_pinner);
-    out->nvictims = set_to_list(&fresh, out->victims);
-    for (int k = 0; k < out->nvictims; k++)
-        out->chasers[k] = (uint8_t)fresh_attacker(was, &sa, CAP_PIECE, axf, out->victims[k]);
-    out->npinner_victims = set_to_list(&fresh_pinner, out->pinner_victims);
     out->nsoldier_victims = set_to_list(&fresh_soldier, out->soldier_victims);
 
     /* §28.2: a mate by checks if the other side passed, new with this move */
@@ -2182,6 +2223,18 @@ void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules,
             !has_mate_by_checks(before, MATE_DEPTH, MATE_BUDGET, false, tt))
             out->mate_threat = true;
     }
+
+    /* §29.2, ch.7 item 6: a piece already chased before m is not newly
+     * chased, whoever chases it now (after the mate search, whose table
+     * and budget stay as they were) */
+    if (!axf) {
+        fresh = newly_chased(before, rules, tt, fresh);
+        fresh_pinner = newly_chased(before, rules, tt, fresh_pinner);
+    }
+    out->nvictims = set_to_list(&fresh, out->victims);
+    for (int k = 0; k < out->nvictims; k++)
+        out->chasers[k] = (uint8_t)fresh_attacker(was, &sa, CAP_PIECE, axf, out->victims[k]);
+    out->npinner_victims = set_to_list(&fresh_pinner, out->pinner_victims);
 
     /* §27.4: the heaviest counts */
     if (out->check) out->act = XQ_ACT_CHECK;

@@ -88,3 +88,18 @@ expect_eq "cut search: draw, both sides allowed" \
 expect_eq "cut search: black makes no mate threat" \
   '"mate_threats":0 "mate_threats":0' \
   "$(grep -o '"mate_threats":[0-9]*' $TMP/out | tr '\n' ' ' | sed 's/ $//')"
+
+# From chase to chase (CXA1999 §28.3, §29.2, ch.7 item 6): black's cannon on
+# d4 already wins the red horse on d2 by the exchange; d4e4 pins the advisor
+# that protects it and the chariot takes over the chase of the same horse.
+# CXA 1999: not a new chase, so black has two chases and two idle moves
+# (allowed): a draw.  AXF: a chase by another piece is new (two pieces may
+# not chase one in turn), every black move chases the horse: red wins.
+printf '[FEN "5k3/9/9/9/9/4c4/3r5/3NB4/4A4/4K4 w - - 0 1"]\n[Format "ICCS"]\n[Result "*"]\n%s *\n' \
+  "e0d0 e4d4 d0e0 d4e4 e0d0 e4d4 d0e0 d4e4" > $TMP/pin.pgn
+expect_eq "chase to chase: cxa1999 draw" '"result_board":"1/2-1/2" "kind":"both sides allowed"' \
+  "$($V --report json $TMP/pin.pgn 2>/dev/null | grep -o '"result_board":"[^"]*"\|"kind":"both sides allowed"' | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "chase to chase: the kept chase is idle" '"act":"idle","idle":"chase kept"' \
+  "$($V --report json $TMP/pin.pgn 2>/dev/null | grep -o '"move":"d4e4"[^}]*' | head -1 | grep -o '"act":"[a-z ]*","idle":"[a-z ]*"')"
+expect_eq "chase to chase: axf red wins" '"result_board":"1-0"' \
+  "$($V --report json --rules axf $TMP/pin.pgn 2>/dev/null | grep -o '"result_board":"[^"]*"')"

@@ -84,7 +84,9 @@ error_kinds() {
 if have_shared corpus/ccpd/masters.pgn.gz; then
   $V $SHARED/corpus/ccpd/masters.pgn.gz >/dev/null 2>$TMP/err; st=$?
   expect_eq "masters: exit 1" 1 $st
-  expect_eq "masters: summary" "53685 games: 53680 valid, 5 with errors, 0 unreadable; 39553 warnings (-W shows them)" "$(tail -1 $TMP/err)"
+  # (39,569 warnings: 16 more Result tags contradict a repetition verdict
+  # since a chase is new per piece chased, CXA1999 §29.2, ch.7 item 6)
+  expect_eq "masters: summary" "53685 games: 53680 valid, 5 with errors, 0 unreadable; 39569 warnings (-W shows them)" "$(tail -1 $TMP/err)"
   # Checked by hand: game 38029 ply 70 (35... 士６進５): the red cannon on a9
   # checks the black general on e9 over the advisor on d9; moving the f9
   # advisor to e8 leaves the check (CXA1999 §3.1). 士４進５ would answer it.
