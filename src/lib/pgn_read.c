@@ -1990,10 +1990,11 @@ static inline bool known_at(const unsigned char *s, unsigned k)
 }
 
 /* The usual FEN tag's value, the start position (every record of the
- * CCPD corpora has it): fast_tag compares it at once and keeps it as this
- * static string. */
+ * CCPD corpora has it): fast_tag compares it at once and keeps it as
+ * position.h's XQ_START_FEN, the same text (tests/unit/test_start_fen.c),
+ * whose address the replay knows. */
 #define START_FEN_TEXT "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-static const char START_FEN[] = START_FEN_TEXT;
+#define START_FEN START_FEN_TEXT   /* (a literal: sizeof, strlen) */
 
 /* fast_tag's last step, the tag taken: tag idx of g, name n (NULL: out
  * of memory, the tag is dropped as xq_game_add_tag_ref drops it) of
@@ -2053,7 +2054,9 @@ tag_line_value(xq_reader *r, xq_game *g, int id, const unsigned char *q, const u
     size_t k;
     if (id == K_FEN && (size_t)(e - v) > sizeof START_FEN + 1 && start_fen_at(v) &&
         (nl = tag_close(v + sizeof START_FEN - 1))) {
-        val = START_FEN;   /* (static: no copy, no scan) */
+        /* (static: no copy, no scan; position.h's own string, so that
+         * the replay knows it by its address: replay.c fen_names_start) */
+        val = XQ_START_FEN;
     } else if (v[0] == '"' && (nl = tag_close(v))) {
         val = "";   /* (static, as the names: no copy, no scan) */
     } else if ((k = plain_run(v)) == 0 && (nl = tag_close(v))) {

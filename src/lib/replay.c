@@ -588,10 +588,12 @@ static void check_result(const xq_replay_options *opt, xq_replay *out)
 
 /* Does g's FEN tag name the standard start position by its text (none,
  * empty, or XQ_START_FEN exactly)?  Most records: their start is not
- * parsed (start_position). */
+ * parsed (start_position).  The PGN reader gives the usual FEN tag's
+ * value as XQ_START_FEN itself (pgn_read.c tag_line_value): known by its
+ * address, without a compare. */
 static bool fen_names_start(const xq_game *g)
 {
-    return !g->fen || !*g->fen || !strcmp(g->fen, XQ_START_FEN);
+    return g->fen == XQ_START_FEN || !g->fen || !*g->fen || !strcmp(g->fen, XQ_START_FEN);
 }
 
 /* The place of a finding about g's FEN tag: its value's first character
