@@ -423,6 +423,34 @@ static const uint8_t HORSE_TARGET[XQ_SQUARES][8] = {T_EACH_SQ(T_HORSE_TO)};
 #define NB_ROW(s) {{NB_W(s, 0), NB_W(s, 1)}}
 static const sqset NEAR2[XQ_SQUARES] = {T_EACH_SQ(NB_ROW)};
 
+/* Seen from the other general's square s, for a node of the mate search
+ * (check_ctx_init, near_attackers), so that the mover's horses and
+ * soldiers are sorted by two set operations instead of a test each:
+ *  - HORSE_AWAY: the squares a horse's move from s (a horse there checks
+ *    s when its leg is empty);
+ *  - HORSE_NEAR: within 4 files, 4 ranks and 6 steps of s (a horse there
+ *    may reach a square of HORSE_AWAY in one move);
+ *  - SOLDIER_NEAR: within 2 steps of s (a soldier there may step next to
+ *    s). */
+#define HA_W(s, w)                                                                                          \
+    (NB_BIT(s, 1, 2, w) | NB_BIT(s, -1, 2, w) | NB_BIT(s, 1, -2, w) | NB_BIT(s, -1, -2, w) | NB_BIT(s, 2, 1, w) | \
+     NB_BIT(s, 2, -1, w) | NB_BIT(s, -2, 1, w) | NB_BIT(s, -2, -1, w))
+#define HA_ROW(s) {{HA_W(s, 0), HA_W(s, 1)}}
+static const sqset HORSE_AWAY[XQ_SQUARES] = {T_EACH_SQ(HA_ROW)};
+/* (the files -e .. e of rank offset dr) */
+#define NR1(s, dr, w) (NB_BIT(s, -1, dr, w) | NB_BIT(s, 0, dr, w) | NB_BIT(s, 1, dr, w))
+#define NR2(s, dr, w) (NB_BIT(s, -2, dr, w) | NR1(s, dr, w) | NB_BIT(s, 2, dr, w))
+#define NR3(s, dr, w) (NB_BIT(s, -3, dr, w) | NR2(s, dr, w) | NB_BIT(s, 3, dr, w))
+#define NR4(s, dr, w) (NB_BIT(s, -4, dr, w) | NR3(s, dr, w) | NB_BIT(s, 4, dr, w))
+#define HN_W(s, w)                                                                                         \
+    (NR2(s, -4, w) | NR3(s, -3, w) | NR4(s, -2, w) | NR4(s, -1, w) | NR4(s, 0, w) | NR4(s, 1, w) | NR4(s, 2, w) | \
+     NR3(s, 3, w) | NR2(s, 4, w))
+#define HN_ROW(s) {{HN_W(s, 0), HN_W(s, 1)}}
+static const sqset HORSE_NEAR[XQ_SQUARES] = {T_EACH_SQ(HN_ROW)};
+#define SN_W(s, w) (NB_BIT(s, 0, -2, w) | NR1(s, -1, w) | NR2(s, 0, w) | NR1(s, 1, w) | NB_BIT(s, 0, 2, w))
+#define SN_ROW(s) {{SN_W(s, 0), SN_W(s, 1)}}
+static const sqset SOLDIER_NEAR[XQ_SQUARES] = {T_EACH_SQ(SN_ROW)};
+
 /* Append to moves[n..] the pseudo-legal moves of the piece on `from`
  * (geometry, blocking and own pieces; not the safety of its own general):
  * only the captures when caps_only.  Returns the new count. */
@@ -755,6 +783,22 @@ typedef struct {
                                       is there too, or on a leg of legs */
 } check_ctx;
 
+#ifndef NDEBUG
+/* check_ctx_init's legs against the test of every horse (debug builds). */
+static bool legs_agree(const kind_sets *k, const check_ctx *c)
+{
+    sqset legs = {{0, 0}};
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = k->horses.w[w]; bits; bits &= bits - 1) {
+            int sq = w * 64 + __builtin_ctzll(bits), f = xq_file_of[sq], r = xq_rank_of[sq];
+            int df = c->kf - f, dr = c->kr - r;
+            if ((abs(df) == 1 && abs(dr) == 2) || (abs(df) == 2 && abs(dr) == 1))
+                set_add(&legs, XQ_SQ(f + (abs(df) == 2 ? df / 2 : 0), r + (abs(dr) == 2 ? dr / 2 : 0)));
+        }
+    return !memcmp(&legs, &c->legs, sizeof legs);
+}
+#endif
+
 /* The context of a node whose mover (the side to move) has the pieces
  * k (kind_sets_of); false when the other side has no general. */
 static bool check_ctx_init(const xq_position *pos, const kind_sets *k, check_ctx *c)
@@ -774,13 +818,15 @@ static bool check_ctx_init(const xq_position *pos, const kind_sets *k, check_ctx
     c->slider_rank = !set_empty_of(set_and(k->sliders, rank));
     c->cannon_file = !set_empty_of(set_and(k->cannons, file));
     c->cannon_rank = !set_empty_of(set_and(k->cannons, rank));
+    /* the legs of the horses a horse's move from the general (at most two) */
+    sqset away = set_and(k->horses, HORSE_AWAY[c->king]);
     for (int w = 0; w < 2; w++)
-        for (uint64_t bits = k->horses.w[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = away.w[w]; bits; bits &= bits - 1) {
             int sq = w * 64 + __builtin_ctzll(bits), f = xq_file_of[sq], r = xq_rank_of[sq];
             int df = c->kf - f, dr = c->kr - r;
-            if ((abs(df) == 1 && abs(dr) == 2) || (abs(df) == 2 && abs(dr) == 1))
-                set_add(&c->legs, XQ_SQ(f + (abs(df) == 2 ? df / 2 : 0), r + (abs(dr) == 2 ? dr / 2 : 0)));
+            set_add(&c->legs, XQ_SQ(f + (abs(df) == 2 ? df / 2 : 0), r + (abs(dr) == 2 ? dr / 2 : 0)));
         }
+    assert(legs_agree(k, c));
     sqset lines = {{0, 0}};
     if (c->slider_file) lines = file;
     if (c->slider_rank) lines = set_or(lines, rank);
@@ -1590,13 +1636,9 @@ static int piece_mates(xq_position *pos, mate_node *nd, int sq)
     return 0;
 }
 
-/* The mover's horses and soldiers that may check the general themselves
- * (check_candidates' tests, for pieces that uncover nothing, with no new
- * screen possible): a horse within 4 files, 4 ranks and 6 steps of it
- * (two horse's moves), a soldier within 2 steps (one step, then next to
- * it).  The others have no candidate move then: found here from their
- * squares, 7 pieces at most, instead of by a call for each. */
-static inline sqset near_attackers(const check_ctx *c)
+#ifndef NDEBUG
+/* near_attackers by a test of each horse and soldier (debug builds). */
+static sqset near_attackers_plain(const check_ctx *c)
 {
     sqset near = {{0, 0}}, short_range = set_minus(c->active, c->sliders);
     for (int w = 0; w < 2; w++)
@@ -1605,6 +1647,27 @@ static inline sqset near_attackers(const check_ctx *c)
             int df = abs(xq_file_of[sq] - c->kf), dr = abs(xq_rank_of[sq] - c->kr);
             if (set_has(&c->horses, sq) ? df <= 4 && dr <= 4 && df + dr <= 6 : df + dr <= 2) set_add(&near, sq);
         }
+    return near;
+}
+#endif
+
+/* The mover's horses and soldiers that may check the general themselves
+ * (check_candidates' tests, for pieces that uncover nothing, with no new
+ * screen possible): a horse within 4 files, 4 ranks and 6 steps of it
+ * (two horse's moves: HORSE_NEAR), a soldier within 2 steps (one step,
+ * then next to it: SOLDIER_NEAR).  The others have no candidate move
+ * then: found here by two set operations on the general's rows of those
+ * tables (no test per piece, no branch a piece's place decides), instead
+ * of by a call for each. */
+static inline sqset near_attackers(const check_ctx *c)
+{
+    /* (active less the sliders: the horses and soldiers) */
+    sqset soldiers = set_minus(set_minus(c->active, c->sliders), c->horses);
+    sqset near = set_or(set_and(c->horses, HORSE_NEAR[c->king]), set_and(soldiers, SOLDIER_NEAR[c->king]));
+#ifndef NDEBUG
+    sqset plain = near_attackers_plain(c);
+    assert(!memcmp(&plain, &near, sizeof near));
+#endif
     return near;
 }
 
