@@ -2006,6 +2006,7 @@ static inline int sq_dist(int a, int b)
 /* Is square x on the file or rank of square a? */
 static inline bool sq_lines(int x, int a) { return xq_file_of[x] == xq_file_of[a] || xq_rank_of[x] == xq_rank_of[a]; }
 
+#ifndef NDEBUG
 /* May the legal moves of the piece of o on x differ before and after m =
  * from -> to (a quiet move of the other side off the file and rank of
  * o's general g, o in check neither time: see fewer_legal_moves)?  Its
@@ -2018,7 +2019,8 @@ static inline bool sq_lines(int x, int a) { return xq_file_of[x] == xq_file_of[a
  * to a horse behind that leg, two steps from g (where m may have moved).
  * So the general, the pieces whose moves read from or to, and, when m
  * touches a square within two steps of g, the pieces on its legs; no
- * other. */
+ * other.  (Debug builds: may_change_set, which names them all at once, is
+ * checked against it.) */
 static inline bool moves_may_change(const xq_position *pos, int x, int from, int to, int g)
 {
     xq_kind k = XQ_KIND(pos->board[x]);
@@ -2027,6 +2029,7 @@ static inline bool moves_may_change(const xq_position *pos, int x, int from, int
     if ((k == XQ_CHARIOT || k == XQ_CANNON) && (sq_lines(x, from) || sq_lines(x, to))) return true;
     return sq_dist(x, from) <= 2 || sq_dist(x, to) <= 2;
 }
+#endif
 
 /* What decides, for the side to move (not in check, its general on g),
  * whether a move of a piece other than the general exposes g
@@ -2138,20 +2141,60 @@ static int quiet_legal_from(xq_position *pos, int x, int g, const quiet_guard *q
     return legal;
 }
 
+/* The pieces of the side to move (k: its kind_sets_of, its general on
+ * g) that moves_may_change names for a move from -> to, as one set: the
+ * general; the pieces on the legs of g (its diagonal neighbours) when
+ * from or to is within two steps of g; the chariots and cannons on the
+ * file or rank of from or of to; and every piece within two steps of
+ * from or of to (NEAR2 holds the squares at most two files and two ranks
+ * away, sq_dist's "two steps").  Found by set operations instead of a
+ * test per piece. */
+static sqset may_change_set(const kind_sets *k, int from, int to, int g)
+{
+    sqset names = set_or(NEAR2[from], NEAR2[to]);
+    sqset lines = set_or(set_or(FILE_SET[xq_file_of[from]], RANK_SET[xq_rank_of[from]]),
+                         set_or(FILE_SET[xq_file_of[to]], RANK_SET[xq_rank_of[to]]));
+    names = set_or(names, set_and(k->sliders, lines));
+    set_add(&names, g);
+    if (set_has(&NEAR2[g], from) || set_has(&NEAR2[g], to))
+        for (int d = 0; d < 4; d++)
+            if (STEP_OVER[g][d][1] != NO_SQ) set_add(&names, STEP_OVER[g][d][1]);
+    return set_and(names, k->own);
+}
+
+#ifndef NDEBUG
+/* may_change_set against moves_may_change asked of each piece (debug
+ * builds). */
+static bool may_change_agrees(const xq_position *pos, const kind_sets *k, int from, int to, int g, sqset names)
+{
+    sqset plain = {{0, 0}};
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = k->own.w[w]; bits; bits &= bits - 1) {
+            int x = w * 64 + __builtin_ctzll(bits);
+            if (moves_may_change(pos, x, from, to, g)) set_add(&plain, x);
+        }
+    return !memcmp(&plain, &names, sizeof names);
+}
+#endif
+
 /* The legal moves of the side to move, which is not in check and has a
  * general (quiet_legal_from for each of its pieces); with `only`, of the
- * pieces moves_may_change names for a move from -> to alone. */
+ * pieces moves_may_change names for a move from -> to alone
+ * (may_change_set). */
 static int quiet_legal_count(xq_position *pos, int from, int to, bool only)
 {
     int g = pos->general[pos->side], n = 0;
     quiet_guard q;
     quiet_guard_init(pos, g, &q);
-    sqset own = color_set(pos, pos->side);
+    kind_sets k;
+    kind_sets_of(pos, pos->side, &k);
+    sqset count = k.own;
+    if (only) {
+        count = may_change_set(&k, from, to, g);
+        assert(may_change_agrees(pos, &k, from, to, g, count));
+    }
     for (int w = 0; w < 2; w++)
-        for (uint64_t bits = own.w[w]; bits; bits &= bits - 1) {
-            int x = w * 64 + __builtin_ctzll(bits);
-            if (!only || moves_may_change(pos, x, from, to, g)) n += quiet_legal_from(pos, x, g, &q);
-        }
+        for (uint64_t bits = count.w[w]; bits; bits &= bits - 1) n += quiet_legal_from(pos, w * 64 + __builtin_ctzll(bits), g, &q);
     return n;
 }
 
