@@ -687,7 +687,7 @@ static bool generals_face(const xq_position *pos)
 }
 
 /* capture_allowed's test, on the position after the capture (made with
- * xq_light_make) by side me: exchange_gain makes each capture once for
+ * xq_light_make) by side me: exchange_below makes each capture once for
  * the test and the exchange after it. */
 static inline bool capture_allowed_made(const xq_position *pos, xq_color me, const sqset *relax)
 {
@@ -735,30 +735,40 @@ static bool can_take(xq_position *pos, int sq, const sqset *relax)
     return false;
 }
 
-/* The most the side to move can gain by capturing on sq and letting the
- * exchange there run its course, each side free to stop (>= 0).  Legal
- * moves only: a pinned or "false" protector does not recapture (§28.16);
- * `relax` (first capture only) as in capture_allowed. */
-static int exchange_gain(xq_position *pos, int sq, int depth, const sqset *relax)
+/* Is the most the side to move can gain by capturing on sq and letting
+ * the exchange there run its course, each side free to stop (>= 0), less
+ * than limit?  Legal moves only: a pinned or "false" protector does not
+ * recapture (§28.16); `relax` (first capture only) as in
+ * capture_allowed; at most EXCHANGE_DEPTH captures (the gain past them
+ * counts as 0).  The gain is the largest of 0 and, for each legal
+ * capture, the value of the piece taken less the other side's gain on
+ * the square after it; every such term is at most that value.  So the
+ * answer is yes at once when limit exceeds that value, no when limit <= 0,
+ * and else yes exactly when no capture's term reaches limit, that is when
+ * after each capture the other side's gain is not below value - limit + 1
+ * (a bounded search, null-window: it stops at the first capture that
+ * decides, and asks each exchange after a capture only about one bound,
+ * where the full gain would weigh every capture at every step).  The
+ * callers read only whether the gain is below a bound (the chase rules:
+ * does the exchange win material, §29.1; the 獻 offer: any gain at all). */
+static bool exchange_below(xq_position *pos, int sq, int depth, const sqset *relax, int limit)
 {
-    if (depth >= EXCHANGE_DEPTH) return 0;
+    if (limit <= 0) return false;
     xq_piece v = pos->board[sq];
-    if (!v || XQ_COLOR(v) == pos->side) return 0;
+    if (depth >= EXCHANGE_DEPTH || !v || XQ_COLOR(v) == pos->side) return true;   /* (a gain of 0) */
+    int value = value_of(v, sq);
+    if (limit > value) return true;
     uint8_t from[SQUARE_ATTACKERS];
     int n = attackers_to(pos, sq, pos->side, from);
-    int best = 0, value = value_of(v, sq);
-    /* no capture gains more than the piece taken: stop there */
     xq_color me = pos->side;
-    for (int i = 0; i < n && best < value; i++) {
+    for (int i = 0; i < n; i++) {
         /* (one make for the legality test and the exchange after it) */
         xq_piece cap = xq_light_make(pos, from[i], sq);
-        if (capture_allowed_made(pos, me, relax)) {
-            int g = value - exchange_gain(pos, sq, depth + 1, NULL);
-            if (g > best) best = g;
-        }
+        bool reaches = capture_allowed_made(pos, me, relax) && exchange_below(pos, sq, depth + 1, NULL, value - limit + 1);
         xq_light_unmake(pos, from[i], sq, cap);
+        if (reaches) return false;
     }
-    return best;
+    return true;
 }
 
 /* ---- mate by checks (§28.2, §29.4) ---------------------------------------- */
@@ -1855,7 +1865,7 @@ static cap_kind capture_kind(capture_ctx *x, int from, int to)
     } else {
         /* CXA1999 §29.1, ch.7 item 3: the complete exchange wins material
          * (a false or insufficient root counts as none, §28.16) */
-        gain = vv - exchange_gain(pos, to, 0, relax_theirs);
+        gain = exchange_below(pos, to, 0, relax_theirs, vv) ? 1 : 0;   /* (the sign of vv - the exchange's gain) */
     }
     /* (not when the capture stands under the fictional pass: the other
      * side would simply take the general; else the capture was legal, so
@@ -2364,7 +2374,7 @@ void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules,
         out->idle = XQ_IDLE_EXCHANGE;
     } else {
         xq_position reply = after;   /* the other side to move: can it win the moved piece? */
-        if (exchange_gain(&reply, to, 0, NULL) > 0) out->idle = XQ_IDLE_OFFER;
+        if (!exchange_below(&reply, to, 0, NULL, 1)) out->idle = XQ_IDLE_OFFER;
         else if (attacker_has(&sa, to, CAP_FOLLOW) && !set_empty_of(fresh_victims(was, &sa, CAP_FOLLOW, axf)))
             out->idle = XQ_IDLE_FOLLOW;
         else if (legal_delta(before, &after, m, o) < 0)

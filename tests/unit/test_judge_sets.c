@@ -13,10 +13,16 @@
  *  - may_change_set (the pieces whose legal moves a move may change, for
  *    the 攔 block count) against moves_may_change's definition asked of
  *    each piece, for every legal move of the other side and for random
- *    square pairs, on the same positions.
+ *    square pairs, on the same positions;
+ *  - exchange_below (is the gain of the exchange on a square below a
+ *    bound: a bounded search) against the full exchange it replaced, kept
+ *    here, at every bound around the piece's value, on every square of
+ *    positions of capture- and line-biased walks and odd starts, with
+ *    and without the checks on the board answered by a pass.
  * Tables and sets that differ change which moves a mate search tries
- * (and so its budget) or the block count: test_mate_search.c and
- * test_judge_block.c see the consequences; this test names the cause. */
+ * (and so its budget), the block count or what is a chase:
+ * test_mate_search.c, test_judge_block.c and test_repetition_fast.c see
+ * the consequences; this test names the cause. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -172,11 +178,81 @@ static void test_node_sets_on_walks(void **state)
     assert_true(seen.names > seen.moves);
 }
 
+/* ---- the exchange on one square ------------------------------------------- */
+
+/* The gain of the exchange on sq as repetition_classify.c computed it
+ * before exchange_below (the reference): every capture weighed in full,
+ * at every step. */
+static int exchange_gain_ref(xq_position *pos, int sq, int depth, const sqset *relax)
+{
+    if (depth >= EXCHANGE_DEPTH) return 0;
+    xq_piece v = pos->board[sq];
+    if (!v || XQ_COLOR(v) == pos->side) return 0;
+    uint8_t from[SQUARE_ATTACKERS];
+    int n = attackers_to(pos, sq, pos->side, from);
+    int best = 0, value = value_of(v, sq);
+    xq_color me = pos->side;
+    for (int i = 0; i < n && best < value; i++) {
+        xq_piece cap = xq_light_make(pos, from[i], sq);
+        if (capture_allowed_made(pos, me, relax)) {
+            int g = value - exchange_gain_ref(pos, sq, depth + 1, NULL);
+            if (g > best) best = g;
+        }
+        xq_light_unmake(pos, from[i], sq, cap);
+    }
+    return best;
+}
+
+static long exchanges, gains;
+
+/* For every square of p holding a piece of the side not to move (and
+ * every empty one, a gain of 0), with and without the checks on the
+ * board relaxed: exchange_below against the reference at every bound
+ * from -1 to the piece's value + 2, and p left as it was. */
+static void exchanges_agree(xqt_walk *w)
+{
+    for (int s = 0; s < 2; s++) {
+        xq_position p = w->pos;
+        if (p.side != (xq_color)s) xq_position_set_side(&p, (xq_color)s);
+        sqset checkers = checkers_of(&p);
+        const sqset *relaxes[2] = {NULL, set_empty(&checkers) ? NULL : &checkers};
+        for (int sq = 0; sq < XQ_SQUARES; sq++) {
+            if (p.board[sq] && XQ_COLOR(p.board[sq]) == p.side) continue;
+            for (int r = 0; r < 2; r++) {
+                const xq_position keep = p;
+                int gain = exchange_gain_ref(&p, sq, 0, relaxes[r]);
+                int top = p.board[sq] ? value_of(p.board[sq], sq) + 2 : 2;
+                for (int limit = -1; limit <= top; limit++)
+                    assert_int_equal(exchange_below(&p, sq, 0, relaxes[r], limit), gain < limit);
+                assert_memory_equal(&keep, &p, sizeof p);
+                exchanges++;
+                gains += gain > 0;
+            }
+        }
+    }
+}
+
+static void test_exchange_below(void **state)
+{
+    (void)state;
+    exchanges = gains = 0;
+    xqt_walk w = {.rng = &rng_state, .visit = exchanges_agree};
+    XQT_WALK_SERIES(&w, {XQT_CAPTURES, 6, 120}, {XQT_LINES, 6, 120});
+    size_t nf;
+    const char *const *fens = xqt_odd_fens(&nf);
+    w.bias = XQT_CAPTURES;
+    xqt_walk_fens(&w, fens, nf, 40);
+    /* exchanges that win something were among them */
+    assert_true(exchanges > 50000);
+    assert_true(gains > 500);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables_by_definition),
         cmocka_unit_test(test_node_sets_on_walks),
+        cmocka_unit_test(test_exchange_below),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
