@@ -591,20 +591,24 @@ static void memo_find_cycle(const xq_rep_memo *memo, const xq_position *pos, con
 
 /* The kept classification of ply first+k (memo_find_cycle found found[k]
  * before the cycle was walked; added[j]: ply first+j was classified and
- * added since).  The entry found is still the one when it still holds the
+ * added since; added_bits: bit h[j] % 64 of each such ply, so that the
+ * usual ply, whose bit no added ply set, skips the walk over the earlier
+ * plies, which made a cycle of new plies cost its length squared).  The
+ * entry found is still the one when it still holds the
  * ply (a full memo may have replaced it since); a ply found in none was
  * added since only if an earlier ply of the same hash was: then looked up
  * again, else known to be missing without reading a slot. */
 static const xq_rep_memo_entry *memo_kept(const xq_rep_memo *memo, const xq_position *pos, xq_move m,
                                           xq_rules rules, const uint32_t *h, const int32_t *found, const bool *added,
-                                          int k)
+                                          uint64_t added_bits, int k)
 {
     if (found[k] >= 0) {
         const xq_rep_memo_entry *e = memo_entry(memo, found[k]);
         if (memo_same(e, pos, m, rules)) return e;
     }
     bool again = false;
-    for (int j = 0; j < k && !again; j++) again = added[j] && h[j] == h[k];
+    if ((added_bits >> (h[k] & 63)) & 1)
+        for (int j = 0; j < k && !again; j++) again = added[j] && h[j] == h[k];
     int i = again ? memo_find(memo, pos, m, rules, h[k]) : -1;
     return i >= 0 ? memo_entry(memo, i) : NULL;
 }
@@ -861,13 +865,15 @@ static void judge_cycle(const xq_position *pos, const xq_move *moves, int first,
         }
     }
     bool any_chase[2] = {false, false};
+    uint64_t added_bits = 0;   /* (memo_kept's filter of the plies added) */
 
     /* the cycle is played `occurrences`-1 times: classify each distinct
      * (position, move) once (and not again when the memo has it from an
      * earlier call) */
     for (int i = first; i < n; i++) {
         move_facts mc;
-        const xq_rep_memo_entry *kept = memo_kept(memo, &pos[i], moves[i], rules, hash, found, added, i - first);
+        const xq_rep_memo_entry *kept =
+            memo_kept(memo, &pos[i], moves[i], rules, hash, found, added, added_bits, i - first);
         if (kept) {
             entry_get_facts(kept, &mc);
         } else {
@@ -877,6 +883,7 @@ static void judge_cycle(const xq_position *pos, const xq_move *moves, int first,
             xq_classify_move_with(&pos[i], moves[i], rules, memo->mates, &full);
             facts_of(&full, &mc);
             added[i - first] = memo_add(memo, &pos[i], moves[i], rules, hash[i - first], &mc);
+            if (added[i - first]) added_bits |= (uint64_t)1 << (hash[i - first] & 63);
         }
         if (rules == XQ_RULES_CXA1999) {
             /* CXA 1999 has no exception for a piece held by its victim */
