@@ -293,6 +293,7 @@ xq_stats *xq_stats_new(const xq_stats_options *opt)
     if (!s) return NULL;
     if (opt) {
         s->opt.rules = opt->rules;
+        s->opt.system = opt->system;
         if (opt->event) {
             xq_stats_str t = trimmed(opt->event);
             char *ev = malloc(t.n + 1);
@@ -502,6 +503,30 @@ static bool same_options(const xq_stats *a, const xq_stats *b, char *err, size_t
         snprintf(err, errsz, "the statistics were made for different events (--event)");
         return false;
     }
+    if (a->opt.system != b->opt.system) {
+        snprintf(err, errsz, "the statistics were made with different tie-break systems (--system %s and %s)",
+                 xq_event_system_str(a->opt.system), xq_event_system_str(b->opt.system));
+        return false;
+    }
+    return true;
+}
+
+void xq_stats_set_system(xq_stats *s, xq_event_system system)
+{
+    s->opt.system = system;
+}
+
+const char *xq_event_system_str(xq_event_system system)
+{
+    return system == XQ_SYSTEM_ROUND_ROBIN ? "round-robin" : system == XQ_SYSTEM_SWISS ? "swiss" : "auto";
+}
+
+bool xq_event_system_parse(const char *text, xq_event_system *out)
+{
+    if (!strcasecmp(text, "auto")) *out = XQ_SYSTEM_AUTO;
+    else if (!strcasecmp(text, "round-robin") || !strcasecmp(text, "rr")) *out = XQ_SYSTEM_ROUND_ROBIN;
+    else if (!strcasecmp(text, "swiss")) *out = XQ_SYSTEM_SWISS;
+    else return false;
     return true;
 }
 

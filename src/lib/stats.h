@@ -37,13 +37,25 @@
 #include "game.h"
 #include "replay.h"
 
-/* What the accumulation depends on; recorded in the JSON, and two
- * accumulators merge only when these are equal. */
+/* Tie-break systems for the selected event's standings. */
+typedef enum {
+    XQ_SYSTEM_AUTO = 0,     /* round robin when every pair of players met equally often, else Swiss */
+    XQ_SYSTEM_ROUND_ROBIN,  /* CXA1999 §15.1: score, 小分 (Sonneborn-Berger), wins, direct encounter */
+    XQ_SYSTEM_SWISS         /* CXA1999 §15.2: score, 對手分 (opponents' scores), wins */
+} xq_event_system;
+
+/* What the accumulation depends on, and the event's tie-break system;
+ * recorded in the JSON, and two accumulators merge only when these are
+ * equal. */
 typedef struct {
     xq_replay_options rules;   /* the replay rules (move limit, repetitions, ...) */
     const char *event;         /* Event tag (compared with surrounding blanks
                                   trimmed) whose games are kept for standings
                                   and crosstable, or NULL for none; copied */
+    xq_event_system system;    /* the event's tie-breaks as the user chose them
+                                  (--system; AUTO when not chosen): not used to
+                                  accumulate, but recorded so that a merge of
+                                  parts ranks the event as each part would */
 } xq_stats_options;
 
 /* A view of text inside a game record: n bytes at s (not NUL-terminated);
@@ -101,6 +113,16 @@ void xq_stats_free(xq_stats *s);
 /* The options an accumulator was made with (event NULL when none). */
 const xq_stats_options *xq_stats_get_options(const xq_stats *s);
 
+/* Set the tie-break system recorded in s (xq_stats_options.system): a
+ * merge's own --system, which overrides the one its parts were made with. */
+void xq_stats_set_system(xq_stats *s, xq_event_system system);
+
+/* The name of a system as --system and the JSON spell it: "auto",
+ * "round-robin" or "swiss"; xq_event_system_parse reads those (any case)
+ * and "rr", false for anything else. */
+const char *xq_event_system_str(xq_event_system system);
+bool xq_event_system_parse(const char *text, xq_event_system *out);
+
 /* Records counted so far (games added, readable or not). */
 uint64_t xq_stats_records(const xq_stats *s);
 
@@ -120,7 +142,8 @@ void xq_stats_add_failed_file(xq_stats *s);
 uint64_t xq_stats_files_failed(const xq_stats *s);
 
 /* Add everything of `from` into `into`.  Fails (false, one-line reason in
- * err, errsz bytes) when their options differ or on out-of-memory. */
+ * err, errsz bytes) when their options differ (the system too) or on
+ * out-of-memory. */
 bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errsz);
 
 /* Read one object written by xq_stats_write_json (text, len bytes; blanks
@@ -133,13 +156,6 @@ bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errs
 xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, char *err, size_t errsz);
 
 /* ---- reports ----------------------------------------------------------- */
-
-/* Tie-break systems for the selected event's standings. */
-typedef enum {
-    XQ_SYSTEM_AUTO = 0,     /* round robin when every pair of players met equally often, else Swiss */
-    XQ_SYSTEM_ROUND_ROBIN,  /* CXA1999 §15.1: score, 小分 (Sonneborn-Berger), wins, direct encounter */
-    XQ_SYSTEM_SWISS         /* CXA1999 §15.2: score, 對手分 (opponents' scores), wins */
-} xq_event_system;
 
 typedef struct {
     int top;                 /* rows of the players, events and openings tables; 0 = all */

@@ -3,7 +3,10 @@
  * The JSON object, version 1 (every number is a non-negative integer
  * except in "derived"):
  *   "format": "xq-stats", "version": 1,
- *   "options": {"rules", "move_limit", "check_cap", "repetitions", "strict", "event"},
+ *   "options": {"rules", "move_limit", "check_cap", "repetitions", "strict", "event",
+ *               "system"}     system: the event's tie-breaks as chosen (--system:
+ *                          "auto", "round-robin" or "swiss"); absent (earlier
+ *                          versions) reads as "auto"
  *   "records": N,
  *   "files_failed": N      input files that failed (xq_stats_add_failed_file):
  *                          not 0 means the statistics are incomplete; absent
@@ -157,6 +160,7 @@ bool xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
         xq_json_key(o, "repetitions", &f); fprintf(o, "%d", s->opt.rules.repetitions);
         xq_json_key(o, "strict", &f); fputs(s->opt.rules.strict ? "true" : "false", o);
         xq_json_key(o, "event", &f); xq_json_string(o, s->opt.event);
+        xq_json_key(o, "system", &f); xq_json_string(o, xq_event_system_str(s->opt.system));
         putc('}', o);
     }
     xq_json_key(o, "records", &first); fprintf(o, "%" PRIu64, s->records);
@@ -542,9 +546,8 @@ xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, cha
 
     /* options first: they make the accumulator */
     jctx c = {err, errsz};
-    xq_stats_options opt;
+    xq_stats_options opt = {.event = NULL, .system = XQ_SYSTEM_AUTO};
     xq_replay_options_default(&opt.rules);
-    opt.event = NULL;
     const jval *o = jget(&root, "options");
     xq_stats *s = NULL;
     if (jtype_is(&c, o, XQ_JSON_OBJECT, "options") &&
@@ -552,12 +555,15 @@ xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, cha
         jint(&c, jget(o, "check_cap"), "options.check_cap", 100000, &opt.rules.check_cap) &&
         jint(&c, jget(o, "repetitions"), "options.repetitions", 100, &opt.rules.repetitions)) {
         const jval *strict = jget(o, "strict"), *event = jget(o, "event"), *rules = jget(o, "rules");
+        const jval *system = jget(o, "system");
         if (!rules || rules->type != XQ_JSON_STRING || !xq_rules_parse(rules->str, &opt.rules.rules)) {
             bad(&c, "expected \"cxa1999\" or \"axf\"", "options.rules");
         } else if (!strict || (strict->type != XQ_JSON_TRUE && strict->type != XQ_JSON_FALSE)) {
             bad(&c, "expected true or false", "options.strict");
         } else if (!event || (event->type != XQ_JSON_NULL && event->type != XQ_JSON_STRING)) {
             bad(&c, "expected a string or null", "options.event");
+        } else if (system && (system->type != XQ_JSON_STRING || !xq_event_system_parse(system->str, &opt.system))) {
+            bad(&c, "expected \"auto\", \"round-robin\" or \"swiss\"", "options.system");
         } else {
             opt.rules.strict = strict->type == XQ_JSON_TRUE;
             opt.event = event->type == XQ_JSON_STRING ? event->str : NULL;

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +29,7 @@ typedef struct {
     out_kind out;
     int threads;
     bool merge, derive, quiet;
+    bool system_given;         /* --system on the command line (a merge's overrides its parts') */
     int ecco_plies, ecco_min;
 } options;
 
@@ -520,16 +520,14 @@ int main(int argc, char **argv)
             opt.stats.event = optarg;
             break;
         case OPT_SYSTEM:
-            if (!strcasecmp(optarg, "auto")) opt.report.system = XQ_SYSTEM_AUTO;
-            else if (!strcasecmp(optarg, "round-robin") || !strcasecmp(optarg, "rr")) opt.report.system = XQ_SYSTEM_ROUND_ROBIN;
-            else if (!strcasecmp(optarg, "swiss")) opt.report.system = XQ_SYSTEM_SWISS;
-            else {
+            if (!xq_event_system_parse(optarg, &opt.report.system)) {
                 xq_cli_error(PROG, "unknown --system '%s' (auto, round-robin or swiss)", optarg);
                 return XQ_EXIT_USAGE;
             }
-            if (!xq_cli_choose(PROG, &system, "--system", optarg, opt.report.system == XQ_SYSTEM_AUTO ? "auto"
-                                                                 : opt.report.system == XQ_SYSTEM_SWISS ? "swiss" : "rr"))
+            if (!xq_cli_choose(PROG, &system, "--system", optarg, xq_event_system_str(opt.report.system)))
                 return XQ_EXIT_USAGE;
+            opt.stats.system = opt.report.system;
+            opt.system_given = true;
             break;
         case 's':
             opt.stats.rules.strict = true;
@@ -596,6 +594,10 @@ static int run(char **files, int nfiles, int named, const options *opt_in)
     if (opt.merge) {
         status = merge_files(files, nfiles, &stats);
         if (status != XQ_EXIT_OK) return status;
+        /* the parts' system (they agree: xq_stats_merge), unless the merge
+         * asks for another; either way the JSON written records the one used */
+        if (opt.system_given) xq_stats_set_system(stats, opt.report.system);
+        else opt.report.system = xq_stats_get_options(stats)->system;
     } else {
         stats = xq_stats_new(&opt.stats);
         if (!stats) {

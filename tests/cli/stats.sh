@@ -78,6 +78,20 @@ standings,4,鄭惟桐,3,1,1,1,1.5,4,' \
 expect_eq "forced round-robin tie-breaks" "round robin" \
   "$($S --system round-robin --event "測試公開賽" $SW | grep -o 'round robin')"
 
+# --system is recorded in the JSON parts: a merge ranks as the parts did,
+# its own --system overrides them, and parts that differ are refused.
+$S --json --system rr --event "測試公開賽" $SW > $TMP/sw-rr.json
+$S --json --event "測試公開賽" $SW > $TMP/sw-auto.json
+expect_eq "merge keeps the parts' --system" "$($S --system rr --event "測試公開賽" $SW)" "$($S --merge $TMP/sw-rr.json)"
+expect_eq "merge's own --system overrides the parts'" "$($S --system swiss --event "測試公開賽" $SW)" \
+  "$($S --merge --system swiss $TMP/sw-rr.json)"
+expect_eq "merge's own --system is recorded" '"system":"swiss"}' \
+  "$($S --merge --json --system swiss $TMP/sw-rr.json | grep -o '"system":"swiss"}')"
+expect_status "merge of parts with other systems" 2 $S --merge $TMP/sw-rr.json $TMP/sw-auto.json
+expect_eq "merge of parts with other systems: one line" \
+  "xq-stats: $TMP/sw-auto.json:1: the statistics were made with different tie-break systems (--system round-robin and auto)" \
+  "$(cat $TMP/err)"
+
 # merge(split) == whole: every split point of the hand-made files, both orders
 cat $RR $SW > $TMP/both.pgn
 $S --json --event "Test Cup 2024" $TMP/both.pgn > $TMP/whole.json

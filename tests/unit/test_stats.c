@@ -100,9 +100,8 @@ static char *text_of(const xq_stats *s, xq_event_system sys)
 
 static xq_stats *accumulate(const game_list *l, size_t from, size_t to, const char *event)
 {
-    xq_stats_options opt;
+    xq_stats_options opt = {.event = event};
     xq_replay_options_default(&opt.rules);
-    opt.event = event;
     xq_stats *s = xq_stats_new(&opt);
     assert_non_null(s);
     for (size_t i = from; i < to; i++) assert_true(xq_stats_add(s, &l->sg[i]));
@@ -540,9 +539,8 @@ static void test_merge_split_corpus(void **state)
 static void test_merge_refuses_other_options(void **state)
 {
     (void)state;
-    xq_stats_options o1, o2;
+    xq_stats_options o1 = {.event = NULL}, o2;
     xq_replay_options_default(&o1.rules);
-    o1.event = NULL;
     o2 = o1;
     o2.rules.move_limit = 50;
     xq_stats *a = xq_stats_new(&o1), *b = xq_stats_new(&o2);
@@ -555,8 +553,48 @@ static void test_merge_refuses_other_options(void **state)
     b = xq_stats_new(&o2);
     assert_false(xq_stats_merge(a, b, err, sizeof err));
     assert_non_null(strstr(err, "different events"));
+    xq_stats_free(b);
+    /* the tie-break system a part was made with is kept for the merge:
+     * another one is a conflict, named in the one-line reason */
+    o2 = o1;
+    o2.system = XQ_SYSTEM_SWISS;
+    b = xq_stats_new(&o2);
+    assert_false(xq_stats_merge(a, b, err, sizeof err));
+    assert_string_equal(err, "the statistics were made with different tie-break systems (--system auto and swiss)");
     xq_stats_free(a);
     xq_stats_free(b);
+}
+
+/* The system survives the JSON round trip (what --merge reads), and an
+ * object from before it was recorded reads as auto. */
+static void test_json_system(void **state)
+{
+    (void)state;
+    xq_stats_options o = {.event = "Test Cup 2024", .system = XQ_SYSTEM_ROUND_ROBIN};
+    xq_replay_options_default(&o.rules);
+    xq_stats *s = xq_stats_new(&o);
+    assert_non_null(s);
+    char *j = json_of(s);
+    assert_non_null(strstr(j, ",\"event\":\"Test Cup 2024\",\"system\":\"round-robin\"}"));
+    char err[160];
+    xq_stats *back = xq_stats_read_json(j, strlen(j), NULL, err, sizeof err);
+    assert_non_null(back);
+    assert_int_equal(xq_stats_get_options(back)->system, XQ_SYSTEM_ROUND_ROBIN);
+    xq_stats_free(back);
+    char *old = strdup(j);
+    char *p = strstr(old, ",\"system\":\"round-robin\"");
+    memmove(p, p + strlen(",\"system\":\"round-robin\""), strlen(p + strlen(",\"system\":\"round-robin\"")) + 1);
+    back = xq_stats_read_json(old, strlen(old), NULL, err, sizeof err);
+    assert_non_null(back);
+    assert_int_equal(xq_stats_get_options(back)->system, XQ_SYSTEM_AUTO);
+    xq_stats_free(back);
+    p = strstr(j, "round-robin");
+    memcpy(p, "knock-out!!", 11);
+    assert_null(xq_stats_read_json(j, strlen(j), NULL, err, sizeof err));
+    assert_string_equal(err, "options.system: expected \"auto\", \"round-robin\" or \"swiss\"");
+    free(old);
+    free(j);
+    xq_stats_free(s);
 }
 
 static void test_json_errors(void **state)
@@ -818,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_merge_split_corpus),
         cmocka_unit_test(test_merge_refuses_other_options),
         cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_json_system),
         cmocka_unit_test(test_median),
         cmocka_unit_test(test_files_failed_reports),
         cmocka_unit_test(test_files_failed_json),

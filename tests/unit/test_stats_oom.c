@@ -81,9 +81,8 @@ static xq_stats *stats_of(const char *path, const char *event)
     char err[256];
     xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
     assert_non_null(rd);
-    xq_stats_options opt;
+    xq_stats_options opt = {.event = event};
     xq_replay_options_default(&opt.rules);
-    opt.event = event;
     xq_stats *s = xq_stats_new(&opt);
     assert_non_null(s);
     xq_replay *r = malloc(sizeof *r);
