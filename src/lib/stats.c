@@ -412,7 +412,7 @@ static bool board_decides(xq_termination t)
 }
 
 /* Score a player: [games, wins, draws, losses] for the side `me`. */
-static void player_values(xq_result res, xq_color me, uint64_t v[PL_NVALUES])
+void xq_stats_player_values(xq_result res, xq_color me, uint64_t v[PL_NVALUES])
 {
     memset(v, 0, PL_NVALUES * sizeof *v);
     v[PL_GAMES] = 1;
@@ -458,11 +458,11 @@ bool xq_stats_add(xq_stats *s, const xq_stats_game *g)
 
     uint64_t v[PL_NVALUES];
     if (g->red.s) {
-        player_values(g->result_tag, XQ_RED, v);
+        xq_stats_player_values(g->result_tag, XQ_RED, v);
         if (!xq_smap_add(&s->players, g->red.s, g->red.n, v)) return false;
     }
     if (g->black.s) {
-        player_values(g->result_tag, XQ_BLACK, v);
+        xq_stats_player_values(g->result_tag, XQ_BLACK, v);
         if (!xq_smap_add(&s->players, g->black.s, g->black.n, v)) return false;
     }
     if (g->event.s) {

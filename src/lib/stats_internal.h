@@ -75,6 +75,9 @@ smap_entry **xq_smap_sorted(const smap *m);            /* malloc'd, count entrie
 bool xq_hset_add(hset *h, uint64_t k);
 uint64_t *xq_hset_sorted(const hset *h);               /* malloc'd, count keys, ascending */
 bool xq_stats_hist_add(xq_stats *s, size_t plies, uint64_t n);
+/* What one game adds to the sums of its player of colour me (PL_GAMES 1,
+ * and a win, draw or loss by the Result tag res). */
+void xq_stats_player_values(xq_result res, xq_color me, uint64_t v[PL_NVALUES]);
 /* Keep one game of the selected event: the players' names (copied) and
  * the rest of *g (its red and black are not read).  false on OOM. */
 bool xq_stats_event_add(xq_stats *s, const char *red, size_t red_len, const char *black,

@@ -701,12 +701,92 @@ static bool text_openings(FILE *o, const xq_stats *s, int top)
     return table_print(o, &t, 2) && ok;
 }
 
+/* The players' sums as the reports show them: s->players less the
+ * records of the selected event that its standings count once (copies of
+ * one game: xq_standings_compute), so that the Players table and the
+ * standings agree.  Copies elsewhere in the database are not known (only
+ * the event's games are kept): those count as records. */
+typedef struct {
+    ranked *rows;       /* n, by name (strcmp); v points into vals */
+    uint64_t *vals;     /* n x PL_NVALUES sums */
+    size_t n;
+    size_t copies;      /* event records taken off (each once, for both players) */
+} player_rows;
+
+static void player_rows_free(player_rows *p)
+{
+    free(p->rows);
+    free(p->vals);
+}
+
+static int cmp_row_name(const void *key, const void *row)
+{
+    return strcmp(key, ((const ranked *)row)->key);
+}
+
+/* Take one game of colour me off its player's row (none: a name the map
+ * does not hold, an absent one). */
+static void player_row_take(player_rows *p, const char *name, xq_result result, xq_color me)
+{
+    ranked *r = *name ? bsearch(name, p->rows, p->n, sizeof *p->rows, cmp_row_name) : NULL;
+    if (!r) return;
+    uint64_t one[PL_NVALUES], *v = p->vals + (size_t)(r - p->rows) * PL_NVALUES;
+    xq_stats_player_values(result, me, one);
+    for (int k = 0; k < PL_NVALUES; k++) v[k] -= one[k];
+    r->n = v[PL_GAMES];
+}
+
+/* false on out-of-memory (*p then empty) */
+static bool players_counted(const xq_stats *s, player_rows *p)
+{
+    memset(p, 0, sizeof *p);
+    smap_entry **e = xq_smap_sorted(&s->players);
+    p->rows = malloc((s->players.count + 1) * sizeof *p->rows);
+    p->vals = malloc((s->players.count + 1) * PL_NVALUES * sizeof *p->vals);
+    bool ok = e && p->rows && p->vals;
+    for (size_t i = 0; ok && i < s->players.count; i++) {
+        uint64_t *v = p->vals + i * PL_NVALUES;
+        memcpy(v, e[i]->v, PL_NVALUES * sizeof *v);
+        p->rows[i] = (ranked){e[i]->key, v[PL_GAMES], 0, v};
+    }
+    free(e);
+    p->n = ok ? s->players.count : 0;
+    if (ok && s->opt.event && s->nev) {
+        xq_event_game *games = xq_stats_event_games(s);
+        xq_standings st;
+        ok = games && xq_standings_compute(games, s->nev, XQ_SYSTEM_AUTO, &st);
+        for (size_t i = 0; ok && i < st.nduplicates; i++) {
+            player_row_take(p, st.duplicate[i]->red, st.duplicate[i]->result, XQ_RED);
+            player_row_take(p, st.duplicate[i]->black, st.duplicate[i]->result, XQ_BLACK);
+        }
+        if (ok) {
+            p->copies = st.nduplicates;
+            xq_standings_free(&st);
+        }
+        free(games);
+    }
+    if (!ok) player_rows_free(p);
+    if (!ok) memset(p, 0, sizeof *p);
+    return ok;
+}
+
+/* The note under a players table that copies were counted once. */
+static void note_player_copies(FILE *o, const xq_stats *s, const player_rows *p)
+{
+    if (p->copies)
+        fprintf(o, "note: %zu record%s of event \"%s\" repeat%s one of its games (same round, players, result "
+                   "and moves): counted once, as in its standings",
+                p->copies, p->copies == 1 ? "" : "s", s->opt.event, p->copies == 1 ? "s" : "");
+}
+
 static bool text_players(FILE *o, const xq_stats *s, int top)
 {
     char a[24], b[24], c[24], d[24], e[24], f[24];
-    ranked *v = rank_map(&s->players);
-    if (!v) return false;
-    size_t n = s->players.count;
+    player_rows pr;
+    if (!players_counted(s, &pr)) return false;
+    ranked *v = pr.rows;
+    size_t n = pr.n;
+    qsort(v, n, sizeof *v, cmp_ranked);
     char title[160];
     snprintf(title, sizeof title, "Players (%s%zu of %zu, by games; score CXA1999 §14.1: win 1, draw 0.5, loss 0)",
              limit(n, top) < n ? "the " : "", limit(n, top), n);
@@ -725,7 +805,12 @@ static bool text_players(FILE *o, const xq_stats *s, int top)
                   u64s(d, pv[PL_LOSSES]), u64s(e, pv[PL_GAMES] - scored), halves(f, (int64_t)score2), sp);
     }
     bool ok = table_print(o, &t, 2);
-    free(v);
+    if (pr.copies) {
+        fputs("  ", o);
+        note_player_copies(o, s, &pr);
+        fputc('\n', o);
+    }
+    player_rows_free(&pr);
     return ok;
 }
 
@@ -1043,14 +1128,14 @@ bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
     }
 
     csv_row(o, "table", "player", "games", "wins", "draws", "losses", "score", NULL);
-    smap_entry **pl = xq_smap_sorted(&s->players);
-    bool ok = pl != NULL;
-    for (size_t i = 0; pl && i < s->players.count; i++) {
-        const uint64_t *v = pl[i]->v;
-        csv_row(o, "players", pl[i]->key, u64s(a, v[PL_GAMES]), u64s(b, v[PL_WINS]), u64s(c, v[PL_DRAWS]),
+    player_rows pl;
+    bool ok = players_counted(s, &pl);
+    for (size_t i = 0; i < pl.n; i++) {
+        const uint64_t *v = pl.rows[i].v;
+        csv_row(o, "players", pl.rows[i].key, u64s(a, v[PL_GAMES]), u64s(b, v[PL_WINS]), u64s(c, v[PL_DRAWS]),
                 u64s(d, v[PL_LOSSES]), halves(e, (int64_t)(2 * v[PL_WINS] + v[PL_DRAWS])), NULL);
     }
-    free(pl);
+    player_rows_free(&pl);
 
     csv_row(o, "table", "event", "games", NULL);
     smap_entry **ev = xq_smap_sorted(&s->events);

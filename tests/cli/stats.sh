@@ -78,6 +78,19 @@ standings,4,鄭惟桐,3,1,1,1,1.5,4,' \
 expect_eq "forced round-robin tie-breaks" "round robin" \
   "$($S --system round-robin --event "測試公開賽" $SW | grep -o 'round robin')"
 
+# A record that repeats a game of the event (round 1, Anna Li - Bo Chen,
+# filed again with a Site tag) is scored once in the standings, and
+# counted once in the Players table (text and CSV), with a note.
+{ cat $RR; echo; sed -n 1,7p $RR | sed 's/^\[Round "1"\]/&\n[Site "copy"]/'; } > $TMP/rr-dup.pgn
+expect_eq "a copy counted once in Players" '  Anna Li        7     1      2       3          1      2    33.3%
+  Bo Chen        6     1      2       2          1      2    40.0%
+  note: 1 record of event "Test Cup 2024" repeats one of its games (same round, players, result and moves): counted once, as in its standings' \
+  "$($S --event "Test Cup 2024" $TMP/rr-dup.pgn | grep -E '^  (Anna Li|Bo Chen|note: 1 record) ')"
+expect_eq "a copy counted once in CSV players" 'players,Anna Li,7,1,2,3,2
+players,Bo Chen,6,1,2,2,2' "$($S --csv --event "Test Cup 2024" $TMP/rr-dup.pgn | grep -E '^players,(Anna|Bo)')"
+expect_eq "without --event, Players counts records" "  Anna Li        8     1      3       3          1    2.5    35.7%" \
+  "$($S $TMP/rr-dup.pgn | grep '^  Anna Li ')"
+
 # --system is recorded in the JSON parts: a merge ranks as the parts did,
 # its own --system overrides them, and parts that differ are refused.
 $S --json --system rr --event "測試公開賽" $SW > $TMP/sw-rr.json
