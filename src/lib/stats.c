@@ -163,6 +163,16 @@ void xq_stats_analyse(const xq_game *g, const xq_replay *r, xq_stats_game *out)
     out->black = trimmed(xq_game_tag(g, "Black"));
     out->event = trimmed(xq_game_tag(g, "Event"));
     out->round = first_number(xq_game_tag(g, "Round"));
+    out->when = xq_stats_when_hash(xq_game_tag(g, "Date"), xq_game_tag(g, "Time"));
+}
+
+uint64_t xq_stats_when_hash(const char *date, const char *time)
+{
+    xq_stats_str d = trimmed(date), t = trimmed(time);
+    if (!d.s && !t.s) return XQ_WHEN_NONE;
+    /* an absent tag and an empty one are the same: nothing recorded */
+    uint64_t h = step(step(0x7768656E, d.s ? fnv(d.s, d.n) : 0), t.s ? fnv(t.s, t.n) : 0);
+    return h >= 2 ? h : h + 2;
 }
 
 /* ---- string map -------------------------------------------------------- */
@@ -384,7 +394,8 @@ static int cmp_event_game(const void *a, const void *b)
     if (x->board != y->board) return x->board < y->board ? -1 : 1;
     if (x->ending != y->ending) return x->ending < y->ending ? -1 : 1;
     if (x->no_moves != y->no_moves) return x->no_moves ? 1 : -1;
-    return (x->move_hash > y->move_hash) - (x->move_hash < y->move_hash);
+    if (x->move_hash != y->move_hash) return x->move_hash < y->move_hash ? -1 : 1;
+    return (x->when > y->when) - (x->when < y->when);
 }
 
 xq_event_game *xq_stats_event_games(const xq_stats *s)
@@ -476,6 +487,7 @@ bool xq_stats_add(xq_stats *s, const xq_stats_game *g)
                 .ending = board_decides(g->termination) ? g->termination : XQ_TERM_NONE,
                 .no_moves = g->plies == 0 && g->status != XQ_STATUS_UNREADABLE,
                 .move_hash = g->move_hash,
+                .when = g->when,
             };
             if (!xq_stats_event_add(s, g->red.s ? g->red.s : "", g->red.n, g->black.s ? g->black.s : "", g->black.n,
                                     &eg))

@@ -85,7 +85,16 @@ typedef struct {
     xq_stats_str event;               /* Event tag, trimmed */
     int round;                   /* first number in the Round tag (ASCII or full-width
                                     digits, e.g. 第01輪 -> 1), 0 when none */
+    uint64_t when;               /* xq_stats_when_hash of the Date and Time tags */
 } xq_stats_game;
+
+/* When a game was played, as a hash of its Date and Time tags (values
+ * trimmed): XQ_WHEN_NONE when it has neither, else a hash >= 2 (0 is
+ * left for "not known": xq_event_game from JSON of an earlier version).
+ * What tells two records without a move apart when their round is not
+ * known (xq_standings_compute). */
+enum { XQ_WHEN_UNKNOWN = 0, XQ_WHEN_NONE = 1 };
+uint64_t xq_stats_when_hash(const char *date, const char *time);
 
 /* Hash of a game's moves: the start position (board and side to move,
  * whatever FEN spelled it) and the moves played legally; for a game that
@@ -206,6 +215,8 @@ typedef struct {
                                 (棄權, CXA1999 §20.3-20.4, or lost by lateness
                                 §21.1) or an unplayed game */
     uint64_t move_hash;      /* xq_stats_move_hash of the record; 0 unknown */
+    uint64_t when;           /* xq_stats_when_hash: XQ_WHEN_UNKNOWN from JSON of an
+                                earlier version */
 } xq_event_game;
 
 /* One player's line, in rank order.  Points are in halves (score2 = 2 x
@@ -231,7 +242,8 @@ typedef struct {
     const xq_event_game **game;   /* per counted game: the game, in the given order */
     size_t left_out;         /* games without a result */
     /* records not counted because an earlier one is the same game: same
-     * round, players, result and moves (xq_event_game.move_hash) */
+     * round, players, result and moves (xq_event_game.move_hash; without a
+     * move, a known round or the same Date and Time) */
     size_t nduplicates;
     const xq_event_game **duplicate;   /* nduplicates records */
     /* XQ_SYSTEM_AUTO chose Swiss because these two pairs of players met a
@@ -244,7 +256,11 @@ typedef struct {
 /* Standings of the games (n of them; kept by pointer in out->game, so they
  * must outlive out).  A record that repeats a counted one (same round,
  * players, result and a known, equal move hash) is counted once and listed
- * in out->duplicate.  Fouls (犯規, the last tie-break of §15.1 and §15.2)
+ * in out->duplicate; for records without a move (a forfeit: the moves tell
+ * nothing) that takes a known round, or else the same Date and Time
+ * (xq_event_game.when) with at least one of them recorded: two forfeits
+ * between the same players with neither are two games (a double round
+ * robin without Round tags).  Fouls (犯規, the last tie-break of §15.1 and §15.2)
  * are not in game records: players still tied share the rank.  false on
  * out-of-memory. */
 bool xq_standings_compute(const xq_event_game *games, size_t n, xq_event_system system,

@@ -83,7 +83,7 @@ void xq_stats_player_values(xq_result res, xq_color me, uint64_t v[PL_NVALUES]);
 bool xq_stats_event_add(xq_stats *s, const char *red, size_t red_len, const char *black,
                         size_t black_len, const xq_event_game *g);
 /* The event's games in canonical order (round, red, black, result, then
- * the board's facts and the move hash, so that copies are neighbours), as a
+ * the board's facts, the move hash and when, so that copies are neighbours), as a
  * malloc'd array of s->nev views into s->ev (NULL when none or OOM). */
 xq_event_game *xq_stats_event_games(const xq_stats *s);
 

@@ -24,10 +24,12 @@
  *   "players": [[name, games, wins, draws, losses], ...]          by name
  *   "events": [[name, games], ...]                                by name
  *   "event": null | {"name": s, "games": [[round, red, black, result, ending,
- *                     board, no_moves, move_hash], ...]}               ending
+ *                     board, no_moves, move_hash, when], ...]}         ending
  *                and board: what the board decides ("" when nothing),
- *                no_moves true or false, move_hash 16 hex digits (rows of
- *                four, from before, are read with those unknown)
+ *                no_moves true or false, move_hash and when (of the Date
+ *                and Time tags, xq_stats_when_hash) 16 hex digits (rows of
+ *                four or eight, from before, are read with those missing
+ *                unknown)
  *   "distinct": {"moves": ["16 hex digits", ...], "moves_tags": [...]}  ascending
  *   "derived": {...}                                              ignored when read
  * Results are "1-0", "0-1", "1/2-1/2", "*", or "" (none recorded);
@@ -261,7 +263,8 @@ bool xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
             xq_json_string(o, g[i].ending == XQ_TERM_NONE ? "" : xq_termination_str(g[i].ending));
             putc(',', o);
             xq_json_string(o, result_name(g[i].board));
-            fprintf(o, ",%s,\"%016" PRIx64 "\"]", g[i].no_moves ? "true" : "false", g[i].move_hash);
+            fprintf(o, ",%s,\"%016" PRIx64 "\",\"%016" PRIx64 "\"]", g[i].no_moves ? "true" : "false",
+                    g[i].move_hash, g[i].when);
         }
         free(g);
         fputs("]}", o);
@@ -371,6 +374,15 @@ static bool read_result(jctx *c, const jval *v, const char *name, xq_result *out
 {
     if (!jtype_is(c, v, XQ_JSON_STRING, name)) return false;
     if (!xq_stats_result_from_str(v->str, out)) return bad(c, "not a result", name);
+    return true;
+}
+
+/* 16 hex digits (a hash) into *out. */
+static bool read_hex64(jctx *c, const jval *v, const char *name, uint64_t *out)
+{
+    if (v->type != XQ_JSON_STRING || strlen(v->str) != 16 || strspn(v->str, "0123456789abcdefABCDEF") != 16)
+        return bad(c, "expected 16 hex digits", name);
+    *out = strtoull(v->str, NULL, 16);
     return true;
 }
 
@@ -504,13 +516,14 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
         for (size_t i = 0; i < eg->len; i++) {
             const jval *row = &eg->items[i];
             xq_event_game g = {0};
-            if (row->type != XQ_JSON_ARRAY || (row->len != 4 && row->len != 8) ||
+            if (row->type != XQ_JSON_ARRAY || (row->len != 4 && row->len != 8 && row->len != 9) ||
                 row->items[1].type != XQ_JSON_STRING || row->items[2].type != XQ_JSON_STRING)
-                return bad(c, "expected [round, red, black, result, ending, board, no_moves, move_hash]",
+                return bad(c, "expected [round, red, black, result, ending, board, no_moves, move_hash, when]",
                            "event.games");
             if (!jint(c, &row->items[0], "event.games", 1000000, &g.round) ||
                 !read_result(c, &row->items[3], "event.games", &g.result) ||
-                (row->len == 8 && !read_event_facts(c, row->items + 4, &g)))
+                (row->len >= 8 && !read_event_facts(c, row->items + 4, &g)) ||
+                (row->len == 9 && !read_hex64(c, &row->items[8], "event.games", &g.when)))
                 return false;
             if (!xq_stats_event_add(s, row->items[1].str, strlen(row->items[1].str), row->items[2].str,
                                     strlen(row->items[2].str), &g))

@@ -65,20 +65,35 @@ static int red_points2(xq_result r)
 }
 
 /* Order of event games that puts copies of one game side by side:
- * round, players, result, move hash. */
+ * round, players, result, move hash, when. */
 static int cmp_same_game(const void *a, const void *b)
 {
     const xq_event_game *x = *(const xq_event_game *const *)a, *y = *(const xq_event_game *const *)b;
     int c = xq_event_pairing_cmp(x, y);
     if (c) return c;
     if (x->move_hash != y->move_hash) return x->move_hash < y->move_hash ? -1 : 1;
+    if (x->when != y->when) return x->when < y->when ? -1 : 1;
     return x < y ? -1 : x > y;   /* the first given stays the one counted */
 }
 
-/* Mark in copy[] the games (of n) that repeat an earlier one: the same
- * round, players and result, and the same moves (a known move hash).  Such
- * a record is the same game filed twice (by player and by event, or two
- * sources merged); counting it twice would score one game two times.
+/* Whether records x and y (neighbours in cmp_same_game's order) are one
+ * game: the same round, players and result, and the same moves (a known
+ * move hash).  A record without a move (a forfeit) has the moves of every
+ * other one: its round must be known (a pair meets once a round), or else
+ * its Date and Time agree with at least one of them recorded (two
+ * forfeits of a double round robin without Round tags are two games). */
+static bool same_game(const xq_event_game *x, const xq_event_game *y)
+{
+    if (!y->move_hash || x->round != y->round || strcmp(x->red, y->red) || strcmp(x->black, y->black) ||
+        x->result != y->result || x->move_hash != y->move_hash)
+        return false;
+    if (!(x->no_moves || y->no_moves) || y->round) return true;
+    return x->when == y->when && y->when != XQ_WHEN_UNKNOWN && y->when != XQ_WHEN_NONE;
+}
+
+/* Mark in copy[] the games (of n) that repeat an earlier one (same_game).
+ * Such a record is the same game filed twice (by player and by event, or
+ * two sources merged); counting it twice would score one game two times.
  * false on out-of-memory. */
 static bool mark_copies(const xq_event_game *games, size_t n, bool *copy)
 {
@@ -87,10 +102,7 @@ static bool mark_copies(const xq_event_game *games, size_t n, bool *copy)
     for (size_t i = 0; i < n; i++) v[i] = &games[i];
     qsort(v, n, sizeof *v, cmp_same_game);
     for (size_t i = 1; i < n; i++)
-        if (v[i]->move_hash && v[i - 1]->round == v[i]->round &&
-            !strcmp(v[i - 1]->red, v[i]->red) && !strcmp(v[i - 1]->black, v[i]->black) &&
-            v[i - 1]->result == v[i]->result && v[i - 1]->move_hash == v[i]->move_hash)
-            copy[v[i] - games] = true;
+        if (same_game(v[i - 1], v[i])) copy[v[i] - games] = true;
     free(v);
     return true;
 }

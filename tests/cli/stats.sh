@@ -91,6 +91,45 @@ players,Bo Chen,6,1,2,2,2' "$($S --csv --event "Test Cup 2024" $TMP/rr-dup.pgn |
 expect_eq "without --event, Players counts records" "  Anna Li        8     1      3       3          1    2.5    35.7%" \
   "$($S $TMP/rr-dup.pgn | grep '^  Anna Li ')"
 
+# Two forfeits of a double round robin without Round tags, on other days,
+# are two games; the same forfeit filed again (same Date) is one; and that
+# holds through --json and --merge.
+cat > $TMP/dr.pgn <<'EOF2'
+[Event "Double"]
+[Date "2024.05.01"]
+[Red "A"]
+[Black "B"]
+[Result "1-0"]
+
+1-0
+
+[Event "Double"]
+[Date "2024.05.03"]
+[Red "A"]
+[Black "B"]
+[Result "1-0"]
+
+1-0
+
+[Event "Double"]
+[Date "2024.05.02"]
+[Red "B"]
+[Black "A"]
+[Result "1/2-1/2"]
+
+1. 炮二平五 炮８平５ 1/2-1/2
+EOF2
+expect_eq "two forfeits on other days: two games" '     1  A           3     2      1       0    2.5' \
+  "$($S --event Double $TMP/dr.pgn | grep '^     1  A ' | cut -c1-49)"
+sed -n 1,7p $TMP/dr.pgn > $TMP/dr-copy.pgn
+expect_eq "a forfeit filed again (same Date): one game" 'Event "Double": 2 players, 3 games
+  note: round unknown, A - B 1-0 is recorded again with the same moves: the same game, scored once' \
+  "$(cat $TMP/dr.pgn $TMP/dr-copy.pgn | $S --event Double | grep -E '^Event "|again')"
+$S --json --event Double $TMP/dr.pgn > $TMP/dr1.json
+$S --json --event Double $TMP/dr-copy.pgn > $TMP/dr2.json
+expect_eq "forfeits through --merge" "$(cat $TMP/dr.pgn $TMP/dr-copy.pgn | $S --event Double)" \
+  "$($S --merge $TMP/dr1.json $TMP/dr2.json)"
+
 # --system is recorded in the JSON parts: a merge ranks as the parts did,
 # its own --system overrides them, and parts that differ are refused.
 $S --json --system rr --event "測試公開賽" $SW > $TMP/sw-rr.json

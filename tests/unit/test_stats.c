@@ -231,7 +231,7 @@ static void test_ecco_learner(void **state)
 
 /* One event game with nothing known of its board (what JSON rows of four
  * give). */
-#define EG(red, black, round, result) {red, black, round, result, XQ_RESULT_NONE, XQ_TERM_NONE, false, 0}
+#define EG(red, black, round, result) {red, black, round, result, XQ_RESULT_NONE, XQ_TERM_NONE, false, 0, 0}
 
 /* The round robin of tests/data/stats-roundrobin.pgn, hand-checked:
  * scores C 3, D 3, E 3, F 2, A 2, B 2; 小分 (Sonneborn-Berger) C 7, D 7,
@@ -336,6 +336,70 @@ static void test_standings_copies(void **state)
     assert_true(xq_standings_compute(g, 7, XQ_SYSTEM_AUTO, &st));
     assert_int_equal(st.nduplicates, 0);
     xq_standings_free(&st);
+}
+
+/* Records without a move (forfeits) have the same moves: they are one game
+ * only with a known round, or else the same Date and Time, one of them
+ * recorded (a double round robin without Round tags has two forfeits
+ * between the same players). */
+static void test_standings_forfeit_copies(void **state)
+{
+    (void)state;
+    xq_event_game g[] = {
+        EG("A", "B", 0, XQ_RESULT_RED), EG("B", "A", 0, XQ_RESULT_DRAW), EG("A", "B", 0, XQ_RESULT_RED),
+        EG("B", "A", 0, XQ_RESULT_DRAW),
+    };
+    for (size_t i = 0; i < 4; i++) {
+        g[i].no_moves = i == 0 || i == 2;
+        g[i].move_hash = g[i].no_moves ? 42 : 100 + i;
+        g[i].when = XQ_WHEN_NONE;
+    }
+    xq_standings st;
+    /* no round, no Date, no Time: nothing says they are one game */
+    assert_true(xq_standings_compute(g, 4, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.ngames, 4);
+    assert_int_equal(st.nduplicates, 0);
+    assert_int_equal(st.rows[0].score2, 6);   /* A: two forfeit wins and two draws */
+    xq_standings_free(&st);
+    /* other days: two games */
+    g[0].when = xq_stats_when_hash("2024.05.01", NULL);
+    g[2].when = xq_stats_when_hash("2024.05.03", NULL);
+    assert_true(xq_standings_compute(g, 4, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.nduplicates, 0);
+    xq_standings_free(&st);
+    /* the same day (blanks around it do not count), no Time: one game */
+    g[2].when = xq_stats_when_hash(" 2024.05.01 ", "");
+    assert_int_equal(g[0].when, g[2].when);
+    assert_true(xq_standings_compute(g, 4, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.ngames, 3);
+    assert_int_equal(st.nduplicates, 1);
+    assert_ptr_equal(st.duplicate[0], &g[2]);
+    xq_standings_free(&st);
+    /* the same day, other times (two rounds a day): two games */
+    g[0].when = xq_stats_when_hash("2024.05.01", "09:00");
+    g[2].when = xq_stats_when_hash("2024.05.01", "14:00");
+    assert_true(xq_standings_compute(g, 4, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.nduplicates, 0);
+    xq_standings_free(&st);
+    /* a known round is enough (a pair meets once a round), whatever the dates */
+    g[0].round = g[2].round = 3;
+    assert_true(xq_standings_compute(g, 4, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.nduplicates, 1);
+    xq_standings_free(&st);
+    /* when not known (JSON of an earlier version) and no round: two games */
+    g[0].round = g[2].round = 0;
+    g[0].when = g[2].when = XQ_WHEN_UNKNOWN;
+    assert_true(xq_standings_compute(g, 4, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.nduplicates, 0);
+    xq_standings_free(&st);
+    /* games with moves: the moves say it, not the dates */
+    g[1].when = xq_stats_when_hash("2024.05.02", NULL);
+    g[3].when = XQ_WHEN_NONE;
+    g[3].move_hash = g[1].move_hash;
+    assert_true(xq_standings_compute(g, 4, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.nduplicates, 1);
+    xq_standings_free(&st);
+    assert_int_equal(xq_stats_when_hash(NULL, "  "), XQ_WHEN_NONE);
 }
 
 /* The Swiss event of tests/data/stats-swiss.pgn, hand-checked: scores
@@ -850,6 +914,7 @@ int main(void)
         cmocka_unit_test(test_standings_round_robin),
         cmocka_unit_test(test_standings_swiss),
         cmocka_unit_test(test_standings_copies),
+        cmocka_unit_test(test_standings_forfeit_copies),
         cmocka_unit_test(test_event_facts),
         cmocka_unit_test(test_counts_roundrobin_file),
         cmocka_unit_test(test_merge_split_small),
