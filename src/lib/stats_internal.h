@@ -91,6 +91,14 @@ xq_event_game *xq_stats_event_games(const xq_stats *s);
 uint64_t xq_stats_games(const xq_stats *s);            /* readable games: records - unreadable */
 double xq_stats_median(const xq_stats *s);             /* of plies, 0 when no games */
 
+/* stats_report.c: the notes under the event's standings (records
+ * counted once, Result tags the board contradicts, forfeits), each given
+ * to sink with its kind ("copy", "board", "forfeit") and its text (valid
+ * during the call), in the order the text report prints them.  false when
+ * memory ran out or the sink said so (the other notes are still given). */
+typedef bool (*xq_note_sink)(void *ctx, const char *kind, const char *text);
+bool xq_stats_event_notes(const xq_standings *st, xq_note_sink sink, void *ctx);
+
 /* Result names in the JSON: "1-0", "0-1", "1/2-1/2", "*", and "" for NONE. */
 bool xq_stats_result_from_str(const char *text, xq_result *out);
 

@@ -31,7 +31,10 @@
  *                four or eight, from before, are read with those missing
  *                unknown)
  *   "distinct": {"moves": ["16 hex digits", ...], "moves_tags": [...]}  ascending
- *   "derived": {...}                                              ignored when read
+ *   "derived": {...}                                              ignored when read;
+ *                with an event, "standings": {"system", "rows": [...],
+ *                "notes": [{"kind", "note"}, ...]}: the text report's notes
+ *                under the standings (kind "copy", "board" or "forfeit")
  * Results are "1-0", "0-1", "1/2-1/2", "*", or "" (none recorded);
  * terminations as xq_termination_str.
  */
@@ -76,6 +79,27 @@ static void write_codes(FILE *o, const uint64_t *counts)
         fprintf(o, "%" PRIu64, counts[c]);
     }
     putc('}', o);
+}
+
+/* The notes array being written (xq_stats_event_notes' sink). */
+typedef struct {
+    FILE *o;
+    bool first;
+} json_notes;
+
+static bool json_note(void *ctx, const char *kind, const char *text)
+{
+    json_notes *j = ctx;
+    if (!j->first) putc(',', j->o);
+    j->first = false;
+    int f = 1;
+    putc('{', j->o);
+    xq_json_key(j->o, "kind", &f);
+    xq_json_string(j->o, kind);
+    xq_json_key(j->o, "note", &f);
+    xq_json_string(j->o, text);
+    putc('}', j->o);
+    return true;
 }
 
 static bool write_derived(FILE *o, const xq_stats *s, xq_event_system system)
@@ -133,6 +157,11 @@ static bool write_derived(FILE *o, const xq_stats *s, xq_event_system system)
                 }
                 putc('}', o);
             }
+            putc(']', o);
+            json_notes j = {o, true};
+            xq_json_key(o, "notes", &f2);
+            putc('[', o);
+            ok = xq_stats_event_notes(&st, json_note, &j) && ok;
             fputs("]}", o);
             xq_standings_free(&st);
         } else {

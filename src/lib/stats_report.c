@@ -725,10 +725,14 @@ typedef struct {
     size_t copies;      /* event records taken off (each once, for both players) */
 } player_rows;
 
+/* Frees the rows; copies stays (for the notes). */
 static void player_rows_free(player_rows *p)
 {
     free(p->rows);
     free(p->vals);
+    p->rows = NULL;
+    p->vals = NULL;
+    p->n = 0;
 }
 
 static int cmp_row_name(const void *key, const void *row)
@@ -782,13 +786,82 @@ static bool players_counted(const xq_stats *s, player_rows *p)
     return ok;
 }
 
-/* The note under a players table that copies were counted once. */
-static void note_player_copies(FILE *o, const xq_stats *s, const player_rows *p)
+/* ---- notes ------------------------------------------------------------ */
+
+/* A note as a text line under its table (ctx: the FILE). */
+static bool text_note(void *ctx, const char *kind, const char *text)
 {
-    if (p->copies)
-        fprintf(o, "note: %zu record%s of event \"%s\" repeat%s one of its games (same round, players, result "
-                   "and moves): counted once, as in its standings",
-                p->copies, p->copies == 1 ? "" : "s", s->opt.event, p->copies == 1 ? "s" : "");
+    (void)kind;
+    fprintf(ctx, "  note: %s\n", text);
+    return true;
+}
+
+/* A note's text as a malloc'd string (NULL when memory ran out): game e
+ * named ("round 3, A - B 1-0"; NULL: none), then fmt. */
+static char *note_text(const xq_event_game *e, const char *fmt, ...)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    if (e) {
+        if (e->round) fprintf(m, "round %d, ", e->round);
+        else fputs("round unknown, ", m);
+        fprintf(m, "%s - %s %s", e->red, e->black, xq_result_str(e->result));
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(m, fmt, ap);
+    va_end(ap);
+    bool failed = ferror(m) != 0;
+    if (fclose(m) != 0 || failed) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Give text (taken: freed here) to sink; false when it is NULL (no memory)
+ * or the sink failed. */
+static bool note_give(xq_note_sink sink, void *ctx, const char *kind, char *text)
+{
+    bool ok = text && sink(ctx, kind, text);
+    free(text);
+    return ok;
+}
+
+bool xq_stats_event_notes(const xq_standings *st, xq_note_sink sink, void *ctx)
+{
+    bool ok = true;
+    for (size_t i = 0; i < st->nduplicates; i++)
+        ok = note_give(sink, ctx, "copy",
+                       note_text(st->duplicate[i], " is recorded again with the same moves: the same game, scored once")) &&
+             ok;
+    for (size_t g = 0; g < st->ngames; g++) {
+        const xq_event_game *e = st->game[g];
+        if (e->board != XQ_RESULT_NONE && e->board != e->result)
+            ok = note_give(sink, ctx, "board",
+                           note_text(e, ": the board gives %s (%s); scored as the Result tag, the arbiter's record",
+                                     xq_result_str(e->board), xq_termination_str(e->ending))) &&
+                 ok;
+        if (e->no_moves && e->result != XQ_RESULT_DRAW)
+            ok = note_give(sink, ctx, "forfeit",
+                           note_text(e, " has no move: a forfeit (棄權, CXA1999 §20.3-20.4, §21.1) or not played; "
+                                        "scored as the tag")) &&
+                 ok;
+    }
+    return ok;
+}
+
+/* The note that a players table counts the event's copies once (none
+ * when there were none: true). */
+static bool note_player_copies(const xq_stats *s, const player_rows *p, xq_note_sink sink, void *ctx)
+{
+    if (!p->copies) return true;
+    return note_give(sink, ctx, "players",
+                     note_text(NULL, "%zu record%s of event \"%s\" repeat%s one of its games (same round, players, "
+                                     "result and moves): counted once in the players table, as in its standings",
+                               p->copies, p->copies == 1 ? "" : "s", s->opt.event, p->copies == 1 ? "s" : ""));
 }
 
 static bool text_players(FILE *o, const xq_stats *s, int top)
@@ -817,11 +890,7 @@ static bool text_players(FILE *o, const xq_stats *s, int top)
                   u64s(d, pv[PL_LOSSES]), u64s(e, pv[PL_GAMES] - scored), halves(f, (int64_t)score2), sp);
     }
     bool ok = table_print(o, &t, 2);
-    if (pr.copies) {
-        fputs("  ", o);
-        note_player_copies(o, s, &pr);
-        fputc('\n', o);
-    }
+    ok = note_player_copies(s, &pr, text_note, o) && ok;
     player_rows_free(&pr);
     return ok;
 }
@@ -900,40 +969,6 @@ static char *cell_dup(const char *text, bool *ok)
     return c;
 }
 
-/* "round 3, A - B 1-0" naming one game of the event in a note. */
-static void note_game(FILE *o, const xq_event_game *g)
-{
-    if (g->round) fprintf(o, "round %d, ", g->round);
-    else fputs("round unknown, ", o);
-    fprintf(o, "%s - %s %s", g->red, g->black, xq_result_str(g->result));
-}
-
-/* The notes under the standings: records counted once, Result tags the
- * board contradicts, decisive games without a move; each names its game
- * and says what was scored. */
-static void text_event_notes(FILE *o, const xq_standings *st)
-{
-    for (size_t i = 0; i < st->nduplicates; i++) {
-        fputs("  note: ", o);
-        note_game(o, st->duplicate[i]);
-        fputs(" is recorded again with the same moves: the same game, scored once\n", o);
-    }
-    for (size_t g = 0; g < st->ngames; g++) {
-        const xq_event_game *e = st->game[g];
-        if (e->board != XQ_RESULT_NONE && e->board != e->result) {
-            fputs("  note: ", o);
-            note_game(o, e);
-            fprintf(o, ": the board gives %s (%s); scored as the Result tag, the arbiter's record\n",
-                    xq_result_str(e->board), xq_termination_str(e->ending));
-        }
-        if (e->no_moves && e->result != XQ_RESULT_DRAW) {
-            fputs("  note: ", o);
-            note_game(o, e);
-            fputs(" has no move: a forfeit (棄權, CXA1999 §20.3-20.4, §21.1) or not played; scored as the tag\n", o);
-        }
-    }
-}
-
 static bool text_event(FILE *o, const xq_stats *s, xq_event_system system)
 {
     char a[24], b[24], c[24], d[24], e[24], f[24], g2[24];
@@ -975,7 +1010,7 @@ static bool text_event(FILE *o, const xq_stats *s, xq_event_system system)
     }
     bool ok = table_print(o, &t, 2);
     fputs("  (fouls, the last tie-break, are not in game records: a shared rank stays shared)\n", o);
-    text_event_notes(o, &st);
+    if (!xq_stats_event_notes(&st, text_note, o)) ok = false;
 
     /* crosstable */
     heading(o, "Crosstable");
@@ -1086,6 +1121,13 @@ static void csv_row(FILE *o, const char *table_name, ...)
     putc('\n', o);
 }
 
+/* A note as a row of the notes table (ctx: the FILE). */
+static bool csv_note(void *ctx, const char *kind, const char *text)
+{
+    csv_row(ctx, "notes", kind, text, NULL);
+    return true;
+}
+
 bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_options *opt)
 {
     char a[24], b[24], c[24], d[24], e[24], f[24], g[24], h[24];
@@ -1147,7 +1189,7 @@ bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
         csv_row(o, "players", pl.rows[i].key, u64s(a, v[PL_GAMES]), u64s(b, v[PL_WINS]), u64s(c, v[PL_DRAWS]),
                 u64s(d, v[PL_LOSSES]), halves(e, (int64_t)(2 * v[PL_WINS] + v[PL_DRAWS])), NULL);
     }
-    player_rows_free(&pl);
+    player_rows_free(&pl);   /* (keeps pl.copies for the notes) */
 
     csv_row(o, "table", "event", "games", NULL);
     smap_entry **ev = xq_smap_sorted(&s->events);
@@ -1181,6 +1223,12 @@ bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
                 csv_row(o, "crosstable", u64s(a, me + 1), u64s(b, (uint64_t)st.game[gi]->round), u64s(c, opp + 1),
                         side ? "black" : "red", halves(h, p2), NULL);
             }
+        /* the text report's notes, as a table of their own: a CSV reader
+         * keeps every row of the report's data, and standard error is for
+         * the run's own troubles */
+        csv_row(o, "table", "kind", "note", NULL);
+        ok = note_player_copies(s, &pl, csv_note, o) && ok;
+        ok = xq_stats_event_notes(&st, csv_note, o) && ok;
         xq_standings_free(&st);
     }
     free(gv);
