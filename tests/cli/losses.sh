@@ -144,6 +144,15 @@ for to in pgn xboard; do
     "$($C -q -t $to "$TMP/ctl.jsonl" 2>/dev/null | $V - 2>&1)"
 done
 
+# a TAB in a tag value or a comment: the PGN standard has none in its
+# export format (§4.2) nor in a string (§7): written as a space, noted
+printf '[Event "A\tB"]\n[Result "*"]\n\n1. 炮二平五 {a\tcomment} 馬８進７ *\n' > "$TMP/tab.pgn"
+expect_status "a TAB, pgn: not converted in full" 1 $C -q "$TMP/tab.pgn"
+expect_eq "a TAB, pgn: written as a space" '[Event "A B"]|1. 炮二平五 {a comment} 1... 马８进７ *' \
+  "$(grep -E '^\[Event|^1\.' $TMP/out | paste -sd'|')"
+expect_eq "a TAB, pgn: the note" "$TMP/tab.pgn:1:1: note: game 1: pgn cannot hold a control character in a tag value: written as a space; pgn comment: control character written as a space" \
+  "$(cat $TMP/err)"
+
 # names that are one once written: White before Red (PGN), a blank and
 # '_' (JSON Lines and PGN), a long name with a blank (not cut); XML input
 # holds them all
