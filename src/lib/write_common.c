@@ -222,6 +222,31 @@ const xq_tag **xq_tags_ordered(const xq_game *g, const char *const *order, const
     return out;
 }
 
+/* Is value (trimmed of blanks) word, in any ASCII case? */
+static bool value_is(const char *value, const char *word)
+{
+    if (!value) return false;
+    while (*value == ' ' || *value == '\t') value++;
+    size_t n = strlen(value), w = strlen(word);
+    while (n && (value[n - 1] == ' ' || value[n - 1] == '\t')) n--;
+    return n == w && !strncasecmp(value, word, w);
+}
+
+bool xq_tag_said_by_own(const xq_tag *t, bool fen_written)
+{
+    if (xq_tag_is(t->name, "Variant")) return value_is(t->value, "xiangqi");
+    if (xq_tag_is(t->name, "SetUp")) return value_is(t->value, fen_written ? "1" : "0");
+    return false;
+}
+
+size_t xq_tags_drop_said(const xq_tag **tags, size_t n, bool fen_written)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!xq_tag_said_by_own(tags[i], fen_written)) tags[k++] = tags[i];
+    return k;
+}
+
 bool xq_jsonl_name_bad(unsigned char c)
 {
     return c && strchr(XQ_JSONL_TAG_NAME_BAD, c);

@@ -73,6 +73,17 @@ void xq_walk_game(const xq_game *g, const xq_replay *r, bool variations, const x
 const xq_tag **xq_tags_ordered(const xq_game *g, const char *const *order, const char *const *skip,
                                size_t *count);
 
+/* True when tag t says only what a PGN-style record's own tags say:
+ * Variant "xiangqi" (XBoard's; [Game "Chinese Chess"], or XBoard's own
+ * Variant) or SetUp "1" when a FEN is written, "0" when none is (chess
+ * PGN's flag for the FEN tag); values compared trimmed, any case.  A
+ * writer leaves such a tag to its own tags; any other Variant or SetUp is
+ * the record's, kept (or noted where the format cannot keep it). */
+bool xq_tag_said_by_own(const xq_tag *t, bool fen_written);
+
+/* Leave out of tags[0..n) those xq_tag_said_by_own; returns the new n. */
+size_t xq_tags_drop_said(const xq_tag **tags, size_t n, bool fen_written);
+
 /* True when tag name a names b ("Red" also matches "White"), ignoring ASCII case. */
 bool xq_tag_is(const char *a, const char *b);
 

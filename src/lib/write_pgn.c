@@ -307,8 +307,12 @@ void xq_pgn_movetext(FILE *out, const xq_game *g, const xq_replay *r, const xq_w
 /* formats.md §1e: the XQBase / ElephantEye order; Game is written first. */
 static const char *const PGN_ORDER[] = {"Event", "Round", "Date", "Site", "RedTeam", "Red", "BlackTeam",
                                         "Black", "Result", "ECCO", "Opening", "Variation", NULL};
-/* Tags the writers set themselves. */
-static const char *const PGN_OWN[] = {"Game", "FEN", "Format", "Variant", "SetUp", NULL};
+/* Tags the writer sets itself.  Variant and SetUp are the record's unless
+ * they say what Game and FEN say (xq_tag_said_by_own: XBoard's [Variant
+ * "xiangqi"], [SetUp "1"] before a FEN): those are left to Game and FEN,
+ * so that an XBoard record converted back is the direct conversion; any
+ * other is written as it was. */
+static const char *const PGN_OWN[] = {"Game", "FEN", "Format", NULL};
 
 /* The Format tag for a notation: none for Chinese (the default). */
 static const char *format_tag(xq_notation n)
@@ -328,14 +332,15 @@ void xq_write_pgn(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     xq_pgn_tag(out, "Game", "Chinese Chess");
     size_t n;
     unsigned changed = 0;
+    char fenbuf[XQ_FEN_MAX];
+    const char *fen = xq_write_fen(g, r, fenbuf);
     const xq_tag **tags = xq_tags_ordered(g, PGN_ORDER, PGN_OWN, &n);
+    n = xq_tags_drop_said(tags, n, fen != NULL);
     n = xq_tags_drop_repeats(tags, n, xq_pgn_name_bad, true, rep, "pgn");
     for (size_t i = 0; i < n; i++)
         changed |= xq_pgn_tag(out, xq_tag_is(tags[i]->name, "Red") ? "Red" : tags[i]->name, tags[i]->value);
     free(tags);
     xq_pgn_tag_notes(rep, "pgn", changed);
-    char fenbuf[XQ_FEN_MAX];
-    const char *fen = xq_write_fen(g, r, fenbuf);
     if (fen) xq_pgn_tag(out, "FEN", fen);
     const char *format = format_tag(notation);
     if (format) xq_pgn_tag(out, "Format", format);

@@ -24,11 +24,27 @@ static void xboard_fen(const char *fen, char *buf, size_t size)
     buf[i] = 0;
 }
 
+/* XBoard's Variant and SetUp are its own ("xiangqi"; "1" with the FEN):
+ * a record's other ones cannot be kept (XBoard loads a Xiangqi game only
+ * under its Variant): a note names each. */
+static void own_tags_lost(const xq_game *g, bool fen_written, xq_write_report *rep)
+{
+    for (size_t i = 0; i < g->tag_count; i++) {
+        const xq_tag *t = &g->tags[i];
+        if ((xq_tag_is(t->name, "Variant") || xq_tag_is(t->name, "SetUp")) && !xq_tag_said_by_own(t, fen_written))
+            xq_write_note(rep, "xboard writes its own %s tag: [%s \"%s\"] dropped", xq_tag_is(t->name, "Variant") ? "Variant" : "SetUp",
+                          t->name, t->value ? t->value : "");
+    }
+}
+
 void xq_write_xboard(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                      xq_write_report *rep)
 {
     size_t n;
     unsigned changed = 0;
+    char fenbuf[XQ_FEN_MAX], xb[XQ_FEN_MAX];
+    const char *fen = xq_write_fen(g, r, fenbuf);
+    own_tags_lost(g, fen != NULL, rep);
     const xq_tag **tags = xq_tags_ordered(g, XBOARD_ORDER, XBOARD_OWN, &n);
     n = xq_tags_drop_repeats(tags, n, xq_pgn_name_bad, true, rep, "xboard");
     for (size_t i = 0; i < n; i++)
@@ -36,8 +52,6 @@ void xq_write_xboard(FILE *out, const xq_game *g, const xq_replay *r, const xq_w
     free(tags);
     xq_pgn_tag_notes(rep, "xboard", changed);
     xq_pgn_tag(out, "Variant", "xiangqi");
-    char fenbuf[XQ_FEN_MAX], xb[XQ_FEN_MAX];
-    const char *fen = xq_write_fen(g, r, fenbuf);
     if (fen) {
         xboard_fen(fen, xb, sizeof xb);
         xq_pgn_tag(out, "FEN", xb);

@@ -185,8 +185,11 @@ void xq_write_xml_end(FILE *out)
     fputs("</games>\n", out);
 }
 
-/* Tags the XML holds elsewhere (fen) or that describe move text it does not keep. */
-static const char *const XML_OWN[] = {"FEN", "Format", "SetUp", NULL};
+/* Tags the XML holds elsewhere (fen) or that describe move text it does
+ * not keep.  SetUp is the record's unless it says what the fen element
+ * says (xq_tag_said_by_own): another one ([SetUp "1"] without a FEN, say)
+ * is kept as a tag, so that the record converted back has it. */
+static const char *const XML_OWN[] = {"FEN", "Format", NULL};
 
 void xq_write_xml(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                   xq_write_report *rep)
@@ -197,8 +200,12 @@ void xq_write_xml(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     if (g->result_code != XQ_RESULT_NONE) fprintf(out, " result=\"%s\"", xq_result_str(g->result_code));
     fputs(">\n", out);
     size_t n;
+    char fenbuf[XQ_FEN_MAX];
+    const char *fen = xq_write_fen(g, r, fenbuf);
     const xq_tag **tags = xq_tags_ordered(g, NULL, XML_OWN, &n);
     for (size_t i = 0; i < n; i++) {
+        /* (a Variant is kept: nothing else in the XML names the game) */
+        if (xq_tag_is(tags[i]->name, "SetUp") && xq_tag_said_by_own(tags[i], fen != NULL)) continue;
         fputs("  <tag name=\"", out);
         xml_put(out, tags[i]->name, true, &x.changed);
         fputs("\">", out);
@@ -206,8 +213,6 @@ void xq_write_xml(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
         fputs("</tag>\n", out);
     }
     free(tags);
-    char fenbuf[XQ_FEN_MAX];
-    const char *fen = xq_write_fen(g, r, fenbuf);
     if (fen) element(out, 0, "fen", fen, &x.changed);
     static const xq_walk_ops ops = {move_begin, move_end, line_begin, line_end};
     xq_walk_game(g, r, !opt->no_variations, &ops, &x, rep);

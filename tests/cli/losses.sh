@@ -153,6 +153,24 @@ expect_eq "a TAB, pgn: written as a space" '[Event "A B"]|1. 炮二平五 {a com
 expect_eq "a TAB, pgn: the note" "$TMP/tab.pgn:1:1: note: game 1: pgn cannot hold a control character in a tag value: written as a space; pgn comment: control character written as a space" \
   "$(cat $TMP/err)"
 
+# Variant (XBoard's) and SetUp (chess PGN's): when they say what Game and
+# FEN say ([Variant "xiangqi"], [SetUp "1"] with a FEN) PGN leaves them to
+# those (an XBoard record converted back is the direct conversion); any
+# other is the record's: PGN and XML keep it, XBoard (which writes its
+# own) names it in a note
+printf '[Event "x"]\n[Variant "xiangqi"]\n[SetUp "1"]\n[FEN "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"]\n[Result "*"]\n\n*\n' > "$TMP/setup.pgn"
+expect_status "Variant xiangqi and SetUp 1 with a FEN, pgn: converted in full" 0 $C -q "$TMP/setup.pgn"
+expect_eq "Variant xiangqi and SetUp 1 with a FEN, pgn: Game and FEN say it" '[Game "Chinese Chess"]|[FEN "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"]' \
+  "$(grep -E '^\[(Game|Variant|SetUp|FEN) ' $TMP/out | paste -sd'|')"
+printf '[Event "x"]\n[Variant "minixiangqi"]\n[SetUp "1"]\n[Result "*"]\n\n1. 炮二平五 *\n' > "$TMP/setup2.pgn"
+expect_status "another Variant, SetUp 1 without a FEN, pgn: converted in full" 0 $C -q "$TMP/setup2.pgn"
+expect_eq "another Variant, SetUp 1 without a FEN, pgn: kept" '[Variant "minixiangqi"]|[SetUp "1"]' \
+  "$(grep -E '^\[(Variant|SetUp|FEN) ' $TMP/out | paste -sd'|')"
+expect_eq "another Variant, SetUp 1 without a FEN, through xml and back" "$(cat $TMP/out)" "$($C -q -t xml "$TMP/setup2.pgn" | $C -q -)"
+expect_status "another Variant, SetUp 1 without a FEN, xboard: not in full" 1 $C -q -t xboard "$TMP/setup2.pgn"
+expect_eq "another Variant, SetUp 1 without a FEN, xboard: the note" "$TMP/setup2.pgn:1:1: note: game 1: xboard writes its own Variant tag: [Variant \"minixiangqi\"] dropped; xboard writes its own SetUp tag: [SetUp \"1\"] dropped" \
+  "$(cat $TMP/err)"
+
 # names that are one once written: White before Red (PGN), a blank and
 # '_' (JSON Lines and PGN), a long name with a blank (not cut); XML input
 # holds them all
