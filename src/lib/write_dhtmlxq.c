@@ -24,9 +24,13 @@
  *     variation replaces (the board numbers it so);
  *   [DhtmlXQ_generator]xq-tools[/DhtmlXQ_generator]
  *   [/DhtmlXQ]
- * Text: "\n" in comments becomes "||", line breaks in tag values spaces,
- * and a '[' that would read as a tag ("[DhtmlXQ", "[/DhtmlXQ", ...) the
- * full-width '［' (so that no value can end a field); other text as is.
+ * Text: in comments "\n" becomes "||", and a '|' next to a bar or a line
+ * break, a '\\' before 'u', a control character and a '[' that would read
+ * as a tag ("[DhtmlXQ", "[/DhtmlXQ", ...) a \uXXXX escape, which the
+ * readers decode (vschess too): every comment reads back as it was; in
+ * tag values, which have no escape, line breaks and control characters
+ * become spaces and such a '[' the full-width '［' (so that no value can
+ * end a field), with a note; other text as is.
  * A variation's leading comment goes before the comment of its first
  * move; NAGs are not written.  A line ends before its first untranslated
  * move (reported by the walk).  Output is UTF-8 (xq_write_game converts
@@ -57,18 +61,54 @@ enum {
     CH_CONTROL = 1u << 2,   /* another control character: a space (CR: left out) */
 };
 
-/* Append s with "\n" as nl ("||" or " "), other control characters as
- * spaces, and a '[' that would start a tag as the full-width '［'; the
- * CH_* bits of what it wrote otherwise go to *changed. */
-static void put_value(xq_buf *b, const char *s, const char *nl, unsigned *changed)
+/* Append s, a tag value, with a line break as a space, other control
+ * characters as spaces (CR left out), and a '[' that would start a tag as
+ * the full-width '［' (a field's value has no escape: the readers take it
+ * as it is); the CH_* bits of what it wrote otherwise go to *changed. */
+static void put_value(xq_buf *b, const char *s, unsigned *changed)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '[' && markup(s)) xq_buf_append(b, "\xEF\xBC\xBB", 3), *changed |= CH_MARKUP;
-        else if (c == '\n') xq_buf_append(b, nl, strlen(nl)), *changed |= *nl == ' ' ? CH_TAG_LINE : 0;
+        else if (c == '\n') xq_buf_append(b, " ", 1), *changed |= CH_TAG_LINE;
         else if (c == '\r') *changed |= CH_CONTROL;
         else if (c < 0x20 || c == 0x7F) xq_buf_append(b, " ", 1), *changed |= CH_CONTROL;
         else xq_buf_append(b, s, 1);
+    }
+}
+
+/* Whether the character at s, in comment text that begins at start, must
+ * be written as a \uXXXX escape to read back as itself: a '|' next to
+ * another '|' or to a line break (written "||", the comment's line
+ * break, which readers take two bars at a time), or first or last (a
+ * variation's leading comment and the move's are joined by "||"), a
+ * backslash before 'u' (an escape to the readers), a control character
+ * other than the line break, and a '[' that would start a tag. */
+static bool comment_escape(const char *start, const char *s)
+{
+    unsigned char c = (unsigned char)*s;
+    if (c == '|') return s == start || s[-1] == '|' || s[-1] == '\n' || !s[1] || s[1] == '|' || s[1] == '\n';
+    if (c == '\\') return s[1] == 'u';
+    if (c == '[') return markup(s);
+    return (c < 0x20 && c != '\n') || c == 0x7F;
+}
+
+/* Append s, a comment, exactly as the readers read it back (vschess
+ * dataToNode_DhtmlXQ, dhtmlxq_read.c): a line break as "||", and what
+ * comment_escape names as \uXXXX (both readers decode it), so that every
+ * text makes the round trip. */
+static void put_comment_value(xq_buf *b, const char *s)
+{
+    for (const char *p = s; p && *p; p++) {
+        if (*p == '\n') {
+            xq_buf_append(b, "||", 2);
+        } else if (comment_escape(s, p)) {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\u%04x", (unsigned)(unsigned char)*p);
+            xq_buf_append(b, esc, 6);
+        } else {
+            xq_buf_append(b, p, 1);
+        }
     }
 }
 
@@ -82,7 +122,7 @@ static void put_field(xq_buf *b, const char *name, const char *value, unsigned *
     put_str(b, "[DhtmlXQ_");
     put_str(b, name);
     put_str(b, "]");
-    put_value(b, value, " ", changed);
+    put_value(b, value, changed);
     put_str(b, "[/DhtmlXQ_");
     put_str(b, name);
     put_str(b, "]\n");
@@ -110,7 +150,7 @@ typedef struct {
     unsigned *stack;          /* ids of the open lines */
     size_t depth, scap;
     bool oom;
-    unsigned changed;         /* CH_* bits of the comments */
+    unsigned changed;         /* CH_* bits of the tag values */
 } writer;
 
 static line *open_line(writer *w, unsigned parent, unsigned first_parent, int start, bool stopped,
@@ -169,10 +209,10 @@ static void on_move(void *ctx, const xq_walk_move *m)
     put_str(&l->comments, name);
     put_str(&l->comments, "]");
     if (lead) {
-        put_value(&l->comments, lead, "||", &w->changed);
+        put_comment_value(&l->comments, lead);
         if (c) put_str(&l->comments, "||");
     }
-    put_value(&l->comments, c, "||", &w->changed);
+    put_comment_value(&l->comments, c);
     put_str(&l->comments, "[/DhtmlXQ_");
     put_str(&l->comments, name);
     put_str(&l->comments, "]\n");
@@ -186,7 +226,7 @@ static void on_line(void *ctx, const xq_walk_line *wl)
         line *m = open_line(w, 0, 0, 1, false, NULL);
         if (m && w->comments && wl->branch->comment) {
             put_str(&m->comments, "[DhtmlXQ_comment0]");
-            put_value(&m->comments, wl->branch->comment, "||", &w->changed);
+            put_comment_value(&m->comments, wl->branch->comment);
             put_str(&m->comments, "[/DhtmlXQ_comment0]\n");
         }
         return;
@@ -268,8 +308,8 @@ static void note_losses(const xq_game *g, unsigned changed, xq_write_report *rep
     if (more) snprintf(names + n, sizeof names - n, " +%zu", more);
     if (n) xq_write_note(rep, "dhtmlxq cannot hold tags %s: dropped", names);
     if (changed & CH_TAG_LINE) xq_write_note(rep, "dhtmlxq cannot hold a line break in a tag value: written as a space");
-    if (changed & CH_MARKUP) xq_write_note(rep, "dhtmlxq cannot hold '[DhtmlXQ' in text: '[' written as '［'");
-    if (changed & CH_CONTROL) xq_write_note(rep, "dhtmlxq cannot hold control characters: written as spaces");
+    if (changed & CH_MARKUP) xq_write_note(rep, "dhtmlxq cannot hold '[DhtmlXQ' in a tag value: '[' written as '［'");
+    if (changed & CH_CONTROL) xq_write_note(rep, "dhtmlxq cannot hold control characters in a tag value: written as spaces");
 }
 
 static bool plain_word(const char *s)

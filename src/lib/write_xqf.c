@@ -173,8 +173,19 @@ static void put_u32(xq_buf *b, uint32_t v)
     xq_buf_append(b, x, 4);
 }
 
-/* A record: 4 bytes, the comment length, the comment. */
-static void put_record(xq_buf *b, iconv_t cd, int from, int to, bool next, bool sibling, bool root,
+/* Whether text ends with a line break (or a carriage return): XQStudio
+ * ends its comments with "\r\n", and the readers (ours: binread.h
+ * xq_bin_text, walker, vschess) drop the line breaks at the end of one, so
+ * these cannot come back. */
+static bool ends_with_break(const char *text)
+{
+    size_t n = text ? strlen(text) : 0;
+    return n && (text[n - 1] == '\n' || text[n - 1] == '\r');
+}
+
+/* A record: 4 bytes, the comment length, the comment.  Returns whether
+ * the comment ends with line breaks that will not read back. */
+static bool put_record(xq_buf *b, iconv_t cd, int from, int to, bool next, bool sibling, bool root,
                        const char *pre, const char *comment, xq_write_report *rep)
 {
     unsigned char r[4] = {(unsigned char)(0x18 + from), (unsigned char)(0x20 + to),
@@ -193,6 +204,7 @@ static void put_record(xq_buf *b, iconv_t cd, int from, int to, bool next, bool 
         b->p[at + 2] = (char)(n >> 16);
         b->p[at + 3] = (char)(n >> 24);
     }
+    return comment ? ends_with_break(comment) : ends_with_break(pre);
 }
 
 /* XQF square byte of ICCS square sq. */
@@ -309,7 +321,7 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
 
     group first = {0};
     if (!alternatives(&m, &g->main, 0, vars, &first)) goto oom;
-    put_record(&b, cd, 0, 0, first.n > 0, false, true, NULL, comments ? g->main.comment : NULL, rep);
+    size_t breaks_lost = put_record(&b, cd, 0, 0, first.n > 0, false, true, NULL, comments ? g->main.comment : NULL, rep);
     if (first.n) {
         stack = malloc(sizeof *stack);
         if (!stack) { free(first.v); goto oom; }
@@ -334,8 +346,8 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
         group next = {0};
         if (!alternatives(&m, e.b, e.i + 1, vars, &next)) goto oom;
         const char *pre = comments && e.i == 0 && e.b != &g->main ? e.b->comment : NULL;
-        put_record(&b, cd, xqf_square(XQ_FROM(mv)), xqf_square(XQ_TO(mv)), next.n > 0, sibling, false, pre,
-                   comments ? n->comment : NULL, rep);
+        breaks_lost += put_record(&b, cd, xqf_square(XQ_FROM(mv)), xqf_square(XQ_TO(mv)), next.n > 0, sibling, false,
+                                  pre, comments ? n->comment : NULL, rep);
         if (next.n) {
             if (depth == cap) {
                 size_t c = cap ? cap * 2 : 16;
@@ -352,6 +364,9 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     if (cut[0] && !rep->why[0]) snprintf(rep->why, sizeof rep->why, "%s", cut);
     if (rep->unencodable)   /* XQF's strings are GBK: no --encoding says so */
         xq_write_note(rep, "xqf (GBK) cannot hold %u characters: written as '?'", rep->unencodable);
+    if (breaks_lost)
+        xq_write_note(rep, "xqf cannot hold line breaks at the end of a comment (its readers take them for "
+                           "XQStudio's line end): dropped in %zu comment%s", breaks_lost, breaks_lost == 1 ? "" : "s");
     goto done;
 oom:
     snprintf(rep->why, sizeof rep->why, "no XQF written: out of memory");

@@ -261,7 +261,7 @@ static void dhtmlxq_losses(void **state)
 {
     (void)state;
     static const char rec[] =
-        "{\"tags\":{\"Event\":\"E\\nF\",\"Variation\":\"v\",\"My-Tag\":\"x\",\"Plain\":\"y\"},"
+        "{\"tags\":{\"Event\":\"E\\nF\",\"Variation\":\"v\",\"My-Tag\":\"x\",\"Plain\":\"y\",\"Site\":\"[DhtmlXQ_z]\"},"
         "\"comment\":\"see [DhtmlXQ_x]\",\"moves\":[{\"text\":\"炮二平五\"},{\"text\":\"馬8進7\"},"
         "{\"text\":\"馬二進四\"},{\"text\":\"車9平8\"}]}\n";
     loaded a;
@@ -274,9 +274,12 @@ static void dhtmlxq_losses(void **state)
     assert_string_equal(rep.why, "ply 3 (馬二進四): horse leg blocked; later moves not written");
     assert_string_equal(rep.note, "dhtmlxq cannot hold tags Variation, My-Tag: dropped; "
                                   "dhtmlxq cannot hold a line break in a tag value: written as a space; "
-                                  "dhtmlxq cannot hold '[DhtmlXQ' in text: '[' written as '［'; "
+                                  "dhtmlxq cannot hold '[DhtmlXQ' in a tag value: '[' written as '［'; "
                                   "dhtmlxq cannot hold untranslated moves: 2 dropped");
     assert_non_null(strstr(s, "[DhtmlXQ_Plain]y[/DhtmlXQ_Plain]"));
+    assert_non_null(strstr(s, "[DhtmlXQ_place]［DhtmlXQ_z][/DhtmlXQ_place]"));
+    /* a comment has \uXXXX (the readers decode it): its '[' is one, no note */
+    assert_non_null(strstr(s, "[DhtmlXQ_comment0]see \\u005bDhtmlXQ_x][/DhtmlXQ_comment0]"));
     xq_game_free(&a.g);
     free(s);
 
@@ -284,6 +287,94 @@ static void dhtmlxq_losses(void **state)
     xqt_load(&a, rec, sizeof rec - 1);
     s = render(&a, &opt, &full, &rep, NULL);
     assert_string_equal(rep.note, "ucci cannot hold untranslated moves: 2 dropped");
+    xq_game_free(&a.g);
+    free(s);
+}
+
+/* Comments through DhtmlXQ and back, each as it was: "||" is DhtmlXQ's
+ * line break, so a bar next to a bar or a line break, a backslash before
+ * 'u', control characters and markup are written as \uXXXX escapes.
+ * Through XQF too, but for the line breaks at a comment's end, which its
+ * readers drop (XQStudio ends every comment with one): a note says so. */
+static const char *const COMMENTS[] = {
+    "a||b", "|", "||", "a|", "|a", "a|\nb", "\n|", "x\\u0041y", "\\u", "\\\\u0041", "tab\tcr\rdel\x7f\x01",
+    "[DhtmlXQ_comment1]x[/DhtmlXQ_comment1]", "[/DhtmlXQ]", "a|b c||| d", "\\", "u0041", "\nlead", "two\n\nbreaks",
+    "end\n", "end\r\n", "中文||注释|", "a|", "|b",
+};
+
+/* The JSON string of text (ASCII and UTF-8; control characters as \u00XX). */
+static void json_str(char *out, size_t size, const char *text)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && k + 8 < size; p++) {
+        if (*p == '"' || *p == '\\') k += (size_t)snprintf(out + k, size - k, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f) k += (size_t)snprintf(out + k, size - k, "\\u%04x", *p);
+        else out[k++] = (char)*p;
+    }
+    out[k] = 0;
+}
+
+static void comments_round_trip(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof COMMENTS / sizeof *COMMENTS; i++) {
+        char js[256], rec[640];
+        json_str(js, sizeof js, COMMENTS[i]);
+        snprintf(rec, sizeof rec, "{\"comment\":\"%s\",\"moves\":[{\"text\":\"h2e2\",\"comment\":\"%s\"}]}\n", js, js);
+        static const xq_out_format F[] = {XQ_OUT_DHTMLXQ, XQ_OUT_XQF};
+        for (size_t f = 0; f < 2; f++) {
+            loaded a, b;
+            xqt_load(&a, rec, strlen(rec));
+            assert_string_equal(a.g.main.nodes[0].comment, COMMENTS[i]);
+            xq_write_options opt = {.format = F[f]};
+            bool full;
+            xq_write_report rep;
+            size_t len;
+            char *s = render(&a, &opt, &full, &rep, &len);
+            xqt_load(&b, s, len);
+            size_t n = strlen(COMMENTS[i]);
+            bool end_break = F[f] == XQ_OUT_XQF && (COMMENTS[i][n - 1] == '\n' || COMMENTS[i][n - 1] == '\r');
+            if (!end_break) {
+                assert_true(full);
+                assert_string_equal(rep.note, "");
+                assert_string_equal(b.g.main.comment, COMMENTS[i]);
+                assert_string_equal(b.g.main.nodes[0].comment, COMMENTS[i]);
+            } else {
+                assert_false(full);
+                assert_string_equal(rep.note, "xqf cannot hold line breaks at the end of a comment (its readers take "
+                                              "them for XQStudio's line end): dropped in 2 comments");
+                assert_memory_equal(b.g.main.nodes[0].comment, COMMENTS[i], strlen(b.g.main.nodes[0].comment));
+            }
+            xq_game_free(&b.g);
+            xq_game_free(&a.g);
+            free(s);
+        }
+    }
+}
+
+/* A variation's leading comment and its first move's comment are joined
+ * by DhtmlXQ's line break: a bar at the end of one or the start of the
+ * other must not make a third bar of it. */
+static void dhtmlxq_joined_comments(void **state)
+{
+    (void)state;
+    static const char rec[] =
+        "{\"moves\":[{\"text\":\"h2e2\",\"variations\":[[{\"comment\":\"|\"},{\"text\":\"c3c4\",\"comment\":\"|x|\"}]]},"
+        "{\"text\":\"h9g7\"}]}\n";
+    loaded a, b;
+    xqt_load(&a, rec, sizeof rec - 1);
+    const xq_branch *v = &a.g.main.nodes[0].variations[0];
+    assert_string_equal(v->comment, "|");
+    assert_string_equal(v->nodes[0].comment, "|x|");
+    xq_write_options opt = {.format = XQ_OUT_DHTMLXQ};
+    bool full;
+    xq_write_report rep;
+    size_t len;
+    char *s = render(&a, &opt, &full, &rep, &len);
+    assert_true(full);
+    xqt_load(&b, s, len);
+    assert_string_equal(b.g.main.nodes[0].variations[0].nodes[0].comment, "|\n|x|");
+    xq_game_free(&b.g);
     xq_game_free(&a.g);
     free(s);
 }
@@ -320,6 +411,8 @@ int main(void)
         cmocka_unit_test(xqf_tags),
         cmocka_unit_test(dhtmlxq_losses),
         cmocka_unit_test(xml_controls),
+        cmocka_unit_test(comments_round_trip),
+        cmocka_unit_test(dhtmlxq_joined_comments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
