@@ -78,9 +78,15 @@ static void print_tags(FILE *o, const xq_game *g, const char *list)
 }
 
 /* Syntax diagnostics and move-decoding failures only: judging the game
- * (results, endings) is xq-validate's job. */
-static bool is_parse_finding(const xq_finding *f)
+ * (results, endings) is xq-validate's job.  A start position that cannot
+ * arise is one when the replay's check of it (replay.c start_position,
+ * xq_position_check) stopped the decoding (r unreadable): a general the
+ * side to move could take; the other impossible positions (a general
+ * missing included) are replayed, their moves decoded, and left to
+ * xq-validate. */
+static bool is_parse_finding(const xq_finding *f, const xq_replay *r)
 {
+    if (f->kind == XQ_FIND_IMPOSSIBLE_POSITION) return r->status == XQ_STATUS_UNREADABLE;
     switch (f->kind) {
     case XQ_FIND_SYNTAX: case XQ_FIND_UNDECODABLE_MOVE: case XQ_FIND_AMBIGUOUS_MOVE:
     case XQ_FIND_ILLEGAL_MOVE: case XQ_FIND_GAME_OVER: case XQ_FIND_BAD_FEN:
@@ -112,7 +118,7 @@ static void parse_game(void *ctx, xq_slot *slot)
     n->errors = n->warnings = 0;
     for (int i = 0; i < r->nfindings; i++) {
         const xq_finding *f = &r->findings[i];
-        if (!is_parse_finding(f)) continue;
+        if (!is_parse_finding(f, r)) continue;
         bool error = f->severity == XQ_SEV_ERROR;
         if (error) n->errors++;
         else n->warnings++;

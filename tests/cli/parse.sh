@@ -50,6 +50,21 @@ done
 expect_eq "xq-parse reports a move after checkmate, as its page says" \
   "corpus/broken.pgn:28:9: error: game 4: 將５平６: game already over: black is checkmated" \
   "$("$BIN/xq-parse" -q corpus/broken.pgn 2>&1 | grep 'already over')"
+# a FEN position where the side to move could take a general: no move can
+# be decoded; reported as xq-validate reports it (the replay's one check)
+printf '[FEN "4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1"]\n\n1. 帥四平五 *\n' > $TMP/incheck.pgn
+expect_status "side not to move in check: an error" 1 $P $TMP/incheck.pgn
+expect_eq "side not to move in check: the line and the summary" "$TMP/incheck.pgn:1:7: error: game 1: FEN position cannot arise: the side not to move is in check
+1 game, 0 plies decoded: 1 error in 1 game, 0 warnings" "$(cat $TMP/err)"
+expect_eq "side not to move in check: as xq-validate says it" "$(head -1 $TMP/err)" "$($BIN/xq-validate $TMP/incheck.pgn 2>&1 | head -1)"
+# other impossible positions are replayed, their moves decoded: not
+# xq-parse's (xq-validate reports them), a missing general included
+printf '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1"]\n\n1. 炮二平五 *\n' > $TMP/nogeneral.pgn
+expect_status "no red general: no error" 0 $P $TMP/nogeneral.pgn
+expect_eq "no red general: one ply decoded" "1 game, 1 ply decoded: 0 errors in 0 games, 0 warnings" "$(cat $TMP/err)"
+printf '[FEN "4k4/9/9/9/9/9/9/9/P8/3K5 w - - 0 1"]\n\n1. 帥六進一 *\n' > $TMP/soldier.pgn
+expect_status "a soldier behind its start rank: no error" 0 $P -W $TMP/soldier.pgn
+expect_eq "a soldier behind its start rank: one ply decoded" "1 game, 1 ply decoded: 0 errors in 0 games, 0 warnings" "$(cat $TMP/err)"
 # summary and report lines in the singular for one
 printf '1. 炮二平五 *\n' > $TMP/one.pgn
 $P $TMP/one.pgn >/dev/null 2>$TMP/err
