@@ -53,12 +53,6 @@ static void usage(FILE *to)
           to);
 }
 
-/* Tab and newline would break the TSV: print them as spaces. */
-static void print_tsv_field(FILE *o, const char *s)
-{
-    for (; s && *s; s++) putc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, o);
-}
-
 static void print_tags(FILE *o, const xq_game *g, const char *list)
 {
     xq_name_put(o, g->file);   /* as the diagnostics show it: no tab, no newline */
@@ -70,7 +64,12 @@ static void print_tags(FILE *o, const xq_game *g, const char *list)
         char name[128];
         snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
         putc('\t', o);
-        print_tsv_field(o, xq_game_tag(g, name));
+        /* as the file name and every diagnostic (game.h xq_name_put): a
+         * tab or line end cannot split the line, an escape sequence
+         * cannot drive the terminal, and the value can be read back
+         * (\t \n \\ as linear TSV writes them) */
+        const char *v = xq_game_tag(g, name);
+        if (v) xq_name_put(o, v);
         p += n + (comma ? 1 : 0);
         if (!comma) break;
     }

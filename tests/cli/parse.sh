@@ -65,6 +65,11 @@ expect_eq "no red general: one ply decoded" "1 game, 1 ply decoded: 0 errors in 
 printf '[FEN "4k4/9/9/9/9/9/9/9/P8/3K5 w - - 0 1"]\n\n1. 帥六進一 *\n' > $TMP/soldier.pgn
 expect_status "a soldier behind its start rank: no error" 0 $P -W $TMP/soldier.pgn
 expect_eq "a soldier behind its start rank: one ply decoded" "1 game, 1 ply decoded: 0 errors in 0 games, 0 warnings" "$(cat $TMP/err)"
+# --tags values as the diagnostics write a name (xq_name_put): an escape
+# sequence, a tab and a backslash escaped when the value holds a control
+# character; a value without one as it is, backslash and all
+printf '[Event "a\033[31mred\tx\\\\y"]\n[Site "c:\\\\d"]\n\n1. 炮二平五 *\n' > $TMP/ctl.pgn
+expect_eq "--tags: control characters escaped" 'a\033[31mred\tx\\y	c:\d' "$($P -q --tags Event,Site $TMP/ctl.pgn | cut -f3-)"
 # summary and report lines in the singular for one
 printf '1. 炮二平五 *\n' > $TMP/one.pgn
 $P $TMP/one.pgn >/dev/null 2>$TMP/err
