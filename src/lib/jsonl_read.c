@@ -39,14 +39,34 @@ typedef struct {
 typedef struct {
     xq_game *g;
     uint32_t line;           /* the record's line */
-    size_t col0;             /* byte column of the line's text offset 0, minus 1 (a BOM) */
-    const char *text;        /* the line's text (from offset 0), as parsed */
+    const char *text;        /* the line's text (from offset 0, after a BOM), as parsed */
+    size_t cc_at, cc_chars;  /* text_col's last answer: characters in text[0..cc_at) */
     segment path[PATH_SEGS];
     int depth;
     bool failed;
-    uint32_t bad_col;        /* where the first problem is (1-based byte column) */
+    size_t bad_at;           /* where the first problem is (byte offset in text) */
     char msg[256];
 } filler;
+
+/* The 1-based column of byte at of UTF-8 text, in characters: what the
+ * other readers count (man xq(7): columns in characters, the same for a
+ * record in UTF-8, GBK or Big5, and a BOM not counted), not the bytes of
+ * the line or of its UTF-8 decoding. */
+static uint32_t char_col(const char *text, size_t at)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < at; i++) n += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return n + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(n + 1);
+}
+
+/* char_col of f's line, counting on from the last answer: the values are
+ * met in document order, so a record costs one pass over its line. */
+static uint32_t text_col(filler *f, size_t at)
+{
+    if (at < f->cc_at) f->cc_at = f->cc_chars = 0;
+    for (; f->cc_at < at; f->cc_at++) f->cc_chars += ((unsigned char)f->text[f->cc_at] & 0xC0) != 0x80;
+    return f->cc_chars + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(f->cc_chars + 1);
+}
 
 struct xq_jsonl_reader {
     xq_input *in;
@@ -104,7 +124,7 @@ static bool problem(filler *f, const xq_json_value *v, const char *fmt, ...)
 {
     if (f->failed) return false;
     f->failed = true;
-    f->bad_col = (uint32_t)(f->col0 + v->offset + 1);
+    f->bad_at = v->offset;
     size_t n = 0;
     for (int i = 0; i < f->depth && i < PATH_SEGS && n < sizeof f->msg; i++) {
         const segment *s = &f->path[i];
@@ -255,7 +275,7 @@ static bool fill_move(filler *f, const xq_json_value *mv, xq_node *n)
     n->text = text;
     n->text_len = len <= UINT16_MAX ? (uint16_t)len : 0;
     n->line = f->line;
-    n->col = (uint32_t)(f->col0 + at->offset + 1);
+    n->col = text_col(f, at->offset);
     return get_string(f, mv, "comment", &n->comment, NULL) && get_typed(f, mv, "nags", XQ_JSON_ARRAY, &nags) &&
            fill_nags(f, nags, n) && get_typed(f, mv, "variations", XQ_JSON_ARRAY, &vars) &&
            fill_variations(f, vars, n);
@@ -329,15 +349,15 @@ static bool fill_result(filler *f, const xq_json_value *rec)
 }
 
 /* g's FEN is string v: where it starts (xq_game.fen_line), verbatim
- * when the line holds it as it is (no escape) and in ASCII (this
- * reader's columns count bytes; the replay's, in the FEN, characters). */
+ * when the line holds it as it is (no escape) and in ASCII (the replay
+ * counts its columns in the FEN on from there). */
 static void fen_from(filler *f, const xq_json_value *v)
 {
     const char *raw = f->text + v->offset + 1;   /* (a string's raw text is no shorter than it) */
     bool verbatim = raw[v->len] == '"';
     for (size_t i = 0; verbatim && i < v->len; i++) verbatim = raw[i] == v->str[i] && (unsigned char)raw[i] < 0x80;
     f->g->fen_line = f->line;
-    f->g->fen_col = (uint32_t)(f->col0 + v->offset + 2);
+    f->g->fen_col = text_col(f, v->offset + 1);
     f->g->fen_verbatim = verbatim;
 }
 
@@ -438,7 +458,7 @@ static bool line_text(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, size
         char msg[128];
         snprintf(msg, sizeof msg, "%s (the line read as %s)", bad.why,
                  xq_encoding_name(xq_input_encoding(j->in)));
-        record_error(g, line, (uint32_t)(skip + bad.pos + 1), bad.offset, msg);
+        record_error(g, line, char_col(t->s, bad.pos), bad.offset, msg);
         return false;
     }
     return true;
@@ -469,18 +489,18 @@ static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, si
         if (!strcmp(e.msg, "out of memory")) g->out_of_memory = true;
         char msg[160];
         snprintf(msg, sizeof msg, "not valid JSON: %s", e.msg);
-        record_error(g, line, (uint32_t)(skip + e.offset + 1), l->offset + skip + e.offset, msg);
+        record_error(g, line, char_col(text, e.offset), l->offset + skip + e.offset, msg);
         return;
     }
     filler *f = &j->fill;
     f->g = g;
     f->line = line;
-    f->col0 = skip;
     f->text = text;
+    f->cc_at = f->cc_chars = 0;
     f->depth = 0;
     f->failed = false;
     if (!fill_record(f, &j->doc.root))
-        record_error(g, line, f->bad_col, l->offset + f->bad_col - 1, f->msg);
+        record_error(g, line, text_col(f, f->bad_at), l->offset + skip + f->bad_at, f->msg);
 }
 
 /* Bytes of a UTF-8 BOM at the start of the file's first line, else 0. */

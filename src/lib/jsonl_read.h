@@ -9,8 +9,9 @@
  * json_read.h in its strict mode.  With GBK or Big5 forced
  * (xq_read_options.encoding, the tools' -e / -i) each line is decoded from
  * it first, as every text format is (a byte sequence not of it: the
- * line's one error, at its place), and columns count the bytes of the line
- * so decoded.  Not when detected: JSON is UTF-8, and a UTF-8 file whose
+ * line's one error, at its place).  Columns count characters, as the other
+ * readers' do (a BOM not counted): the same record in UTF-8, GBK or Big5
+ * has the same columns.  Not when detected: JSON is UTF-8, and a UTF-8 file whose
  * only non-ASCII line is damaged would be taken for GBK.  One record per non-blank line (blank:
  * spaces, tabs, a CR; CRLF line ends and a last line without '\n' are
  * fine).  Mapping to the game model, field by field:
@@ -35,16 +36,16 @@
  *               that has one of them only, comes back as it was
  * Every field may be missing or null; other fields ("file", "game",
  * "line", "status", "plies", "ply", "reason", unknown ones) are ignored.
- * Nodes carry the record's line and the 1-based byte column of their move
- * text in it; a record has no raw bytes (like XML: xq-validate --keep
+ * Nodes carry the record's line and the 1-based column (in characters) of
+ * their move text's opening quote in it; a record has no raw bytes (like XML: xq-validate --keep
  * writes such games through a writer, game_io.h).
  *
  * Errors never drop a record and never stop the file: a line that is not
  * valid JSON, not an object, holds a field of the wrong type, is longer
  * than XQ_MAX_LINE or nests deeper than variations may
  * (XQ_MAX_VARIATION_DEPTH) becomes an empty game with one error
- * diagnostic at LINE:COL (COL the byte column of the offending value or
- * byte, 1-based), "not valid JSON: expected ',' or '}'",
+ * diagnostic at LINE:COL (COL the column of the offending value or
+ * character, 1-based), "not valid JSON: expected ',' or '}'",
  * "moves[3].nags[0]: expected a whole number from 0 to 65535, not a
  * string"; reading goes on at the next line.  Memory is bounded by the
  * line limit and the parser's value limit; recursion by the depth limit.

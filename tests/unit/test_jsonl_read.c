@@ -350,6 +350,60 @@ static void test_layout(void **state)
     unlink(path);
 }
 
+/* Columns count characters, as the other readers do (man xq(7)): the
+ * same line in UTF-8, GBK and Big5 gives the same columns, those of its
+ * characters (not of its bytes, nor of its UTF-8 decoding): a move's
+ * text (its opening quote), a FEN value's first character, a JSON syntax
+ * error, a field of the wrong type. */
+static void test_columns_in_characters(void **state)
+{
+    (void)state;
+    static const char *const text[3] = {
+        "{\"tags\":{\"Event\":\"\xE4\xB8\xAD\xE6\x96\x87\"},\"moves\":[{\"text\":\"\xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94\"},{\"text\":\"\xE8\xB1\xA1\xE6\xA3\x8B\"}]}\n"
+        "{\"tags\":{\"Event\":\"\xE4\xB8\xAD\xE6\x96\x87\"},x}\n"
+        "{\"tags\":{\"Event\":\"\xE4\xB8\xAD\xE6\x96\x87\"},\"moves\":5}\n"
+        "{\"tags\":{\"Event\":\"\xE4\xB8\xAD\xE6\x96\x87\",\"FEN\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"},\"moves\":[{\"text\":\"\xE5\xB8\xA5\xE4\xBA\x94\xE5\xB9\xB3\xE5\x9B\x9B\"}]}\n",
+        "{\"tags\":{\"Event\":\"\xD6\xD0\xCE\xC4\"},\"moves\":[{\"text\":\"\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5\"},{\"text\":\"\xCF\xF3\xC6\xE5\"}]}\n"
+        "{\"tags\":{\"Event\":\"\xD6\xD0\xCE\xC4\"},x}\n"
+        "{\"tags\":{\"Event\":\"\xD6\xD0\xCE\xC4\"},\"moves\":5}\n"
+        "{\"tags\":{\"Event\":\"\xD6\xD0\xCE\xC4\",\"FEN\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"},\"moves\":[{\"text\":\"\x8E\x9B\xCE\xE5\xC6\xBD\xCB\xC4\"}]}\n",
+        "{\"tags\":{\"Event\":\"\xA4\xA4\xA4\xE5\"},\"moves\":[{\"text\":\"\xAC\xB6\xA4G\xA5\xAD\xA4\xAD\"},{\"text\":\"\xB6H\xB4\xD1\"}]}\n"
+        "{\"tags\":{\"Event\":\"\xA4\xA4\xA4\xE5\"},x}\n"
+        "{\"tags\":{\"Event\":\"\xA4\xA4\xA4\xE5\"},\"moves\":5}\n"
+        "{\"tags\":{\"Event\":\"\xA4\xA4\xA4\xE5\",\"FEN\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"},\"moves\":[{\"text\":\"\xAB\xD3\xA4\xAD\xA5\xAD\xA5|\"}]}\n",
+    };
+    static const xq_encoding enc[3] = {XQ_ENC_AUTO, XQ_ENC_GBK, XQ_ENC_BIG5};
+    for (int e = 0; e < 3; e++) {
+        char path[64], err[256];
+        save_tmp(text[e], strlen(text[e]), path);
+        xq_read_options ro = {.encoding = enc[e], .format = XQ_FMT_JSONL};
+        xq_reader *r = xq_reader_open(path, &ro, err, sizeof err);
+        assert_non_null(r);
+        xq_game g;
+        xq_game_init(&g);
+        assert_int_equal(xq_reader_next(r, &g), 1);
+        assert_int_equal(g.diag_count, 0);
+        assert_string_equal(xq_game_tag(&g, "Event"), "\xE4\xB8\xAD\xE6\x96\x87");
+        assert_int_equal(g.main.count, 2);
+        assert_int_equal(g.main.nodes[0].col, 41);   /* 41 characters, 51 bytes of UTF-8 */
+        assert_int_equal(g.main.nodes[1].col, 57);
+        assert_int_equal(xq_reader_next(r, &g), 1);
+        assert_int_equal(g.diag_count, 1);
+        assert_int_equal(g.diags[0].col, 24);       /* the x */
+        assert_int_equal(xq_reader_next(r, &g), 1);
+        assert_int_equal(g.diag_count, 1);
+        assert_int_equal(g.diags[0].col, 32);       /* the 5 */
+        assert_int_equal(xq_reader_next(r, &g), 1);
+        assert_int_equal(g.fen_line, 4);
+        assert_int_equal(g.fen_col, 30);            /* the FEN's 4k4 */
+        assert_int_equal(g.main.nodes[0].col, 83);
+        assert_int_equal(xq_reader_next(r, &g), 0);
+        xq_reader_close(r);
+        xq_game_free(&g);
+        unlink(path);
+    }
+}
+
 static void test_gzip(void **state)
 {
     (void)state;
@@ -460,6 +514,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_gzip),
+        cmocka_unit_test(test_columns_in_characters),
         cmocka_unit_test(test_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
