@@ -85,7 +85,10 @@ typedef struct {
     xq_stats_str event;               /* Event tag, trimmed */
     int round;                   /* first number in the Round tag (ASCII or full-width
                                     digits, e.g. 第01輪 -> 1), 0 when none */
-    uint64_t when;               /* xq_stats_when_hash of the Date and Time tags */
+    uint64_t when;               /* for a readable record without a move, the
+                                    xq_stats_when_hash of its Date and Time tags;
+                                    XQ_WHEN_UNKNOWN for the others (their moves
+                                    tell them apart) */
 } xq_stats_game;
 
 /* When a game was played, as a hash of its Date and Time tags (values
@@ -215,8 +218,8 @@ typedef struct {
                                 (棄權, CXA1999 §20.3-20.4, or lost by lateness
                                 §21.1) or an unplayed game */
     uint64_t move_hash;      /* xq_stats_move_hash of the record; 0 unknown */
-    uint64_t when;           /* xq_stats_when_hash: XQ_WHEN_UNKNOWN from JSON of an
-                                earlier version */
+    uint64_t when;           /* xq_stats_game.when (XQ_WHEN_UNKNOWN too from JSON
+                                of an earlier version) */
 } xq_event_game;
 
 /* One player's line, in rank order.  Points are in halves (score2 = 2 x

@@ -752,22 +752,27 @@ static void player_row_take(player_rows *p, const char *name, xq_result result, 
     r->n = v[PL_GAMES];
 }
 
-/* false on out-of-memory (*p then empty) */
-static bool players_counted(const xq_stats *s, player_rows *p)
+/* by_name: p->rows in name order (else in the map's, when no copy is to
+ * be taken off: the text report sorts them by games anyway).  false on
+ * out-of-memory (*p then empty). */
+static bool players_counted(const xq_stats *s, player_rows *p, bool by_name)
 {
     memset(p, 0, sizeof *p);
-    smap_entry **e = xq_smap_sorted(&s->players);
+    bool copies = s->opt.event && s->nev;
+    smap_entry **e = by_name || copies ? xq_smap_sorted(&s->players) : NULL;
     p->rows = malloc((s->players.count + 1) * sizeof *p->rows);
     p->vals = malloc((s->players.count + 1) * PL_NVALUES * sizeof *p->vals);
-    bool ok = e && p->rows && p->vals;
-    for (size_t i = 0; ok && i < s->players.count; i++) {
-        uint64_t *v = p->vals + i * PL_NVALUES;
-        memcpy(v, e[i]->v, PL_NVALUES * sizeof *v);
-        p->rows[i] = (ranked){e[i]->key, v[PL_GAMES], 0, v};
+    bool ok = (e || !(by_name || copies)) && p->rows && p->vals;
+    for (size_t i = 0, k = 0; ok && i < (e ? s->players.count : s->players.cap); i++) {
+        const smap_entry *x = e ? e[i] : &s->players.slots[i];
+        if (!x->key) continue;
+        uint64_t *v = p->vals + k * PL_NVALUES;
+        memcpy(v, x->v, PL_NVALUES * sizeof *v);
+        p->rows[k++] = (ranked){x->key, v[PL_GAMES], 0, v};
     }
     free(e);
     p->n = ok ? s->players.count : 0;
-    if (ok && s->opt.event && s->nev) {
+    if (ok && copies) {
         xq_event_game *games = xq_stats_event_games(s);
         xq_standings st;
         ok = games && xq_standings_compute(games, s->nev, XQ_SYSTEM_AUTO, &st);
@@ -868,7 +873,7 @@ static bool text_players(FILE *o, const xq_stats *s, int top)
 {
     char a[24], b[24], c[24], d[24], e[24], f[24];
     player_rows pr;
-    if (!players_counted(s, &pr)) return false;
+    if (!players_counted(s, &pr, false)) return false;
     ranked *v = pr.rows;
     size_t n = pr.n;
     qsort(v, n, sizeof *v, cmp_ranked);
@@ -1183,7 +1188,7 @@ bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
 
     csv_row(o, "table", "player", "games", "wins", "draws", "losses", "score", NULL);
     player_rows pl;
-    bool ok = players_counted(s, &pl);
+    bool ok = players_counted(s, &pl, true);
     for (size_t i = 0; i < pl.n; i++) {
         const uint64_t *v = pl.rows[i].v;
         csv_row(o, "players", pl.rows[i].key, u64s(a, v[PL_GAMES]), u64s(b, v[PL_WINS]), u64s(c, v[PL_DRAWS]),
