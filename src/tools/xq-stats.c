@@ -58,7 +58,8 @@ static void usage(FILE *to)
           "                          its standings and crosstable\n"
           "      --system=SYSTEM     tie-breaks: auto (default: round robin when every\n"
           "                          pair met equally often), round-robin (CXA1999\n"
-          "                          §15.1) or swiss (§15.2)\n"
+          "                          §15.1) or swiss (§15.2); kept in --json output,\n"
+          "                          and a --merge ranks by the parts' system\n"
           "\n"
           "Replay (as xq-validate; parts to be merged must use the same):\n"
           XQ_CLI_RULE_HELP
