@@ -79,7 +79,8 @@ struct xq_node {
                                 text".  A pure function of the text, so it never
                                 changes a result: it spares the replay a decoding
                                 (xq_move_read_play_desc).  The PGN reader sets it
-                                for the words of its word cache (GBK/Big5 input);
+                                for the words of its word cache (GBK, Big5 and
+                                UTF-8 input);
                                 whoever changes text must set it to 0 */
     const char *comment;     /* comment(s) after the move, joined by '\n', or NULL */
     const uint16_t *nags;    /* NAG codes: $n as n; ! 1, ? 2, !! 3, ?? 4, !? 5, ?! 6 */

@@ -112,6 +112,7 @@ struct xq_reader {
      * words_mask + 1 slots (words_size) */
     struct word_slot *words;
     size_t words_mask;
+    bool words_utf8;          /* the cache holds UTF-8 words of 12 bytes (u8_word_hash) */
 
     /* tag names seen in this record: KNOWN ones as bits (known_seen),
      * others by open addressing (tag index + 1; names_n of them) */
@@ -1383,7 +1384,8 @@ static void fast_take(xq_reader *r, xq_game *g, uint32_t col)
 enum { FAST_WORD = 64, FAST_ROOM = 3 * FAST_WORD + 4 };
 
 /* A cache of the words of 8 raw bytes (a Chinese move in GBK or Big5:
- * 4 byte pairs) that the pair decoder took whole and fast_move accepted:
+ * 4 byte pairs; for UTF-8 input, words of 12: u8_probe below) that the
+ * pair decoder took whole and fast_move accepted:
  * the same 8 bytes followed by a blank decode to the same text (the pair
  * cache only ever gains entries), so a move seen before costs one lookup
  * instead of one table step per character.  Two-way set associative by
@@ -1495,22 +1497,84 @@ static void words_free(struct word_slot *t, size_t n)
     else free(t);
 }
 
+/* The word cache of a UTF-8 input: the words of 12 raw bytes that
+ * utf8_word took whole and fast_move accepted (a Chinese move of four
+ * 3-byte characters: 炮二平五, 馬８進７, 前車進一; its text is its bytes).
+ * The same struct word_slot: key the first 8 bytes, text the 12 bytes
+ * then zeros (so text[8..11] holds the last 4 raw bytes: the key's
+ * other part), len 12, desc and chars as for GBK and Big5.  The slot's
+ * set is word_hash of the first 8 bytes XOR the last 4 (u8_word_hash):
+ * the last character (the file or steps) differs in the last 4 bytes
+ * only, and the low bits of the product depend on them.  A word of 8
+ * zero bytes and 4 zero bytes lands in set 0 (WORD_KEY_EMPTY0); u8_probe
+ * still tests len, as no argument bounds which sets x = 1.. reach under
+ * both masks here. */
+enum { U8_WORD = 12 };
+
+static inline uint64_t u8_word_mix(uint64_t w, uint32_t t) { return w ^ (uint64_t)t; }
+
+static inline size_t u8_word_hash(uint64_t w, uint32_t t) { return word_hash(u8_word_mix(w, t)); }
+
+/* The last 4 raw bytes of a UTF-8 slot's word (text[8..11]). */
+static inline uint32_t u8_tail(const struct word_slot *s)
+{
+    uint32_t t;
+    memcpy(&t, s->text + 8, 4);
+    return t;
+}
+
+/* The slot of ws (mask + 1 slots, a UTF-8 cache) holding the word of
+ * first 8 bytes w and last 4 bytes t, or NULL.  Both slots of the set are
+ * tested without a branch on which one holds it (see pair_probe). */
+static inline const struct word_slot *u8_probe(const struct word_slot *ws, size_t mask,
+                                               uint64_t w, uint32_t t)
+{
+    const struct word_slot *s = &ws[u8_word_hash(w, t) & mask & ~(size_t)1];
+    s += (s->key != w) | (u8_tail(s) != t);
+    return s->key == w && u8_tail(s) == t && s->len ? s : NULL;
+}
+
+/* The slot of a UTF-8 cache ws (mask + 1 slots) to store the word (w, t)
+ * in (not there yet), as word_victim_in chooses. */
+static inline struct word_slot *u8_victim(struct word_slot *ws, size_t mask, uint64_t w,
+                                          uint32_t t)
+{
+    struct word_slot *s = &ws[u8_word_hash(w, t) & mask];
+    return s->len ? &ws[(u8_word_hash(w, t) & mask) ^ 1] : s;
+}
+
+/* Where slot s (a word of r's cache) goes in a fresh cache of WORD_SLOTS. */
+static inline struct word_slot *words_victim(const xq_reader *r, struct word_slot *t,
+                                             const struct word_slot *s)
+{
+    return r->words_utf8 ? u8_victim(t, WORD_SLOTS - 1, s->key, u8_tail(s))
+                         : word_victim(t, s->key);
+}
+
 /* Make the word cache, or grow it to WORD_SLOTS with the words it holds,
  * as the input's moves pass WORDS_AFTER and WORDS_GROW (no cache, or the
- * smaller one, when out of memory). */
+ * smaller one, when out of memory).  It is made for a GBK or Big5 input
+ * once its pair cache exists, and for an input whose encoding is UTF-8
+ * (called from fast_lines after xq_input_window gave bytes: the
+ * encoding is then decided, never XQ_ENC_AUTO, and stays what it is). */
 static void words_size(xq_reader *r)
 {
     uint64_t moves = r->file_moves + r->moves;
     if (!r->words) {
-        if (!r->pairs || moves < WORDS_AFTER) return;
-        if ((r->words = words_new(WORD_SLOTS_FIRST))) r->words_mask = WORD_SLOTS_FIRST - 1;
+        if (moves < WORDS_AFTER) return;
+        bool utf8 = !r->pairs && xq_input_encoding(r->in) == XQ_ENC_UTF8;
+        if (!r->pairs && !utf8) return;
+        if ((r->words = words_new(WORD_SLOTS_FIRST))) {
+            r->words_mask = WORD_SLOTS_FIRST - 1;
+            r->words_utf8 = utf8;
+        }
         return;
     }
     if (r->words_mask == WORD_SLOTS - 1 || moves < WORDS_GROW) return;
     struct word_slot *t = words_new(WORD_SLOTS);
     if (!t) return;
     for (size_t i = 0; i <= r->words_mask; i++)
-        if (r->words[i].len) *word_victim(t, r->words[i].key) = r->words[i];
+        if (r->words[i].len) *words_victim(r, t, &r->words[i]) = r->words[i];
     words_free(r->words, r->words_mask + 1);
     r->words = t;
     r->words_mask = WORD_SLOTS - 1;
@@ -1589,7 +1653,9 @@ static const unsigned char *fast_result(xq_reader *r, xq_game *g, const unsigned
  * middle of the movetext, and an ASCII result on the main line with
  * nothing after it (fast_result).  It walks the raw bytes once from s, up to the
  * first '\n' or e, decoding each move straight into the arena (the pair
- * cache pt of a GBK or Big5 input, else xq_input_decode_word), instead of
+ * cache pt of a GBK or Big5 input, else xq_input_decode_word; a word
+ * the word cache holds, 8 raw bytes in GBK or Big5 and 12 in UTF-8, from
+ * its slot with its desc), instead of
  * decoding the line, then scanning blanks, tokens and columns.  Nodes get
  * line number `lineno`.  Returns where it stopped (the '\n' or e), with
  * the column after the last character in *colp, or NULL when the line
@@ -1640,12 +1706,20 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
         uint32_t chars;
         const unsigned char *q;
         uint64_t w = 0;
+        uint32_t wt = 0;       /* a UTF-8 word's last 4 bytes */
         const struct word_slot *ws = NULL;
         bool cached = false;   /* w is a word the cache may hold */
         uint16_t desc = 0;     /* the node's xq_node.desc: known for cached words */
-        if (pt && r->words && e - p > 8 && (CLASS[p[8]] == C_BLANK || p[8] == '\n')) {
+        size_t wlen = pt ? 8 : U8_WORD;   /* the cached words' raw bytes */
+        if (r->words && (pt || r->words_utf8) && (size_t)(e - p) > wlen &&
+            (CLASS[p[wlen]] == C_BLANK || p[wlen] == '\n')) {
             memcpy(&w, p, 8);
-            ws = word_find_in(r->words, r->words_mask, w);
+            if (pt) {
+                ws = word_find_in(r->words, r->words_mask, w);
+            } else {   /* a UTF-8 input's cache */
+                memcpy(&wt, p + 8, 4);
+                ws = u8_probe(r->words, r->words_mask, w, wt);
+            }
             cached = true;
         }
         if (ws) {   /* a move seen before: decoded, checked */
@@ -1653,7 +1727,7 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
             len = ws->len;
             chars = ws->chars;
             desc = ws->desc;
-            q = p + 8;
+            q = p + wlen;
         } else {
             size_t lim = (size_t)(e - p) < FAST_WORD ? (size_t)(e - p) : FAST_WORD;
             k = pt ? xq_pairs_decode_word(pt, p, lim, o, &len, &chars)
@@ -1661,8 +1735,9 @@ fast_scan(xq_reader *r, xq_game *g, frame *f, const unsigned char *s, const unsi
             q = p + k;
             if (k == 0 || (q < e && CLASS[*q] != C_BLANK && *q != '\n') || !fast_move(o, len))
                 return NULL;
-            if (cached && k == 8 && len < 16) {   /* whole, and a move: remember it */
-                struct word_slot *v = word_victim_in(r->words, r->words_mask, w);
+            if (cached && k == wlen && len < 16) {   /* whole, and a move: remember it */
+                struct word_slot *v = pt ? word_victim_in(r->words, r->words_mask, w)
+                                         : u8_victim(r->words, r->words_mask, w, wt);
                 v->key = w;
                 memset(v->text, 0, 16);
                 memcpy(v->text, o, len);
@@ -2392,7 +2467,83 @@ static __attribute__((noinline)) void pair_run(const struct word_slot *words, si
     ps->line = line;
 }
 
-/* The dominant line of a GBK or Big5 record, "N. WWWWWWWW WWWWWWWW\n": a
+/* pair_run for a UTF-8 input's cache (words_utf8): the lines "N.
+ * WWWWWWWWWWWW WWWWWWWWWWWW\n" (two words of 12 raw bytes, U8_WORD: the
+ * usual Chinese move, four 3-byte characters) or the last line "N.
+ * WWWWWWWWWWWW\n", under the same contract (lim: a line that starts
+ * before it has its 26 bytes after "N. " before the window's end). */
+static __attribute__((noinline)) void u8_pair_run(const struct word_slot *words, size_t mask,
+                                                  const unsigned char *lim, xq_node *nd_lim,
+                                                  pair_pos *ps)
+{
+    const unsigned char *p = ps->p;
+    xq_node *const nd0 = ps->nd;
+    xq_node *nd = nd0;
+    char *o = ps->o;
+    uint32_t line = ps->line;
+    uint32_t v = 1;   /* the guess: the line's number */
+    while (p < lim && nd < nd_lim) {
+        uint64_t x, t = NUMBER_PREFIX[v];
+        memcpy(&x, p, 8);
+        const unsigned char *m;
+        if (((x ^ t) << (t >> 56)) == 0) {   /* "v. " (the shift drops the bytes after it) */
+            m = p + (uint8_t)(t >> 48);
+        } else {   /* (as pair_run reads it) */
+            if ((unsigned)p[0] - '0' >= 10u) break;
+            const unsigned char *q = p + 1;
+            v = (uint32_t)(p[0] - '0');
+            if ((unsigned)q[0] - '0' < 10u) {
+                v = v * 10 + (uint32_t)(q[0] - '0');
+                q++;
+                if ((unsigned)q[0] - '0' < 10u) {
+                    v = v * 10 + (uint32_t)(q[0] - '0');
+                    q++;
+                }
+            }
+            if (q[0] != '.' || q[1] != ' ') break;
+            m = q + 2;
+        }
+        uint32_t col = (uint32_t)(m - p) + 1;
+        uint64_t w1;
+        uint32_t t1;
+        memcpy(&w1, m, 8);
+        memcpy(&t1, m + 8, 4);
+        if (m[U8_WORD] != ' ') {
+            if (m[U8_WORD] != '\n') break;
+            /* "N. WWWWWWWWWWWW\n": a last line of one move */
+            const struct word_slot *s1 = u8_probe(words, mask, w1, t1);
+            if (!s1) break;
+            o = fast_pair_node(nd, o, s1, line, col, v);
+            nd++;
+            line++;
+            p = m + U8_WORD + 1;
+            break;   /* (the result line, usually, comes next) */
+        }
+        if (m[2 * U8_WORD + 1] != '\n') break;
+        uint64_t w2;
+        uint32_t t2;
+        memcpy(&w2, m + U8_WORD + 1, 8);
+        memcpy(&t2, m + U8_WORD + 9, 4);
+        const struct word_slot *s1 = u8_probe(words, mask, w1, t1),
+                               *s2 = u8_probe(words, mask, w2, t2);
+        /* (a cached word holds no blank and no '\n': the line has the shape) */
+        if (!s1 || !s2) break;
+        o = fast_pair_node(nd, o, s1, line, col, v);
+        o = fast_pair_node(nd + 1, o, s2, line, col + s1->chars + 1, 0);
+        nd += 2;
+        line++;
+        p = m + 2 * U8_WORD + 2;
+        v += v < NUMBER_PREFIXES - 1;   /* (past 999: "999. ", read as 999 either way) */
+    }
+    ps->p = p;
+    ps->last = nd != nd0 ? p - 1 : NULL;   /* (the '\n' before p) */
+    ps->nd = nd;
+    ps->o = o;
+    ps->line = line;
+}
+
+/* The dominant line of a GBK or Big5 record, "N. WWWWWWWW WWWWWWWW\n"
+ * (of a UTF-8 one, with words of 12 bytes: u8_pair_run): a
  * move number of 1 to 3 digits, one dot, one space, then two moves of 8
  * raw bytes each that the word cache holds (the second followed by the
  * '\n'; or one move, "N. WWWWWWWW\n", the last line of a record that
@@ -2453,10 +2604,14 @@ static inline const unsigned char *fast_pair_lines(xq_reader *r, xq_game *g, fra
     /* a line starts before lim: then its moves' 18 bytes ("WWWWWWWW
      * WWWWWWWW\n", at most 5 bytes after its start) end before e, and it
      * starts before stop; a line in the last 23 bytes of the window goes
-     * to fast_moves (one test a line instead of two) */
-    const unsigned char *const lim = e - p <= 23 ? p : e - stop > 23 ? stop : e - 23;
+     * to fast_moves (one test a line instead of two); for UTF-8 words 31
+     * bytes ("WWWWWWWWWWWW WWWWWWWWWWWW\n", 26 bytes after "NNN. ") */
+    const size_t tail = r->words_utf8 ? 31 : 23;   /* (UTF-8: "WWWWWWWWWWWW x12\n", 26 bytes) */
+    const unsigned char *const lim = (size_t)(e - p) <= tail ? p
+                                   : (size_t)(e - stop) > tail ? stop : e - tail;
     pair_pos ps = {p, NULL, nd0, o, (uint32_t)lineno};
-    pair_run(words, mask, lim, nd_lim, &ps);
+    if (r->words_utf8) u8_pair_run(words, mask, lim, nd_lim, &ps);
+    else pair_run(words, mask, lim, nd_lim, &ps);
     if (ps.nd == nd0) return NULL;
     size_t count = (size_t)(ps.nd - nd0);
     f->count += count;
