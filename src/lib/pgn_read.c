@@ -1505,10 +1505,9 @@ static void words_free(struct word_slot *t, size_t n)
  * other part), len 12, desc and chars as for GBK and Big5.  The slot's
  * set is word_hash of the first 8 bytes XOR the last 4 (u8_word_hash):
  * the last character (the file or steps) differs in the last 4 bytes
- * only, and the low bits of the product depend on them.  A word of 8
- * zero bytes and 4 zero bytes lands in set 0 (WORD_KEY_EMPTY0); u8_probe
- * still tests len, as no argument bounds which sets x = 1.. reach under
- * both masks here. */
+ * only, and the bits of the product above them depend on them (every
+ * bit of the set's index).  An empty slot is never taken for a word
+ * (u8_probe_at). */
 enum { U8_WORD = 12 };
 
 static inline uint64_t u8_word_mix(uint64_t w, uint32_t t) { return w ^ (uint64_t)t; }
@@ -1523,15 +1522,40 @@ static inline uint32_t u8_tail(const struct word_slot *s)
     return t;
 }
 
+/* The slot of the set at byte offset at of ws (a UTF-8 cache) holding
+ * the word of first 8 bytes w and last 4 bytes t, or NULL.  No test of
+ * len: an empty slot's key is 0 (1 in slots 0 and 1: WORD_KEY_EMPTY0)
+ * and its tail 0, and the only words of those bytes, (0, 0) and (1, 0),
+ * fall in set 0 (key 1) and in the set of word_hash(1) (key 0, not 0 under
+ * either mask): test_utf8_words_fast.c checks both.  Which of the two
+ * slots holds it is chosen without a branch (see pair_probe). */
+static inline const struct word_slot *u8_probe_at(const struct word_slot *ws, size_t at,
+                                                  uint64_t w, uint32_t t)
+{
+    const struct word_slot *s = (const struct word_slot *)(const void *)((const char *)ws + at);
+    uint64_t miss = (s->key ^ w) | (uint64_t)(u8_tail(s) ^ t);
+#if defined(__x86_64__) && defined(__GNUC__)
+    const struct word_slot *second = s + 1;
+    __asm__("testq %1, %1\n\tcmovne %2, %0" : "+r"(s) : "r"(miss), "r"(second) : "cc");
+#else
+    s += miss != 0;
+#endif
+    return ((s->key ^ w) | (uint64_t)(u8_tail(s) ^ t)) == 0 ? s : NULL;
+}
+
+/* The byte offset in a UTF-8 cache of the set of word (w, t), under
+ * bmask = (mask & ~1) x 32 (as pair_probe finds its set). */
+static inline size_t u8_set_at(size_t bmask, uint64_t w, uint32_t t)
+{
+    return (size_t)((u8_word_mix(w, t) * 0x9E3779B97F4A7C15u) >> (64 - WORD_BITS - 5)) & bmask;
+}
+
 /* The slot of ws (mask + 1 slots, a UTF-8 cache) holding the word of
- * first 8 bytes w and last 4 bytes t, or NULL.  Both slots of the set are
- * tested without a branch on which one holds it (see pair_probe). */
+ * first 8 bytes w and last 4 bytes t, or NULL. */
 static inline const struct word_slot *u8_probe(const struct word_slot *ws, size_t mask,
                                                uint64_t w, uint32_t t)
 {
-    const struct word_slot *s = &ws[u8_word_hash(w, t) & mask & ~(size_t)1];
-    s += (s->key != w) | (u8_tail(s) != t);
-    return s->key == w && u8_tail(s) == t && s->len ? s : NULL;
+    return u8_probe_at(ws, u8_set_at((mask & ~(size_t)1) * sizeof *ws, w, t), w, t);
 }
 
 /* The slot of a UTF-8 cache ws (mask + 1 slots) to store the word (w, t)
@@ -2481,6 +2505,7 @@ static __attribute__((noinline)) void u8_pair_run(const struct word_slot *words,
     xq_node *nd = nd0;
     char *o = ps->o;
     uint32_t line = ps->line;
+    const size_t bmask = (mask & ~(size_t)1) * sizeof *words;
     uint32_t v = 1;   /* the guess: the line's number */
     while (p < lim && nd < nd_lim) {
         uint64_t x, t = NUMBER_PREFIX[v];
@@ -2511,7 +2536,7 @@ static __attribute__((noinline)) void u8_pair_run(const struct word_slot *words,
         if (m[U8_WORD] != ' ') {
             if (m[U8_WORD] != '\n') break;
             /* "N. WWWWWWWWWWWW\n": a last line of one move */
-            const struct word_slot *s1 = u8_probe(words, mask, w1, t1);
+            const struct word_slot *s1 = u8_probe_at(words, u8_set_at(bmask, w1, t1), w1, t1);
             if (!s1) break;
             o = fast_pair_node(nd, o, s1, line, col, v);
             nd++;
@@ -2524,8 +2549,8 @@ static __attribute__((noinline)) void u8_pair_run(const struct word_slot *words,
         uint32_t t2;
         memcpy(&w2, m + U8_WORD + 1, 8);
         memcpy(&t2, m + U8_WORD + 9, 4);
-        const struct word_slot *s1 = u8_probe(words, mask, w1, t1),
-                               *s2 = u8_probe(words, mask, w2, t2);
+        const struct word_slot *s1 = u8_probe_at(words, u8_set_at(bmask, w1, t1), w1, t1),
+                               *s2 = u8_probe_at(words, u8_set_at(bmask, w2, t2), w2, t2);
         /* (a cached word holds no blank and no '\n': the line has the shape) */
         if (!s1 || !s2) break;
         o = fast_pair_node(nd, o, s1, line, col, v);

@@ -324,6 +324,13 @@ static void test_words_grow(void **state)
     assert_non_null(r->words);
     assert_true(r->words_utf8);
     assert_int_equal(r->words_mask, WORD_SLOTS_FIRST - 1);
+    /* the words of an empty slot's bytes are no word, in either table
+     * size (u8_probe_at tests no len): (0, 0) is in set 0, whose key is
+     * WORD_KEY_EMPTY0, and (1, 0) in a set other than 0 */
+    assert_int_equal(u8_word_hash(0, 0) & (WORD_SLOTS - 1) & ~(size_t)1, 0);
+    assert_int_not_equal(u8_word_hash(1, 0) & (WORD_SLOTS_FIRST - 1) & ~(size_t)1, 0);
+    assert_int_not_equal(u8_word_hash(1, 0) & (WORD_SLOTS - 1) & ~(size_t)1, 0);
+    for (uint64_t w = 0; w < 2; w++) assert_null(u8_probe(r->words, r->words_mask, w, 0));
     static uint64_t keys[3000];
     static uint32_t tails[3000];
     size_t n = 0;
