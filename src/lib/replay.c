@@ -63,6 +63,7 @@ void xq_replay_options_default(xq_replay_options *opt)
     opt->strict = false;
     opt->no_warning_text = false;
     opt->no_moves = false;
+    opt->no_final = false;
 }
 
 /* The results nearly every Result tag holds, "1-0", "0-1", "1/2-1/2" and
@@ -1071,15 +1072,18 @@ static uint32_t nodes_variations(const xq_node *nodes, size_t count)
 /* A kept line's replay into *out and the nodes (which are the key's: one
  * per kept move): the findings, each at its ply's node, the moves (when
  * kept: with_moves, as when the line was kept), how the game ended, the
- * final position.  Returns the nodes' variation counts or'ed (nonzero:
- * check_branch is due; always 0 without the moves: such a line is not
- * taken, xq_replay_game_memo). */
-static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, bool with_moves, xq_replay *out)
+ * final position (with_final; else out->final all zero: opt->no_final).
+ * Returns the nodes' variation counts or'ed (nonzero: check_branch is
+ * due; always 0 without the moves: such a line is not taken,
+ * xq_replay_game_memo). */
+static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, bool with_moves, bool with_final,
+                          xq_replay *out)
 {
     line_head h;
     memcpy(&h, v, sizeof h);
     v += sizeof h;
-    final_restore(&out->final, &h, v);
+    if (with_final) final_restore(&out->final, &h, v);
+    else memset(&out->final, 0, sizeof out->final);
     v += 2 * (size_t)h.npieces;
     for (unsigned i = 0; i < h.nfind; i++, v += sizeof(line_finding)) {
         line_finding f;
@@ -1126,15 +1130,16 @@ static void line_write(unsigned char *v, line_head *h, const unsigned char *piec
     if (out->repeated) verdict_pack(&out->repetition, v);
 }
 
-/* Keep the replay of a main line just made (*out, the nodes' moves)
- * under key, when it can be taken back whole: every move played, and
+/* Keep the replay of a main line just made (*out, its final position
+ * *final, the nodes' moves) under key, when it can be taken back whole: every move played, and
  * every finding since the first new_from (out->findings[new_from..]) kept
  * and without text (counted_before: the errors and warnings counted
  * before them); the moves only with_moves (the caller reads them: no
  * opt->no_moves, which the key holds).  Takes the memo's lock when it is
  * shared. */
 static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size_t key_len, const xq_replay *out,
-                      int new_from, int counted_before, const xq_node *nodes, size_t count, bool with_moves)
+                      const xq_position *final, int new_from, int counted_before, const xq_node *nodes, size_t count,
+                      bool with_moves)
 {
     if (out->status != XQ_STATUS_VALID || (size_t)out->plies != count) return;
     int nfind = out->nfindings - new_from;
@@ -1143,7 +1148,7 @@ static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size
         if (out->findings[i].message[0]) return;
     line_head h = {0};
     unsigned char pieces[2 * XQ_SQUARES];
-    size_t packed = final_pack(&out->final, &h, pieces);
+    size_t packed = final_pack(final, &h, pieces);
     size_t vlen = sizeof h + packed + (size_t)nfind * sizeof(line_finding) +
                   (with_moves ? count * sizeof(xq_move) : 0) +
                   (out->repeated ? verdict_packed_size(&out->repetition) : 0);
@@ -1260,7 +1265,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
             v = NULL;
             line = NULL;
         }
-        uint32_t variations = v ? line_take(v, nodes, count, !opt->no_moves, out) : 0;
+        uint32_t variations = v ? line_take(v, nodes, count, !opt->no_moves, !opt->no_final, out) : 0;
         xq_line_memo_unlock(lines);
         if (v) {
             replay_end(g, opt, notation, variations, out);
@@ -1446,8 +1451,10 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
             out->result_board = out->repetition.result;
         }
     }
-    out->final = pos;
-    if (line && !out->out_of_memory)
-        line_keep(lines, line_hash, line, line_len, out, new_from, counted_before, nodes, count, !opt->no_moves);
+    if (opt->no_final) memset(&out->final, 0, sizeof out->final);
+    else out->final = pos;
+    if (line && !out->out_of_memory)   /* (its final position kept whatever opt->no_final) */
+        line_keep(lines, line_hash, line, line_len, out, &pos, new_from, counted_before, nodes, count,
+                  !opt->no_moves);
     replay_end(g, opt, notation, variations, out);
 }

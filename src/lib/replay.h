@@ -101,6 +101,13 @@ typedef struct {
                             it (2 bytes a ply of fresh memory a new line; a line with variations
                             is played, as check_branch starts from its moves).  Every other field
                             of the result is the same.  Default false */
+    bool no_final;       /* the caller reads no out->final after xq_replay_game_memo (no tool
+                            does): it is left all zero, so that a main line taken from the memo
+                            of main lines is not set up as its final position (xq_position_place
+                            on every repeated game: 13.3 M of masters.pgn's 1,431.6 M
+                            instructions).  The memo keeps the final position all the same (a
+                            line is kept alike for either caller).  Every other field of the
+                            result is the same.  Default false */
 } xq_replay_options;
 
 /* Defaults of the CXA 1999 rule set. */

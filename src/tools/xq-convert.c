@@ -251,6 +251,7 @@ static int convert_file(const char *path, FILE *out, const options *opt, totals 
 {
     run_state st = {.opt = opt, .t = t, .games_before = t->games, .status = XQ_EXIT_OK};
     xq_replay_options_default(&st.rules);
+    st.rules.no_final = true;   /* (no output reads the final position: replay.h) */
     st.holds = xq_out_format_holds(opt->write.format);
     if (opt->write.no_comments) st.holds |= XQ_HOLDS_COMMENTS;
     if (opt->write.no_variations) st.holds |= XQ_HOLDS_VARIATIONS;

@@ -174,6 +174,7 @@ int main(int argc, char **argv)
     options opt;
     memset(&opt, 0, sizeof opt);
     xq_replay_options_default(&opt.rules);
+    opt.rules.no_final = true;   /* (no output reads the final position: replay.h) */
     opt.threads = xq_cpu_count();
     opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     xq_cli_list list = {0};

@@ -491,6 +491,7 @@ int main(int argc, char **argv)
     xq_replay_options_default(&opt.stats.rules);
     /* statistics count findings by kind and never print their messages */
     opt.stats.rules.no_warning_text = true;
+    opt.stats.rules.no_final = true;   /* (no statistic reads the final position: replay.h) */
     opt.report.top = 20;
     opt.threads = xq_cpu_count();
     opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */

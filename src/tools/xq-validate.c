@@ -486,6 +486,7 @@ int main(int argc, char **argv)
      * then holds no moves either: replay.h) */
     opt.read.no_raw = opt.keep == KEEP_NONE;
     opt.rules.no_moves = opt.keep == KEEP_NONE;
+    opt.rules.no_final = true;   /* (no report reads the final position: replay.h) */
 
     char **paths;
     size_t npaths;
