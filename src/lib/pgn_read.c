@@ -2414,6 +2414,31 @@ static inline const struct word_slot *pair_probe(const struct word_slot *ws, siz
     return s->key == w ? s : NULL;
 }
 
+/* The move number that starts a pair line at p, "N. " (1 to 3 digits,
+ * one dot, one space), read digit by digit into *v, for pair_run and
+ * u8_pair_run when their guess ("v. ", NUMBER_PREFIX: in a run the
+ * numbers count up by one) did not match.  Returns the first byte after
+ * the blank, or NULL when the line does not start so.  p[0] is a digit
+ * (the caller's test) or the line is not one: each byte read follows one
+ * that is not a '\n'. */
+static inline __attribute__((always_inline)) const unsigned char *pair_number(const unsigned char *p, uint32_t *v)
+{
+    if ((unsigned)p[0] - '0' >= 10u) return NULL;
+    const unsigned char *q = p + 1;
+    uint32_t n = (uint32_t)(p[0] - '0');
+    if ((unsigned)q[0] - '0' < 10u) {
+        n = n * 10 + (uint32_t)(q[0] - '0');
+        q++;
+        if ((unsigned)q[0] - '0' < 10u) {
+            n = n * 10 + (uint32_t)(q[0] - '0');
+            q++;
+        }
+    }
+    *v = n;
+    if (q[0] != '.' || q[1] != ' ') return NULL;
+    return q + 2;
+}
+
 /* fast_pair_lines' loop: the lines from ps->p while each is one of the
  * run ("N. WWWWWWWW WWWWWWWW\n", or the last line "N. WWWWWWWW\n", which
  * ends it), starts before lim and leaves room for its nodes before
@@ -2438,25 +2463,8 @@ static __attribute__((noinline)) void pair_run(const struct word_slot *words, si
         uint64_t x, t = NUMBER_PREFIX[v];
         memcpy(&x, p, 8);
         const unsigned char *m;
-        if (((x ^ t) << (t >> 56)) == 0) {   /* "v. " (the shift drops the bytes after it) */
-            m = p + (uint8_t)(t >> 48);
-        } else {
-            /* p[0] is a digit (the caller's test) or the line is not one:
-             * each byte read below follows one that is not a '\n' */
-            if ((unsigned)p[0] - '0' >= 10u) break;
-            const unsigned char *q = p + 1;
-            v = (uint32_t)(p[0] - '0');
-            if ((unsigned)q[0] - '0' < 10u) {
-                v = v * 10 + (uint32_t)(q[0] - '0');
-                q++;
-                if ((unsigned)q[0] - '0' < 10u) {
-                    v = v * 10 + (uint32_t)(q[0] - '0');
-                    q++;
-                }
-            }
-            if (q[0] != '.' || q[1] != ' ') break;
-            m = q + 2;
-        }
+        if (((x ^ t) << (t >> 56)) == 0) m = p + (uint8_t)(t >> 48);   /* "v. " (the shift drops the bytes after it) */
+        else if (!(m = pair_number(p, &v))) break;
         uint32_t col = (uint32_t)(m - p) + 1;
         uint64_t w1;
         memcpy(&w1, m, 8);
@@ -2511,23 +2519,8 @@ static __attribute__((noinline)) void u8_pair_run(const struct word_slot *words,
         uint64_t x, t = NUMBER_PREFIX[v];
         memcpy(&x, p, 8);
         const unsigned char *m;
-        if (((x ^ t) << (t >> 56)) == 0) {   /* "v. " (the shift drops the bytes after it) */
-            m = p + (uint8_t)(t >> 48);
-        } else {   /* (as pair_run reads it) */
-            if ((unsigned)p[0] - '0' >= 10u) break;
-            const unsigned char *q = p + 1;
-            v = (uint32_t)(p[0] - '0');
-            if ((unsigned)q[0] - '0' < 10u) {
-                v = v * 10 + (uint32_t)(q[0] - '0');
-                q++;
-                if ((unsigned)q[0] - '0' < 10u) {
-                    v = v * 10 + (uint32_t)(q[0] - '0');
-                    q++;
-                }
-            }
-            if (q[0] != '.' || q[1] != ' ') break;
-            m = q + 2;
-        }
+        if (((x ^ t) << (t >> 56)) == 0) m = p + (uint8_t)(t >> 48);   /* "v. " (the shift drops the bytes after it) */
+        else if (!(m = pair_number(p, &v))) break;
         uint32_t col = (uint32_t)(m - p) + 1;
         uint64_t w1;
         uint32_t t1;
