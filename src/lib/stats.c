@@ -171,11 +171,22 @@ void xq_stats_analyse(const xq_game *g, const xq_replay *r, xq_stats_game *out)
                     : XQ_WHEN_UNKNOWN;
 }
 
+/* A Date or Time value as recorded (trimmed), or none when it is empty
+ * or holds a '?': PGN's mark of a part not known ("????.??.??",
+ * "2025.??.??", "?"), which cannot tell two games apart. */
+static xq_stats_str when_known(const char *value)
+{
+    xq_stats_str v = trimmed(value);
+    if (v.s && memchr(v.s, '?', v.n)) v.s = NULL, v.n = 0;
+    return v;
+}
+
 uint64_t xq_stats_when_hash(const char *date, const char *time)
 {
-    xq_stats_str d = trimmed(date), t = trimmed(time);
+    xq_stats_str d = when_known(date), t = when_known(time);
     if (!d.s && !t.s) return XQ_WHEN_NONE;
-    /* an absent tag and an empty one are the same: nothing recorded */
+    /* an absent tag, an empty one and one with a part not known are the
+     * same: nothing recorded */
     uint64_t h = step(step(0x7768656E, d.s ? fnv(d.s, d.n) : 0), t.s ? fnv(t.s, t.n) : 0);
     return h >= 2 ? h : h + 2;
 }

@@ -92,7 +92,8 @@ typedef struct {
 } xq_stats_game;
 
 /* When a game was played, as a hash of its Date and Time tags (values
- * trimmed): XQ_WHEN_NONE when it has neither, else a hash >= 2 (0 is
+ * trimmed; one holding a '?', PGN's "not known", counts as absent):
+ * XQ_WHEN_NONE when it has neither, else a hash >= 2 (0 is
  * left for "not known": xq_event_game from JSON of an earlier version).
  * What tells two records without a move apart when their round is not
  * known (xq_standings_compute). */

@@ -400,6 +400,19 @@ static void test_standings_forfeit_copies(void **state)
     assert_int_equal(st.nduplicates, 1);
     xq_standings_free(&st);
     assert_int_equal(xq_stats_when_hash(NULL, "  "), XQ_WHEN_NONE);
+    /* PGN's marks of a date or time not known, whole or in part, record
+     * nothing: two such forfeits are two games (break15) */
+    assert_int_equal(xq_stats_when_hash("????.??.??", NULL), XQ_WHEN_NONE);
+    assert_int_equal(xq_stats_when_hash(" ? ", "??:??"), XQ_WHEN_NONE);
+    assert_int_equal(xq_stats_when_hash("2025.??.??", NULL), XQ_WHEN_NONE);
+    assert_int_equal(xq_stats_when_hash("????.??.??", "09:00"), xq_stats_when_hash(NULL, "09:00"));
+    g[3].move_hash = 103;   /* (the games with moves two games again) */
+    g[0].when = xq_stats_when_hash("????.??.??", NULL);
+    g[2].when = xq_stats_when_hash("????.??.??", NULL);
+    assert_true(xq_standings_compute(g, 4, XQ_SYSTEM_AUTO, &st));
+    assert_int_equal(st.ngames, 4);
+    assert_int_equal(st.nduplicates, 0);
+    xq_standings_free(&st);
 }
 
 /* The Swiss event of tests/data/stats-swiss.pgn, hand-checked: scores
