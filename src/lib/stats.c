@@ -320,6 +320,7 @@ xq_stats *xq_stats_new(const xq_stats_options *opt)
     if (opt) {
         s->opt.rules = opt->rules;
         s->opt.system = opt->system;
+        s->opt.system_unrecorded = opt->system_unrecorded;
         if (opt->event) {
             xq_stats_str t = trimmed(opt->event);
             char *ev = malloc(t.n + 1);
@@ -531,7 +532,8 @@ static bool same_options(const xq_stats *a, const xq_stats *b, char *err, size_t
         snprintf(err, errsz, "the statistics were made for different events (--event)");
         return false;
     }
-    if (a->opt.system != b->opt.system) {
+    /* (a part that did not record its system agrees with any) */
+    if (a->opt.system != b->opt.system && !a->opt.system_unrecorded && !b->opt.system_unrecorded) {
         snprintf(err, errsz, "the statistics were made with different tie-break systems (--system %s and %s)",
                  xq_event_system_str(a->opt.system), xq_event_system_str(b->opt.system));
         return false;
@@ -542,6 +544,7 @@ static bool same_options(const xq_stats *a, const xq_stats *b, char *err, size_t
 void xq_stats_set_system(xq_stats *s, xq_event_system system)
 {
     s->opt.system = system;
+    s->opt.system_unrecorded = false;
 }
 
 const char *xq_event_system_str(xq_event_system system)
@@ -561,6 +564,7 @@ bool xq_event_system_parse(const char *text, xq_event_system *out)
 bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errsz)
 {
     if (!same_options(into, from, err, errsz)) return false;
+    if (into->opt.system_unrecorded && !from->opt.system_unrecorded) xq_stats_set_system(into, from->opt.system);
     into->records += from->records;
     /* saturated, not wrapped: a count that wrapped to 0 would call the
      * merged statistics complete (the other sums may wrap, as sums) */

@@ -56,6 +56,9 @@ typedef struct {
                                   (--system; AUTO when not chosen): not used to
                                   accumulate, but recorded so that a merge of
                                   parts ranks the event as each part would */
+    bool system_unrecorded;    /* read from JSON of an earlier version, which
+                                  did not record the system: system is AUTO
+                                  there, and a merge takes the other part's */
 } xq_stats_options;
 
 /* A view of text inside a game record: n bytes at s (not NUL-terminated);

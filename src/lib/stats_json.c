@@ -191,7 +191,10 @@ bool xq_stats_write_json(FILE *o, const xq_stats *s, const xq_stats_report_optio
         xq_json_key(o, "repetitions", &f); fprintf(o, "%d", s->opt.rules.repetitions);
         xq_json_key(o, "strict", &f); fputs(s->opt.rules.strict ? "true" : "false", o);
         xq_json_key(o, "event", &f); xq_json_string(o, s->opt.event);
-        xq_json_key(o, "system", &f); xq_json_string(o, xq_event_system_str(s->opt.system));
+        if (!s->opt.system_unrecorded) {   /* (not recorded: left so, for the next merge) */
+            xq_json_key(o, "system", &f);
+            xq_json_string(o, xq_event_system_str(s->opt.system));
+        }
         putc('}', o);
     }
     xq_json_key(o, "records", &first); fprintf(o, "%" PRIu64, s->records);
@@ -609,6 +612,7 @@ xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, cha
         } else {
             opt.rules.strict = strict->type == XQ_JSON_TRUE;
             opt.event = event->type == XQ_JSON_STRING ? event->str : NULL;
+            opt.system_unrecorded = !system;
             s = xq_stats_new(&opt);
             if (!s) snprintf(err, errsz, "out of memory");
             else if (!from_tree(&c, &root, s)) {
