@@ -307,17 +307,20 @@ void xq_text_defang(char *s)
     }
 }
 
-/* Is c a control character of xq_name_put's rule (C0 but NUL, DEL)? */
-static bool name_control(unsigned char c)
+/* Length of the control character of xq_name_put's rule at p: 1 for a C0
+ * byte (not NUL) or DEL, 2 for a C1 control in UTF-8 (U+0080-U+009F, the
+ * bytes C2 80-C2 9F: U+009B is CSI, which terminals act on), 0 if none. */
+static int name_control(const unsigned char *p)
 {
-    return (c >= 0x01 && c <= 0x1F) || c == 0x7F;
+    if ((p[0] >= 0x01 && p[0] <= 0x1F) || p[0] == 0x7F) return 1;
+    return p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F ? 2 : 0;
 }
 
 void xq_name_put(FILE *to, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     bool any = false;
-    for (const unsigned char *q = p; *q && !any; q++) any = name_control(*q);
+    for (const unsigned char *q = p; *q && !any; q++) any = name_control(q) > 0;
     if (!any) {
         fputs(s, to);
         return;
@@ -329,7 +332,8 @@ void xq_name_put(FILE *to, const char *s)
         case '\n': fputs("\\n", to); break;
         case '\r': fputs("\\r", to); break;
         default:
-            if (name_control(*p)) fprintf(to, "\\%03o", *p);
+            if (name_control(p) == 2) fprintf(to, "\\%03o\\%03o", p[0], p[1]), p++;
+            else if (name_control(p)) fprintf(to, "\\%03o", *p);
             else putc(*p, to);
         }
     }

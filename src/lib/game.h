@@ -227,13 +227,16 @@ void xq_text_defang(char *s);
 /* Write s, a file name or a line of text that quotes one, to `to` as
  * every text diagnostic shows it (the one rule, man/xq.7 DIAGNOSTICS):
  * byte for byte when it holds no control character (C0: bytes 0x01-0x1F,
- * and DEL 0x7F), so that UTF-8, GBK, Big5 names, blanks and backslashes
- * print as they are; otherwise as a shell's $'...' or C string spells it
- * and a user maps back: tab, newline and carriage return as \t \n \r,
- * the other controls as \ and three octal digits (ESC \033, DEL \177),
- * and a backslash as \\.  So a name cannot move the cursor, colour the
- * terminal or cut a FILE:LINE:COL line in two.  Bytes 0x80 and up are
- * left alone (they are GBK and Big5 bytes as well as UTF-8's). */
+ * DEL 0x7F, and C1 in UTF-8: U+0080-U+009F, the byte pairs C2 80-C2 9F,
+ * U+009B being CSI, which terminals act on), so that UTF-8, GBK, Big5
+ * names, blanks and backslashes print as they are; otherwise as a shell's
+ * $'...' or C string spells it and a user maps back: tab, newline and
+ * carriage return as \t \n \r, the other controls as \ and three octal
+ * digits of each byte (ESC \033, DEL \177, CSI \302\233), and a backslash
+ * as \\.  So a name cannot move the cursor, colour the terminal or cut a
+ * FILE:LINE:COL line in two.  Other bytes from 0x80 up are left alone
+ * (they are GBK and Big5 bytes as well as UTF-8's; a GBK pair C2 80-9F,
+ * rare, is escaped too and still reads back). */
 void xq_name_put(FILE *to, const char *s);
 
 #endif

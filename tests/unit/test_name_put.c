@@ -2,7 +2,8 @@
  * text diagnostic writes a file name: every byte alone in a name, and
  * names of random bytes read back by the rule's inverse (the $'...'
  * reading of a shell) give the name again, a name without a control
- * character byte for byte. */
+ * character byte for byte; C1 controls in UTF-8 (C2 80-C2 9F) escaped as
+ * two octal bytes, other C2 pairs and GBK/Big5 bytes as they are. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,14 @@ static char *shown(const char *s)
 }
 
 static bool control(unsigned char c) { return (c >= 1 && c <= 31) || c == 127; }
+
+/* Whether s holds a control of the rule: C0, DEL, or a UTF-8 C1 pair. */
+static bool any_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (control(*p) || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F)) return true;
+    return false;
+}
 
 /* The rule read backwards (for a name that had a control character). */
 static size_t unescape(const char *s, char *out)
@@ -75,6 +84,31 @@ static void each_byte(void **state)
     free(got);
 }
 
+/* U+0080-U+009F (C2 80-C2 9F) are escaped byte by byte; U+00A0 and up,
+ * a C2 alone and a 0x9B after another lead byte are not. */
+static void c1_controls(void **state)
+{
+    (void)state;
+    for (int b = 0x80; b <= 0xBF; b++) {
+        char name[5] = {'a', (char)0xC2, (char)b, 'b', '\0'};
+        char *got = shown(name);
+        char want[16];
+        if (b <= 0x9F) snprintf(want, sizeof want, "a\\302\\%03ob", b);
+        else memcpy(want, name, 5);
+        assert_string_equal(got, want);
+        free(got);
+    }
+    char *got = shown("a\xC2\x9B" "31mb\\");   /* CSI: then a backslash doubles too */
+    assert_string_equal(got, "a\\302\\23331mb\\\\");
+    free(got);
+    got = shown("\xC2");   /* a lead byte at the end */
+    assert_string_equal(got, "\xC2");
+    free(got);
+    got = shown("\xE4\x9B\xA0\xC3\x9B");   /* 0x9B as a trail byte of other characters */
+    assert_string_equal(got, "\xE4\x9B\xA0\xC3\x9B");
+    free(got);
+}
+
 static void random_names(void **state)
 {
     (void)state;
@@ -85,12 +119,12 @@ static void random_names(void **state)
         bool any = false;
         for (size_t k = 0; k < n; k++) {
             x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-            unsigned c = i % 3 ? 1 + x % 255 : (unsigned char)"ab\\\033\n中"[x % 7];
+            unsigned c = i % 3 ? 1 + x % 255 : (unsigned char)"ab\\\033\n中\xC2\x9B"[x % 10];
             if (!c) c = 'z';
             name[k] = (char)c;
-            any |= control((unsigned char)c);
         }
         name[n] = '\0';
+        any = any_control(name);
         char *got = shown(name);
         if (!any) {
             assert_string_equal(got, name);
@@ -107,6 +141,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_byte),
+        cmocka_unit_test(c1_controls),
         cmocka_unit_test(random_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
