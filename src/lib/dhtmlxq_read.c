@@ -37,6 +37,9 @@
  *              author: tags Title Event Date Site Round Table Red RedTeam
  *              RedTime RedElo Black BlackTeam BlackTime BlackElo Result
  *              (as a PGN token) ECCO+Opening Annotator Author;
+ *              A tag value keeps the spaces at its ends (as vschess and
+ *              walker do: the round trip of write_dhtmlxq.c is exact); an
+ *              end with a tab or line break (layout) is trimmed whole.
  *   ver init refer generator firstnum length type price: display only,
  *              ignored; any other field becomes a tag of its name.
  *   DHJHtmlXQ: _34 movelist with y counted from the bottom, _31 the board
@@ -267,20 +270,38 @@ static void diag_at(block *b, xq_severity sev, const cursor *at, const char *fmt
     xq_game_diag(b->g, sev, at->line, at->col, at->off, fmt, arg);
 }
 
-/* Value bytes [from, to) as UTF-8 (trimmed of ASCII blanks unless raw). */
-static const char *value_text(block *b, size_t from, size_t to, bool comment)
+/* How value_text trims a value's ends. */
+typedef enum {
+    TRIM_BLANKS,   /* the blanks (spaces, tabs, line breaks): a field the reader parses (fen, result...) */
+    TRIM_LAYOUT,   /* the blanks of an end that holds a tab or a line break: a tag value */
+    TRIM_NONE,     /* nothing: a comment */
+} trim_mode;
+
+static bool blank(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Value bytes [from, to) as UTF-8, its ends trimmed as `how` says.  A tag
+ * value keeps the spaces at its ends (vschess and walker keep them, and
+ * write_dhtmlxq.c writes them as they are, so " x " reads back " x "); an
+ * end whose blanks hold a tab or a line break is a page's layout
+ * ("]\n  title\n[/"), which the writer never makes (it writes those as
+ * spaces), and is trimmed whole. */
+static const char *value_text(block *b, size_t from, size_t to, trim_mode how)
 {
     const dhtml_reader *r = b->r;
-    if (!comment) {
-        while (from < to && (r->data[from] == ' ' || r->data[from] == '\t' || r->data[from] == '\r' ||
-                             r->data[from] == '\n'))
-            from++;
-        while (to > from && (r->data[to - 1] == ' ' || r->data[to - 1] == '\t' || r->data[to - 1] == '\r' ||
-                             r->data[to - 1] == '\n'))
-            to--;
+    if (how != TRIM_NONE) {
+        size_t k = from;
+        bool layout = how == TRIM_BLANKS;
+        for (; k < to && blank(r->data[k]); k++) layout |= r->data[k] != ' ';
+        if (layout) from = k;
+        layout = how == TRIM_BLANKS;
+        for (k = to; k > from && blank(r->data[k - 1]); k--) layout |= r->data[k - 1] != ' ';
+        if (layout) to = k;
     }
     unsigned bad = 0;
-    const char *s = xq_bin_text(b->g, &b->r->conv, r->data + from, to - from, comment, &bad);
+    const char *s = xq_bin_text(b->g, &b->r->conv, r->data + from, to - from, how == TRIM_NONE, &bad);
     if (!s) { b->oom = true; return ""; }
     if (bad) {
         cursor c = b->cur;
@@ -295,7 +316,7 @@ static const char *value_text(block *b, size_t from, size_t to, bool comment)
 /* A comment: "||" -> "\n", \uXXXX -> the character. */
 static const char *comment_text(block *b, size_t from, size_t to)
 {
-    const char *s = value_text(b, from, to, true);
+    const char *s = value_text(b, from, to, TRIM_NONE);
     size_t n = strlen(s);
     char *o = xq_game_alloc(b->g, n + 1);
     if (!o) { b->oom = true; return s; }
@@ -487,11 +508,11 @@ static void take_field(block *b, const tag *t, size_t from, size_t to, const cur
     uint32_t v[3];
     if (b->dhj && !strcmp(name, "34")) name = "movelist";
     if (b->dhj && !strcmp(name, "31")) {
-        parse_dhj_board(b, value_text(b, from, to, false), at);
+        parse_dhj_board(b, value_text(b, from, to, TRIM_BLANKS), at);
         return;
     }
     if (b->dhj && (!strcmp(name, "32") || !strcmp(name, "33"))) {
-        int x = atoi(value_text(b, from, to, false));
+        int x = atoi(value_text(b, from, to, TRIM_BLANKS));
         if (name[1] == '2') b->side_dhj = x;
         else b->start_ply_dhj = x;
         return;
@@ -542,7 +563,7 @@ static void take_field(block *b, const tag *t, size_t from, size_t to, const cur
     }
     if (!strcasecmp(name, "binit")) { parse_binit(b, from, to, at); return; }
     if (!strcasecmp(name, "fen")) {
-        const char *fen = value_text(b, from, to, false);
+        const char *fen = value_text(b, from, to, TRIM_BLANKS);
         char err[160];
         if (xq_fen_read(&b->pos, fen, err, sizeof err)) {
             b->have_pos = b->have_fen = true;
@@ -556,7 +577,7 @@ static void take_field(block *b, const tag *t, size_t from, size_t to, const cur
         return;
     }
     if (!strcasecmp(name, "result")) {
-        const char *s = value_text(b, from, to, false);
+        const char *s = value_text(b, from, to, TRIM_BLANKS);
         xq_result res = XQ_RESULT_NONE;
         if (!xq_result_parse(s, &res) || res == XQ_RESULT_NONE) {
             if (*s && strcmp(s, "未知"))
@@ -567,13 +588,13 @@ static void take_field(block *b, const tag *t, size_t from, size_t to, const cur
         return;
     }
     if (!strcasecmp(name, "open")) {
-        const char *s = value_text(b, from, to, false);
+        const char *s = value_text(b, from, to, TRIM_LAYOUT);
         if (s[0] >= 'A' && s[0] <= 'E' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' &&
             (s[3] == 0 || s[3] == ' ' || (unsigned char)s[3] >= 0x80)) {
             char code[4] = {s[0], s[1], s[2], 0};
             add_tag(b, "ECCO", code);
             s += 3;
-            while (*s == ' ') s++;
+            if (*s == ' ') s++;   /* the one space between code and name ("E27 仙人指路") */
         }
         add_tag(b, "Opening", s);
         return;
@@ -583,10 +604,10 @@ static void take_field(block *b, const tag *t, size_t from, size_t to, const cur
     if (b->dhj && name[0] >= '0' && name[0] <= '9') return;   /* other DHJ numbers: display */
     for (int i = 0; TAGS[i].field; i++)
         if (!strcasecmp(name, TAGS[i].field)) {
-            add_tag(b, TAGS[i].tag, value_text(b, from, to, false));
+            add_tag(b, TAGS[i].tag, value_text(b, from, to, TRIM_LAYOUT));
             return;
         }
-    add_tag(b, name, value_text(b, from, to, false));
+    add_tag(b, name, value_text(b, from, to, TRIM_LAYOUT));
 }
 
 /* ---- one block: the tree -------------------------------------------------------- */

@@ -379,6 +379,49 @@ static void dhtmlxq_joined_comments(void **state)
     free(s);
 }
 
+/* Tag values with spaces at their ends go through DhtmlXQ and back as they
+ * were, in full (the format holds them: its fields have no trimming, and
+ * vschess and walker keep them), the open field's ECCO and Opening too;
+ * blanks with a line break or a tab at a value's end are a page's layout
+ * and trimmed whole. */
+static void dhtmlxq_tag_spaces(void **state)
+{
+    (void)state;
+    static const char rec[] =
+        "{\"tags\":{\"Event\":\" x \",\"Red\":\"a \",\"Black\":\" b\",\"Site\":\"   \",\"ECCO\":\"A00\","
+        "\"Opening\":\"  o \",\"Plain\":\" p  \"},\"moves\":[{\"text\":\"h2e2\"}]}\n";
+    loaded a, b;
+    xqt_load(&a, rec, sizeof rec - 1);
+    xq_write_options opt = {.format = XQ_OUT_DHTMLXQ};
+    bool full;
+    xq_write_report rep;
+    size_t len;
+    char *s = render(&a, &opt, &full, &rep, &len);
+    assert_true(full);
+    assert_string_equal(rep.note, "");
+    xqt_load(&b, s, len);
+    static const char *const NAMES[] = {"Event", "Red", "Black", "Site", "ECCO", "Opening", "Plain"};
+    for (size_t i = 0; i < sizeof NAMES / sizeof *NAMES; i++) {
+        assert_non_null(xq_game_tag(&b.g, NAMES[i]));
+        assert_string_equal(xq_game_tag(&b.g, NAMES[i]), xq_game_tag(&a.g, NAMES[i]));
+    }
+    xq_game_free(&b.g);
+    xq_game_free(&a.g);
+    free(s);
+
+    static const char page[] =
+        "[DhtmlXQ]\n[DhtmlXQ_title]\n  T t \r\n[/DhtmlXQ_title][DhtmlXQ_event]\t E[/DhtmlXQ_event]"
+        "[DhtmlXQ_red] R \n[/DhtmlXQ_red][DhtmlXQ_open]\nE27 x\n[/DhtmlXQ_open]"
+        "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]\n";
+    xqt_load(&b, page, sizeof page - 1);
+    assert_string_equal(xq_game_tag(&b.g, "Title"), "T t");
+    assert_string_equal(xq_game_tag(&b.g, "Event"), "E");
+    assert_string_equal(xq_game_tag(&b.g, "Red"), " R");
+    assert_string_equal(xq_game_tag(&b.g, "ECCO"), "E27");
+    assert_string_equal(xq_game_tag(&b.g, "Opening"), "x");
+    xq_game_free(&b.g);
+}
+
 /* XML 1.0 has no C0 control characters: written as spaces, with a note */
 static void xml_controls(void **state)
 {
@@ -413,6 +456,7 @@ int main(void)
         cmocka_unit_test(xml_controls),
         cmocka_unit_test(comments_round_trip),
         cmocka_unit_test(dhtmlxq_joined_comments),
+        cmocka_unit_test(dhtmlxq_tag_spaces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
