@@ -315,6 +315,15 @@ const char *xq_write_result_token(const xq_game *g)
     return "*";
 }
 
+const char *xq_write_comment(const char *s, size_t *empty)
+{
+    if (s && !*s) {
+        ++*empty;
+        return NULL;
+    }
+    return s;
+}
+
 void xq_write_note(xq_write_report *rep, const char *fmt, ...)
 {
     size_t n = strlen(rep->note);

@@ -32,7 +32,8 @@
  * become spaces and such a '[' the full-width '［' (so that no value can
  * end a field), with a note; other text as is.
  * A variation's leading comment goes before the comment of its first
- * move; NAGs are not written.  A line ends before its first untranslated
+ * move; an empty comment is not written (readers take an empty field for
+ * none), with a note; NAGs are not written.  A line ends before its first untranslated
  * move (reported by the walk).  Output is UTF-8 (xq_write_game converts
  * it to GBK or Big5 on request).
  */
@@ -151,6 +152,7 @@ typedef struct {
     size_t depth, scap;
     bool oom;
     unsigned changed;         /* CH_* bits of the tag values */
+    size_t empty_comments;    /* empty comments not written (the format has none) */
 } writer;
 
 static line *open_line(writer *w, unsigned parent, unsigned first_parent, int start, bool stopped,
@@ -199,7 +201,8 @@ static void on_move(void *ctx, const xq_walk_move *m)
                  (char)('0' + 9 - XQ_RANK(to)), 0};
     put_str(&l->moves, d);
     if (!w->comments) return;
-    const char *c = m->node->comment, *lead = m->index == 0 ? l->lead : NULL;
+    const char *c = xq_write_comment(m->node->comment, &w->empty_comments);
+    const char *lead = m->index == 0 ? xq_write_comment(l->lead, &w->empty_comments) : NULL;
     if (!c && !lead) return;
     char name[64];
     int ply = l->start + (int)m->index;
@@ -224,9 +227,10 @@ static void on_line(void *ctx, const xq_walk_line *wl)
     if (w->oom) return;
     if (wl->depth == 0) {
         line *m = open_line(w, 0, 0, 1, false, NULL);
-        if (m && w->comments && wl->branch->comment) {
+        const char *c = w->comments ? xq_write_comment(wl->branch->comment, &w->empty_comments) : NULL;
+        if (m && c) {
             put_str(&m->comments, "[DhtmlXQ_comment0]");
-            put_comment_value(&m->comments, wl->branch->comment);
+            put_comment_value(&m->comments, c);
             put_str(&m->comments, "[/DhtmlXQ_comment0]\n");
         }
         return;
@@ -312,6 +316,13 @@ static void note_losses(const xq_game *g, unsigned changed, xq_write_report *rep
     if (changed & CH_CONTROL) xq_write_note(rep, "dhtmlxq cannot hold control characters in a tag value: written as spaces");
 }
 
+/* The note for the empty comments left out: DhtmlXQ's readers (vschess,
+ * dhtmlxq_read.c) take an empty comment field for no comment. */
+static void note_empty_comments(size_t n, xq_write_report *rep)
+{
+    if (n) xq_write_note(rep, "dhtmlxq cannot hold empty comments: %zu dropped", n);
+}
+
 static bool plain_word(const char *s)
 {
     if (!*s || strlen(s) > 40) return false;
@@ -391,6 +402,7 @@ void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_
     }
     put_str(&b, "[DhtmlXQ_generator]xq-tools[/DhtmlXQ_generator]\n[/DhtmlXQ]\n");
     note_losses(g, w.changed, rep);
+    note_empty_comments(w.empty_comments, rep);
     if (w.oom || !b.p) snprintf(rep->why, sizeof rep->why, "no DhtmlXQ written: out of memory");
     else fwrite(b.p, 1, b.len, out);
     for (size_t i = 0; i < w.nlines; i++) {

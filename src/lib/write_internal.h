@@ -121,6 +121,12 @@ const char *xq_write_fen(const xq_game *g, const xq_replay *r, char *buf);
  * else its Result tag, else "*". */
 const char *xq_write_result_token(const xq_game *g);
 
+/* A comment to write in a format that cannot tell an empty comment from
+ * none (DhtmlXQ: vschess reads an empty field as no comment; XQF: length
+ * 0 is every move without one): s, or NULL when s is NULL or "" (then
+ * *empty counts it, for the writer's note). */
+const char *xq_write_comment(const char *s, size_t *empty);
+
 /* Append a note (printf format) to rep->note, after "; " when it holds
  * one already; cut at its size. */
 void xq_write_note(xq_write_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -22,7 +22,8 @@
  * The tree: a move's alternatives are its node's variations (nested
  * variations of a variation's first move too: they are alternatives to
  * the same move).  A variation's leading comment goes before the comment
- * of its first move.  NAGs are not written (XQF has none).  A line ends
+ * of its first move; an empty comment is not written (length 0 is no
+ * comment), with a note.  NAGs are not written (XQF has none).  A line ends
  * before its first untranslated move (reported by the walk).
  */
 #include "write_internal.h"
@@ -321,7 +322,9 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
 
     group first = {0};
     if (!alternatives(&m, &g->main, 0, vars, &first)) goto oom;
-    size_t breaks_lost = put_record(&b, cd, 0, 0, first.n > 0, false, true, NULL, comments ? g->main.comment : NULL, rep);
+    size_t empty = 0;   /* empty comments: length 0 is no comment in XQF */
+    size_t breaks_lost = put_record(&b, cd, 0, 0, first.n > 0, false, true, NULL,
+                                    comments ? xq_write_comment(g->main.comment, &empty) : NULL, rep);
     if (first.n) {
         stack = malloc(sizeof *stack);
         if (!stack) { free(first.v); goto oom; }
@@ -345,9 +348,9 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
         xq_move mv = move_of(&m, n);
         group next = {0};
         if (!alternatives(&m, e.b, e.i + 1, vars, &next)) goto oom;
-        const char *pre = comments && e.i == 0 && e.b != &g->main ? e.b->comment : NULL;
+        const char *pre = comments && e.i == 0 && e.b != &g->main ? xq_write_comment(e.b->comment, &empty) : NULL;
         breaks_lost += put_record(&b, cd, xqf_square(XQ_FROM(mv)), xqf_square(XQ_TO(mv)), next.n > 0, sibling, false,
-                                  pre, comments ? n->comment : NULL, rep);
+                                  pre, comments ? xq_write_comment(n->comment, &empty) : NULL, rep);
         if (next.n) {
             if (depth == cap) {
                 size_t c = cap ? cap * 2 : 16;
@@ -367,6 +370,7 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     if (breaks_lost)
         xq_write_note(rep, "xqf cannot hold line breaks at the end of a comment (its readers take them for "
                            "XQStudio's line end): dropped in %zu comment%s", breaks_lost, breaks_lost == 1 ? "" : "s");
+    if (empty) xq_write_note(rep, "xqf cannot hold empty comments: %zu dropped", empty);
     goto done;
 oom:
     snprintf(rep->why, sizeof rep->why, "no XQF written: out of memory");

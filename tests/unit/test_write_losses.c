@@ -379,6 +379,58 @@ static void dhtmlxq_joined_comments(void **state)
     free(s);
 }
 
+/* An empty comment (game comment, after a move, a variation's leading
+ * comment, next to a leading comment that is not empty) cannot go
+ * through DhtmlXQ or XQF, whose readers take an empty field or length 0
+ * for no comment: none is written, a note counts them and the game is not
+ * in full; the other comments read back as they were (an empty leading
+ * comment adds no line break to its move's); without comments, no note. */
+static void empty_comments(void **state)
+{
+    (void)state;
+    static const char rec[] =
+        "{\"comment\":\"\",\"moves\":[{\"text\":\"h2e2\",\"comment\":\"\",\"variations\":["
+        "[{\"comment\":\"\"},{\"text\":\"c3c4\",\"comment\":\"x\"}],"
+        "[{\"comment\":\"l\"},{\"text\":\"g3g4\",\"comment\":\"\"}],"
+        "[{\"comment\":\"\"},{\"text\":\"b2e2\"}]]},"
+        "{\"text\":\"h9g7\",\"comment\":\"y\"}]}\n";
+    static const xq_out_format F[] = {XQ_OUT_DHTMLXQ, XQ_OUT_XQF};
+    static const char *const NOTE[] = {"dhtmlxq cannot hold empty comments: 5 dropped",
+                                       "xqf cannot hold empty comments: 5 dropped"};
+    for (size_t f = 0; f < 2; f++) {
+        loaded a, b;
+        xqt_load(&a, rec, sizeof rec - 1);
+        assert_string_equal(a.g.main.comment, "");
+        assert_int_equal(a.g.main.nodes[0].variation_count, 3);
+        xq_write_options opt = {.format = F[f]};
+        bool full;
+        xq_write_report rep;
+        size_t len;
+        char *s = render(&a, &opt, &full, &rep, &len);
+        assert_false(full);
+        assert_string_equal(rep.note, NOTE[f]);
+        xqt_load(&b, s, len);
+        assert_null(b.g.main.comment);
+        assert_null(b.g.main.nodes[0].comment);
+        assert_string_equal(b.g.main.nodes[1].comment, "y");
+        assert_int_equal(b.g.main.nodes[0].variation_count, 3);
+        const xq_branch *v = b.g.main.nodes[0].variations;
+        assert_null(v[0].comment);
+        assert_string_equal(v[0].nodes[0].comment, "x");
+        assert_string_equal(v[1].nodes[0].comment, "l");   /* the leading comment joins its move's */
+        assert_null(v[2].nodes[0].comment);
+        xq_game_free(&b.g);
+        free(s);
+
+        opt.no_comments = true;
+        s = render(&a, &opt, &full, &rep, &len);
+        assert_true(full);
+        assert_string_equal(rep.note, "");
+        xq_game_free(&a.g);
+        free(s);
+    }
+}
+
 /* Tag values with spaces at their ends go through DhtmlXQ and back as they
  * were, in full (the format holds them: its fields have no trimming, and
  * vschess and walker keep them), the open field's ECCO and Opening too;
@@ -457,6 +509,7 @@ int main(void)
         cmocka_unit_test(comments_round_trip),
         cmocka_unit_test(dhtmlxq_joined_comments),
         cmocka_unit_test(dhtmlxq_tag_spaces),
+        cmocka_unit_test(empty_comments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
