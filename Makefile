@@ -66,7 +66,7 @@ UNIT_SRC  = $(wildcard tests/unit/test_*.c)
 UNIT_BIN  = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SHARED   ?= $(abspath ../shared)
 
-.PHONY: all deps run check check-run unit unit-run cli asan bench fuzz install clean
+.PHONY: all deps test-deps run check check-run unit unit-run cli asan bench fuzz install uninstall clean FORCE
 # keep the objects make builds on the way to a tool (no "rm build/tools/*.o")
 .SECONDARY:
 .DEFAULT_GOAL := run
@@ -80,21 +80,25 @@ run: all
 	  if [ $$st -eq 2 ]; then exit 2; fi; \
 	  echo "(exit status $$st: 0 all valid, 1 findings; corpus/ holds broken games on purpose)"
 
-# Install missing Debian -dev packages (as root), or say what to install.
+# The libraries the build needs (pkg-config names); cmocka only for tests.
+BUILD_PCS = libxml-2.0 zlib
+TEST_PCS  = cmocka
+
+# deps: the build's libraries.  Found by pkg-config (any system), nothing is
+# done; else on Debian, as root, the missing -dev packages are installed
+# with apt-get, and otherwise the message says what to install.
+# NO_DEPS=1 skips the check (a packager's build, a system without
+# pkg-config: then CFLAGS/LDLIBS must find the libraries).
+# test-deps: the same for cmocka, and (root on Debian) the tools some
+# tests use (TESTPKGS; without them those tests skip with a message).
 deps:
-	@missing=""; for p in $(DEBPKGS); do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 2; \
-	  else \
-	    echo "missing Debian packages:$$missing"; \
-	    echo "run as root:  apt-get install$$missing"; exit 2; \
-	  fi; \
-	fi; \
+	@$(MAKE_DEPS) "$(BUILD_PCS)" "$(DEBPKGS_BUILD)"
+
+test-deps:
+	@$(MAKE_DEPS) "$(BUILD_PCS) $(TEST_PCS)" "$(DEBPKGS)"
+	@[ -n "$(NO_DEPS)" ] || [ "$$(id -u)" != 0 ] || ! command -v dpkg >/dev/null 2>&1 || \
 	for p in $(TESTPKGS); do \
-	  if ! dpkg -s $$p >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  if ! dpkg -s $$p >/dev/null 2>&1; then \
 	    echo "installing (tests only): $$p"; \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p >/dev/null 2>&1 || \
 	      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p) >/dev/null 2>&1 || \
@@ -102,25 +106,39 @@ deps:
 	  fi; \
 	done
 
+DEBPKGS_BUILD = $(filter-out libcmocka-dev,$(DEBPKGS))
+# $(MAKE_DEPS) "PKG-CONFIG NAMES" "DEBIAN PACKAGES"
+MAKE_DEPS = NO_DEPS="$(NO_DEPS)" sh tests/deps.sh
+
+# The compiler and flags of the last build in $(BUILD): a change (make
+# CC=clang, OPT=-O0 ...) rebuilds everything, an unchanged line touches
+# nothing (the file keeps its time).
+FLAGS_FILE = $(BUILD)/flags.txt
+FLAGS_NOW  = $(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
+$(FLAGS_FILE): FORCE
+	@$(shell mkdir -p $(@D))$(file >$@.new,$(FLAGS_NOW))if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
+
+FORCE:
+
 $(BUILD)/libxq.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
-$(BUILD)/lib/%.o: src/lib/%.c | deps
+$(BUILD)/lib/%.o: src/lib/%.c $(FLAGS_FILE) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_DEFS) -c $< -o $@
 
 $(BUILD)/lib/xml_lib.o: LIB_DEFS = -DXQ_LIBXML2_SONAME='"$(XML2_SONAME)"'
 
-$(BUILD)/tools/%.o: src/tools/%.c | deps
+$(BUILD)/tools/%.o: src/tools/%.c $(FLAGS_FILE) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Isrc/tools -c $< -o $@
 
-$(BIN)/%: $(BUILD)/tools/%.o $(TOOL_HOBJ) $(BUILD)/libxq.a
+$(BIN)/%: $(BUILD)/tools/%.o $(TOOL_HOBJ) $(BUILD)/libxq.a $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(TOOL_HOBJ) $(BUILD)/libxq.a $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxq.a | deps
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxq.a $(FLAGS_FILE) | test-deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DXQ_SHARED='"$(SHARED)"' $< $(BUILD)/libxq.a $(CMOCKA_LIBS) $(LDLIBS) $(TEST_LIBS) -o $@
 
@@ -138,10 +156,10 @@ endif
 unit check:
 	@$(MAKE) --no-print-directory $(CHECK_VARS) $@-run
 
-unit-run: deps $(UNIT_BIN)
+unit-run: test-deps $(UNIT_BIN)
 
 # Every unit test binary, then every command-line test; one closing summary line.
-check-run: deps $(TOOLS) $(UNIT_BIN)
+check-run: test-deps $(TOOLS) $(UNIT_BIN)
 	@SHARED=$(SHARED) BUILD=$(BUILD) BIN=$(BIN) sh tests/run-all.sh $(UNIT_BIN)
 
 asan:
@@ -159,7 +177,7 @@ fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_FLAGS)" $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%)
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(BUILD)/libxq.a | deps
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(BUILD)/libxq.a $(FLAGS_FILE) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(BUILD)/libxq.a $(LDLIBS) $(XML2_LIBS) -o $@
 
@@ -172,6 +190,11 @@ install: all
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	for m in man/*.1; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
 	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
+
+uninstall:
+	rm -f $(TOOLS:$(BIN)/%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -f $(patsubst man/%,$(DESTDIR)$(PREFIX)/share/man/man1/%,$(wildcard man/*.1))
+	rm -f $(patsubst man/%,$(DESTDIR)$(PREFIX)/share/man/man7/%,$(wildcard man/*.7))
 
 clean:
 	rm -rf build build-check build-asan build-bench build-fuzz bin

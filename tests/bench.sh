@@ -59,7 +59,14 @@ report() {
 }
 
 echo "input: masters.pgn.gz, $GAMES games, $PLIES plies, $BYTES bytes uncompressed (Big5)"
-echo "machine: $(nproc) CPUs; medians of $RUNS runs"
+# the load when the run starts: other work on the machine slows every
+# figure below (the floors and the anchor too: compare within one run)
+LOAD=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+echo "machine: $(nproc) CPUs, load average $LOAD at the start; medians of $RUNS runs"
+awk -v l="$LOAD" -v n="$(nproc)" 'BEGIN { if (l > n / 2)
+  printf "warning: the machine is busy (load %s on %d CPUs): figures are slower than on an idle machine\n", l, n }'
+echo "columns: wall time, games/s, plies/s, MB/s of input, peak memory; 'Nx floor': the time over the"
+echo "floor's (zcat of the same gz input, or cat of the same file): how far from just reading the bytes"
 echo
 set -- $(median "$RUNS" sh -c "zcat '$GZ'")
 ZCAT=$1
@@ -68,25 +75,25 @@ set -- $(median "$RUNS" cat "$TMP/masters.pgn")
 CAT=$1
 report "floor: cat masters.pgn" "$1" "$2" $GAMES "$PLIES" "$BYTES" 0
 
-LAST=0   # seconds of the last bench_tool run
+LAST=0 LAST_RSS=0   # seconds and peak KiB of the last bench_tool run
 bench_tool() {   # LABEL FLOOR CMD...
   label=$1 floor=$2; shift 2
-  if [ ! -x "$1" ]; then echo "$label: $1 not built, skipped"; LAST=0; return; fi
+  if [ ! -x "$1" ]; then echo "$label: $1 not built, skipped"; LAST=0 LAST_RSS=0; return; fi
   set -- $(median "$RUNS" "$@")
-  LAST=$1
+  LAST=$1 LAST_RSS=$2
   report "$label" "$1" "$2" $GAMES "$PLIES" "$BYTES" "$floor"
 }
 for j in 1 2; do
   bench_tool "xq-validate -j$j (gz)" "$ZCAT" "$BIN/xq-validate" -q -j$j "$GZ"
   eval "GZ_J$j=\$LAST"
   bench_tool "xq-validate -j$j (Big5 file)" "$CAT" "$BIN/xq-validate" -q -j$j "$TMP/masters.pgn"
-  eval "FILE_J$j=\$LAST"
+  eval "FILE_J$j=\$LAST FILE_RSS_J$j=\$LAST_RSS"
 done
 # the speed-up of the second core, and how much of the gzip run is decompression alone
 awk -v f1="$FILE_J1" -v f2="$FILE_J2" -v g1="$GZ_J1" -v g2="$GZ_J2" -v z="$ZCAT" 'BEGIN {
   if (f2 > 0 && g2 > 0)
-    printf "speed-up of -j2 over -j1: %.2fx (Big5 file), %.2fx (gz); zcat alone takes %.0f%% of the -j2 gz run\n",
-      f1 / f2, g1 / g2, 100 * z / g2 }'
+    printf "speed-up of -j2 over -j1: %.2fx (Big5 file), %.2fx (gz); decompressing alone (zcat) takes %.0f%% of the -j2 gz time%s\n",
+      f1 / f2, g1 / g2, 100 * z / g2, (z / g2 > 0.85 ? ": decompression is the limit for gzip input" : "") }'
 # the same file with each game once (a record whose moves an earlier one
 # has, tags aside, left out): the replay takes a repeated main line from
 # its memo, and about half of masters.pgn repeats another game, so this
@@ -96,14 +103,17 @@ awk '/^\[Game /{ if (r != "" && !seen[m]++) printf "%s", r; r = ""; m = "" }
   END { if (r != "" && !seen[m]++) printf "%s", r }' "$TMP/masters.pgn" > "$TMP/once.pgn"
 set -- $("$BIN/xq-parse" "$TMP/once.pgn" 2>&1 >/dev/null | sed -n 's/^\([0-9]*\) games, \([0-9]*\) plies decoded.*/\1 \2/p')
 ONCE_GAMES=${1:-0} ONCE_PLIES=${2:-0}
+set -- $(median "$RUNS" cat "$TMP/once.pgn")
+ONCE_CAT=$1
 set -- $(median "$RUNS" "$BIN/xq-validate" -q -j1 "$TMP/once.pgn")
-report "xq-validate -j1, each game once" "$1" "$2" "$ONCE_GAMES" "$ONCE_PLIES" "$(wc -c < "$TMP/once.pgn")" 0
+report "xq-validate -j1, each game once ($ONCE_GAMES)" "$1" "$2" "$ONCE_GAMES" "$ONCE_PLIES" "$(wc -c < "$TMP/once.pgn")" "$ONCE_CAT"
 # the same games in UTF-8 (real databases come in Big5, GBK and UTF-8):
 # its own cat floor, as the file is longer
 if iconv -f BIG5 -t UTF-8 "$TMP/masters.pgn" > "$TMP/masters-u8.pgn" 2>/dev/null; then
   U8_BYTES=$(wc -c < "$TMP/masters-u8.pgn")
   set -- $(median "$RUNS" cat "$TMP/masters-u8.pgn")
   U8_CAT=$1
+  report "floor: cat of the UTF-8 file" "$1" "$2" $GAMES "$PLIES" "$U8_BYTES" 0
   set -- $(median "$RUNS" "$BIN/xq-validate" -q -j1 "$TMP/masters-u8.pgn")
   report "xq-validate -j1 (UTF-8 file)" "$1" "$2" $GAMES "$PLIES" "$U8_BYTES" "$U8_CAT"
   rm -f "$TMP/masters-u8.pgn"
@@ -145,8 +155,8 @@ if [ "$SCALE" -gt 0 ]; then
   BIGCAT=$1
   report "floor: cat ${SCALE}x" "$1" "$2" $((GAMES * SCALE)) $((PLIES * SCALE)) $((BYTES * SCALE)) 0
   set -- $(median 1 "$BIN/xq-validate" -q -j2 "$TMP/big.pgn")
+  BIG_RSS=$2
   report "xq-validate -j2 ${SCALE}x (Big5 file)" "$1" "$2" $((GAMES * SCALE)) $((PLIES * SCALE)) $((BYTES * SCALE)) "$BIGCAT"
-  echo "(peak memory of the ${SCALE}x input against the 1x input shows whether memory stays flat)"
 fi
 
 # instructions per ply: stable where wall times are not (valgrind's
@@ -165,6 +175,7 @@ fi
 
 echo
 set -- $(median 1 "$BIN/xq-validate" --perft 5)
+PERFT=$1
 awk -v s="$1" 'BEGIN { printf "perft 5 from the start position: 133312995 nodes in %.2f s = %.1f M nodes/s (one core)\n", s, 133312995 / s / 1e6 }'
 
 echo
@@ -178,7 +189,26 @@ if command -v pgn-extract >/dev/null 2>&1 && [ -f "$CHESS" ]; then
   set -- $(median "$RUNS" pgn-extract -s --quiet -o /dev/null "$TMP/chess.pgn")
   report "anchor: pgn-extract validate+write" "$1" "$2" 15842 $CP "$CB" 0
   set -- $(median "$RUNS" pgn-extract -r -s --quiet "$TMP/chess.pgn")
+  ANCHOR=$(awk -v s="$1" -v p=$CP 'BEGIN { printf "%.2f", p / s / 1e6 }')
   report "anchor: pgn-extract -r (validate)" "$1" "$2" 15842 $CP "$CB" 0
+  echo "(the anchor: pgn-extract, the batch tool of chess records, checking 15,842 chess games on this"
+  echo " machine in the same run: the figure of the field to compare plies/s with)"
 else
+  ANCHOR=
   echo "anchor: pgn-extract or $CHESS not available, skipped"
+fi
+
+# the goals (issue #8: per core, this machine), met or not, in this run
+echo
+echo "goals:"
+awk -v f="$FILE_J1" -v p="$PLIES" -v a="$ANCHOR" 'BEGIN { if (f > 0) { r = p / f / 1e6
+  printf "  xq-validate -j1 on the Big5 file: %.1f M plies/s, goal 20 M: %s (%.0f%%)", r, (r >= 20 ? "met" : "NOT met"), 5 * r
+  if (a != "") printf "; %.1fx pgn-extract -r", r / a
+  printf "\n" } }'
+awk -v s="$PERFT" 'BEGIN { if (s > 0) { r = 133312995 / s / 1e6
+  printf "  perft: %.1f M nodes/s, goal 50 M: %s (%.0f%%)\n", r, (r >= 50 ? "met" : "NOT met"), 2 * r } }'
+if [ "$SCALE" -gt 0 ]; then
+  awk -v a="$FILE_RSS_J2" -v b="${BIG_RSS:-0}" -v k="$SCALE" 'BEGIN { if (a > 0 && b > 0)
+    printf "  memory flat: -j2 peak %.0f MiB on the %dx input against %.0f MiB on 1x: %s\n", b / 1024, k, a / 1024,
+      (b <= a * 1.25 + 4096 ? "met" : "NOT met") }'
 fi
