@@ -2,6 +2,7 @@
 #include "game.h"
 
 #include <stdalign.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,33 +281,6 @@ const char *xq_result_str(xq_result r)
     }
 }
 
-/* Bytes xq_text_defang stops at: NUL (the end), the C0 controls but tab,
- * DEL, and 0xC2 (the lead of a C1 control's UTF-8); the rest is skipped
- * one table lookup each. */
-static const unsigned char DEFANG_STOP[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    [0x7F] = 1, [0xC2] = 1,
-};
-
-void xq_text_defang(char *s)
-{
-    unsigned char *p = (unsigned char *)s;
-    for (;;) {
-        while (!DEFANG_STOP[*p]) p++;
-        if (!*p) return;
-        if (p[0] != 0xC2) {
-            *p++ = '?';                                          /* C0 control or DEL */
-        } else if (p[1] >= 0x80 && p[1] <= 0x9F) {   /* C1 control, 2 bytes */
-            p[0] = '?';
-            memmove(p + 1, p + 2, strlen((char *)p + 2) + 1);
-            p++;
-        } else {
-            p++;
-        }
-    }
-}
-
 /* Length of the control character of xq_name_put's rule at p: 1 for a C0
  * byte (not NUL) or DEL, 2 for a C1 control in UTF-8 (U+0080-U+009F, the
  * bytes C2 80-C2 9F: U+009B is CSI, which terminals act on), 0 if none. */
@@ -337,4 +311,42 @@ void xq_name_put(FILE *to, const char *s)
             else putc(*p, to);
         }
     }
+}
+
+void xq_name_vprintf(FILE *to, const char *fmt, va_list ap)
+{
+    /* formatted whole first: the rule looks at the whole text (a control
+     * anywhere in it escapes its backslashes too) */
+    char small[1024], *msg = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1))) vsnprintf(msg, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (!msg) msg = small;   /* (out of memory: the text cut) */
+    xq_name_put(to, n < 0 ? fmt : msg);
+    if (msg != small) free(msg);
+}
+
+void xq_name_printf(FILE *to, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    xq_name_vprintf(to, fmt, ap);
+    va_end(ap);
+}
+
+char *xq_name_dup(const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    xq_name_put(m, s);
+    bool failed = ferror(m) != 0;
+    if (fclose(m) != 0 || failed) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }

@@ -218,12 +218,6 @@ size_t xq_game_count_diags(const xq_game *g, xq_severity sev);
  * XQ_RESULT_NONE (static). */
 const char *xq_result_str(xq_result r);
 
-/* Replace, in place, the control characters of UTF-8 text s (C0 but tab,
- * DEL, and the C1 range U+0080..U+009F) by '?', so that text from a record
- * quoted in a diagnostic cannot drive the user's terminal (escape
- * sequences).  Other bytes are left as they are. */
-void xq_text_defang(char *s);
-
 /* Write s, a file name or a line of text that quotes one, to `to` as
  * every text diagnostic shows it (the one rule, man/xq.7 DIAGNOSTICS):
  * byte for byte when it holds no control character (C0: bytes 0x01-0x1F,
@@ -238,5 +232,19 @@ void xq_text_defang(char *s);
  * (they are GBK and Big5 bytes as well as UTF-8's; a GBK pair C2 80-9F,
  * rare, is escaped too and still reads back). */
 void xq_name_put(FILE *to, const char *s);
+
+/* Format (printf) a line of text that quotes record text (tag values,
+ * move texts, messages quoting them) and write it all as xq_name_put
+ * does, as one text: so every text output of the tools follows the one
+ * rule.  The text may be of any length (formatted into a malloc'd copy
+ * when long; cut at 1023 bytes when memory runs out). */
+void xq_name_printf(FILE *to, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void xq_name_vprintf(FILE *to, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+/* s as xq_name_put writes it, as a malloc'd string the caller frees
+ * (NULL when memory runs out): for outputs that must know the width of
+ * what they print (xq-stats' aligned tables: the escapes are ASCII, one
+ * column a byte). */
+char *xq_name_dup(const char *s);
 
 #endif

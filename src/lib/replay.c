@@ -172,7 +172,7 @@ static void add_finding(xq_replay *out, const xq_replay_options *opt, xq_finding
     va_start(ap, fmt);
     vsnprintf(f->message, sizeof f->message, fmt, ap);
     va_end(ap);
-    xq_text_defang(f->message);   /* the message may quote hostile record text */
+    /* (may quote record text: the tools print it in xq_name_put's rule) */
 }
 
 /* add_finding(..., "%s", text) without the printf machinery (most
@@ -187,7 +187,6 @@ static void add_finding_text(xq_replay *out, const xq_replay_options *opt, xq_fi
     if (n >= sizeof f->message) n = sizeof f->message - 1;
     memcpy(f->message, text, n);
     f->message[n] = '\0';
-    xq_text_defang(f->message);
 }
 
 /* ---- board facts ------------------------------------------------------- */
@@ -343,7 +342,6 @@ static void record_bad_move(xq_replay *out, const xq_replay_options *opt, const 
     }
     memcpy(out->bad_move, text, n);
     out->bad_move[n] = '\0';
-    xq_text_defang(out->bad_move);
     out->bad_number = (int)(pos->fullmove);
     out->bad_side = pos->side;
     out->bad_line = node->line;

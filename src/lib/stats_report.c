@@ -346,7 +346,7 @@ static void table_row(table *t, ...)
     va_start(ap, t);
     for (size_t i = 0; i < t->ncols; i++) {
         const char *s = va_arg(ap, const char *);
-        char *d = strdup(s ? s : "");
+        char *d = xq_name_dup(s ? s : "");   /* names in the one rule (game.h): widths counted escaped */
         if (!d) t->oom = true;
         t->cells[t->nrows * t->ncols + i] = d;
     }
@@ -367,7 +367,7 @@ static void table_row_v(table *t, char *const *cells)
         t->cap = cap;
     }
     for (size_t i = 0; i < t->ncols; i++) {
-        char *d = strdup(cells[i] ? cells[i] : "");
+        char *d = xq_name_dup(cells[i] ? cells[i] : "");
         if (!d) t->oom = true;
         t->cells[t->nrows * t->ncols + i] = d;
     }
@@ -523,9 +523,12 @@ static size_t bucket_width(const xq_stats *s)
 
 /* ---- text -------------------------------------------------------------- */
 
+/* (titles quote event names: in the one rule, game.h xq_name_put) */
 static void heading(FILE *o, const char *title)
 {
-    fprintf(o, "\n%s\n", title);
+    putc('\n', o);
+    xq_name_put(o, title);
+    putc('\n', o);
 }
 
 /* Each text_* section returns false when memory ran out and a part of it
@@ -797,7 +800,9 @@ static bool players_counted(const xq_stats *s, player_rows *p, bool by_name)
 static bool text_note(void *ctx, const char *kind, const char *text)
 {
     (void)kind;
-    fprintf(ctx, "  note: %s\n", text);
+    fputs("  note: ", ctx);
+    xq_name_put(ctx, text);   /* (quotes names: the one rule, game.h) */
+    putc('\n', ctx);
     return true;
 }
 
@@ -998,9 +1003,13 @@ static bool text_event(FILE *o, const xq_stats *s, xq_event_system system)
     fprintf(o, "  ranked by score (CXA1999 §14.1: win 1, draw 0.5, loss 0), then %s\n",
             rr ? "§15.1 (round robin): 小分 (Sonneborn-Berger), wins, direct encounter"
                : "§15.2 (Swiss): 對手分 (opponents' scores), wins");
-    if (system == XQ_SYSTEM_AUTO && st.uneven[0])
-        fprintf(o, "  (Swiss by --system auto: not every two players met equally often; %s and %s met %d time%s, %s and %s %d)\n", st.uneven[0], st.uneven[1],
-                st.uneven_met[0], st.uneven_met[0] == 1 ? "" : "s", st.uneven[2], st.uneven[3], st.uneven_met[1]);
+    if (system == XQ_SYSTEM_AUTO && st.uneven[0]) {   /* (quotes names: the one rule, game.h) */
+        xq_name_printf(o, "  (Swiss by --system auto: not every two players met equally often; %s and %s met %d time%s, "
+                          "%s and %s %d)",
+                       st.uneven[0], st.uneven[1], st.uneven_met[0], st.uneven_met[0] == 1 ? "" : "s", st.uneven[2],
+                       st.uneven[3], st.uneven_met[1]);
+        putc('\n', o);
+    }
     table t;
     table_init(&t, rr ? 9 : 8, rr ? 0x1FDu : 0xFDu);
     if (rr) table_row(&t, "rank", "player", "games", "wins", "draws", "losses", "score", "小分", "direct");

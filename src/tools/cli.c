@@ -9,23 +9,14 @@
 
 void xq_cli_error(const char *prog, const char *fmt, ...)
 {
-    /* the whole message through xq_name_put: the names it quotes (a file,
-     * a list, an option's value) show no control character raw */
-    char small[1024], *msg = small;
+    /* the whole message in the one rule (xq_name_printf): the names it
+     * quotes (a file, a list, an option's value) show no control raw */
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1))) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    if (!msg) msg = small;   /* (out of memory: the message cut) */
     fprintf(stderr, "%s: ", prog);
-    xq_name_put(stderr, n < 0 ? fmt : msg);
+    xq_name_vprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
-    if (msg != small) free(msg);
 }
 
 void xq_cli_version(const char *prog)

@@ -172,7 +172,9 @@ static bool report_syntax(FILE *err, const xq_game *g, const xq_replay *r)
         unsigned long line, col;
         xq_finding_place(f, g, &line, &col);
         xq_name_put(err, g->file);   /* (no control character raw: cli.h) */
-        fprintf(err, ":%lu:%lu: error: game %llu: %s\n", line, col, (unsigned long long)g->index, f->message);
+        fprintf(err, ":%lu:%lu: ", line, col);
+        xq_name_printf(err, "error: game %llu: %s", (unsigned long long)g->index, f->message);   /* (quotes the record) */
+        putc('\n', err);
         any = true;
     }
     return any;
@@ -214,20 +216,21 @@ static void convert_game(void *ctx, xq_slot *slot)
         return;
     }
     if (!xq_write_game(slot->out, g, r, &st->opt->write, &rep)) {
-        xq_text_defang(rep.why);   /* may quote record text: no terminal escapes */
-        xq_text_defang(rep.note);
+        /* why and note may quote record text: in the one rule (xq_name_printf) */
         if (rep.why[0]) {
             xq_name_put(slot->err, g->file);
-            fprintf(slot->err, ":%lu:%lu: error: game %llu: %s\n",
-                    (unsigned long)(rep.line ? rep.line : g->first_line), (unsigned long)(rep.line ? rep.col : 1),
-                    (unsigned long long)g->index, rep.why);
+            fprintf(slot->err, ":%lu:%lu: ", (unsigned long)(rep.line ? rep.line : g->first_line),
+                    (unsigned long)(rep.line ? rep.col : 1));
+            xq_name_printf(slot->err, "error: game %llu: %s", (unsigned long long)g->index, rep.why);
+            putc('\n', slot->err);
         }
         /* something dropped or written otherwise: not in full, said even
          * with -q (which leaves out only the summary and its notes) */
         if (rep.note[0]) {
             xq_name_put(slot->err, g->file);
-            fprintf(slot->err, ":%llu:1: note: game %llu: %s\n", (unsigned long long)g->first_line,
-                    (unsigned long long)g->index, rep.note);
+            fprintf(slot->err, ":%llu:1: ", (unsigned long long)g->first_line);
+            xq_name_printf(slot->err, "note: game %llu: %s", (unsigned long long)g->index, rep.note);
+            putc('\n', slot->err);
         }
         o->partial = true;
     }

@@ -126,8 +126,10 @@ static void parse_game(void *ctx, xq_slot *slot)
         xq_finding_place(f, g, &line, &col);
         bool at_bad = f->ply && f->ply == r->bad_ply;
         xq_name_put(slot->err, g->file);   /* (no control character raw: cli.h) */
-        fprintf(slot->err, ":%lu:%lu: %s: game %llu: %s%s%s\n", line, col, error ? "error" : "warning",
-                (unsigned long long)g->index, at_bad ? r->bad_move : "", at_bad ? ": " : "", f->message);
+        fprintf(slot->err, ":%lu:%lu: ", line, col);
+        xq_name_printf(slot->err, "%s: game %llu: %s%s%s", error ? "error" : "warning", (unsigned long long)g->index,
+                       at_bad ? r->bad_move : "", at_bad ? ": " : "", f->message);   /* (quotes the record) */
+        putc('\n', slot->err);
     }
     if (opt->output == OUT_TAGS) print_tags(slot->out, g, opt->tag_list);
     else if (opt->output == OUT_JSON) xq_write_json(slot->out, g, r);

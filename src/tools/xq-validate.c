@@ -102,8 +102,7 @@ static const char *tag_trimmed(const xq_game *g, const char *name, char *buf, si
         n = size - 1;
         while (n && ((unsigned char)v[n] & 0xC0) == 0x80) n--;
     }
-    snprintf(buf, size, "%.*s", (int)n, v);
-    xq_text_defang(buf);   /* no terminal escapes from the record */
+    snprintf(buf, size, "%.*s", (int)n, v);   /* (raw: print_finding escapes) */
     return buf;
 }
 
@@ -209,19 +208,25 @@ static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const 
     unsigned long line, col;
     xq_finding_place(f, g, &line, &col);
     xq_name_put(to, g->file);   /* (no control character raw: cli.h) */
-    fprintf(to, ":%lu:%lu: %s: game %llu%s%s%s", line, col,
-            f->severity == XQ_SEV_ERROR ? "error" : "warning", (unsigned long long)g->index,
-            *label ? " (" : "", label, *label ? ")" : "");
+    fprintf(to, ":%lu:%lu: ", line, col);
+    /* the rest quotes the record (tags, the move, messages quoting it):
+     * one text in the one rule (game.h xq_name_printf) */
+    const char *sev = f->severity == XQ_SEV_ERROR ? "error" : "warning";
+    unsigned long long index = (unsigned long long)g->index;
+    const char *open = *label ? " (" : "", *close = *label ? ")" : "";
+    bool why = about_repetition(r, f);
     if (f->ply && f->ply == r->bad_ply) {
-        fprintf(to, ", ply %d (%d.%s %s): %s; FEN before: %s\n", f->ply, r->bad_number,
-                r->bad_side == XQ_BLACK ? ".." : "", r->bad_move, f->message, r->fen_before);
+        xq_name_printf(to, "%s: game %llu%s%s%s, ply %d (%d.%s %s): %s; FEN before: %s", sev, index, open, label,
+                       close, f->ply, r->bad_number, r->bad_side == XQ_BLACK ? ".." : "", r->bad_move, f->message,
+                       r->fen_before);
     } else if (f->ply) {
-        fprintf(to, ", ply %d: %s%s%s\n", f->ply, f->message, about_repetition(r, f) ? "; " : "",
-                about_repetition(r, f) ? r->repetition.reason : "");
+        xq_name_printf(to, "%s: game %llu%s%s%s, ply %d: %s%s%s", sev, index, open, label, close, f->ply,
+                       f->message, why ? "; " : "", why ? r->repetition.reason : "");
     } else {
-        fprintf(to, ": %s%s%s\n", f->message, about_repetition(r, f) ? "; " : "",
-                about_repetition(r, f) ? r->repetition.reason : "");
+        xq_name_printf(to, "%s: game %llu%s%s%s: %s%s%s", sev, index, open, label, close, f->message,
+                       why ? "; " : "", why ? r->repetition.reason : "");
     }
+    putc('\n', to);
 }
 
 /* What the summary line counts a game as, and --keep valid keeps (the

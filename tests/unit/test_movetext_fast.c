@@ -255,47 +255,10 @@ static void test_word_ascii(void **state)
         assert_int_equal(WORD_UTF8[b] == 1, WORD_ASCII[b] != 0);
 }
 
-/* xq_text_defang before its stop table. */
-static void ref_defang(char *s)
-{
-    unsigned char *p = (unsigned char *)s;
-    while (*p) {
-        if ((*p < 0x20 && *p != '\t') || *p == 0x7F) {
-            *p++ = '?';
-        } else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {
-            p[0] = '?';
-            memmove(p + 1, p + 2, strlen((char *)p + 2) + 1);
-            p++;
-        } else {
-            p++;
-        }
-    }
-}
-
-static void test_defang(void **state)
-{
-    (void)state;
-    char a[128], b[128];
-    for (int iter = 0; iter < 200000; iter++) {
-        size_t n = rnd(100);
-        for (size_t i = 0; i < n; i++) {
-            unsigned c = rnd(4) ? 0x20 + rnd(0x60) : rnd(3) ? 0x80 + rnd(0x80) : 1 + rnd(0x20);
-            if (rnd(8) == 0) c = 0xC2;
-            a[i] = (char)c;
-        }
-        a[n] = '\0';
-        memcpy(b, a, n + 1);
-        xq_text_defang(a);
-        ref_defang(b);
-        assert_string_equal(a, b);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_word_ascii),
-        cmocka_unit_test(test_defang),
         cmocka_unit_test(test_detection),
         cmocka_unit_test(test_decode_word),
         cmocka_unit_test(test_utf8),

@@ -137,12 +137,63 @@ static void random_names(void **state)
     }
 }
 
+/* xq_name_printf(fmt, ...) as a malloc'd string. */
+static char *printed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *printed(const char *fmt, ...)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    va_list ap;
+    va_start(ap, fmt);
+    xq_name_vprintf(f, fmt, ap);
+    va_end(ap);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* xq_name_dup and xq_name_printf (the record text of the tools' text
+ * outputs) are xq_name_put of the same text: random names, names of every
+ * length around the printf copy's 1024 bytes, and a whole line formatted
+ * from parts (one text: a control in one part escapes the backslash of
+ * another). */
+static void dup_and_printf(void **state)
+{
+    (void)state;
+    uint32_t x = 777;
+    static char name[3000];
+    for (int i = 0; i < 4000; i++) {
+        size_t n = i < 3000 ? (size_t)(i % 40) : 1000 + (size_t)(i - 3000) % 1000 + (i % 7 == 0 ? 1000 : 0);
+        for (size_t k = 0; k < n; k++) {
+            x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+            unsigned c = (unsigned char)"ab\\\033\t\n\x7f\xC2\x9B\xC2\xA0\xE4\xB8\xAD"[x % 14];
+            name[k] = (char)(i % 5 ? c : 'a' + x % 26);
+        }
+        name[n] = '\0';
+        char *want = shown(name), *dup = xq_name_dup(name), *pr = printed("%s", name);
+        assert_non_null(dup);
+        assert_string_equal(dup, want);
+        assert_string_equal(pr, want);
+        free(want);
+        free(dup);
+        free(pr);
+    }
+    char *line = printed("game %d (%s), ply %d (%s): %s", 1, "e\033[1mx", 2, "\xE8\xB1\xA1", "a\\b");
+    assert_string_equal(line, "game 1 (e\\033[1mx), ply 2 (\xE8\xB1\xA1): a\\\\b");
+    free(line);
+    line = printed("game %d (%s): %s", 1, "e", "a\\b");
+    assert_string_equal(line, "game 1 (e): a\\b");
+    free(line);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_byte),
         cmocka_unit_test(c1_controls),
         cmocka_unit_test(random_names),
+        cmocka_unit_test(dup_and_printf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

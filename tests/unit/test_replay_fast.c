@@ -53,7 +53,7 @@ static void add_finding(xq_replay *out, xq_finding_kind kind, xq_severity sev, i
     va_start(ap, fmt);
     vsnprintf(f->message, sizeof f->message, fmt, ap);
     va_end(ap);
-    xq_text_defang(f->message);   /* the message may quote hostile record text */
+    /* (may quote record text: the tools print it in xq_name_put's rule) */
 }
 
 /* ---- board facts ------------------------------------------------------- */
@@ -190,7 +190,6 @@ static void record_bad_move(xq_replay *out, const xq_position *pos, const xq_nod
     }
     memcpy(out->bad_move, text, n);
     out->bad_move[n] = '\0';
-    xq_text_defang(out->bad_move);
     out->bad_number = (int)(pos->fullmove);
     out->bad_side = pos->side;
     out->bad_line = node->line;
