@@ -794,6 +794,33 @@ static bool players_counted(const xq_stats *s, player_rows *p, bool by_name)
     return ok;
 }
 
+/* The records of the selected event that its standings count once
+ * (copies of one of its games: xq_standings_compute) into *copies, 0
+ * without --event: the events table takes them off that event's row as
+ * players_counted takes them off the players' rows, so that the two
+ * tables and the standings agree.  false on out-of-memory. */
+static bool event_copies(const xq_stats *s, size_t *copies)
+{
+    *copies = 0;
+    if (!s->opt.event || !s->nev) return true;
+    xq_event_game *games = xq_stats_event_games(s);
+    xq_standings st;
+    bool ok = games && xq_standings_compute(games, s->nev, XQ_SYSTEM_AUTO, &st);
+    if (ok) {
+        *copies = st.nduplicates;
+        xq_standings_free(&st);
+    }
+    free(games);
+    return ok;
+}
+
+/* The count of an events row (name key, n records) as the reports show
+ * it: less the selected event's copies (event_copies). */
+static uint64_t event_games(const xq_stats *s, const char *key, uint64_t n, size_t copies)
+{
+    return copies && !strcmp(key, s->opt.event) ? n - copies : n;
+}
+
 /* ---- notes ------------------------------------------------------------ */
 
 /* A note as a text line under its table (ctx: the FILE). */
@@ -870,7 +897,7 @@ static bool note_player_copies(const xq_stats *s, const player_rows *p, xq_note_
     if (!p->copies) return true;
     return note_give(sink, ctx, "players",
                      note_text(NULL, "%zu record%s of event \"%s\" repeat%s one of its games (same round, players, "
-                                     "result and moves): counted once in the players table, as in its standings",
+                                     "result and moves): counted once in the players and events tables, as in its standings",
                                p->copies, p->copies == 1 ? "" : "s", s->opt.event, p->copies == 1 ? "s" : ""));
 }
 
@@ -908,9 +935,15 @@ static bool text_players(FILE *o, const xq_stats *s, int top)
 static bool text_events(FILE *o, const xq_stats *s, int top)
 {
     char a[24];
+    size_t copies;
+    if (!event_copies(s, &copies)) return false;
     ranked *v = rank_map(&s->events);
     if (!v) return false;
     size_t n = s->events.count;
+    if (copies) {   /* (the event's row moves down by its copies) */
+        for (size_t i = 0; i < n; i++) v[i].n = event_games(s, v[i].key, v[i].n, copies);
+        qsort(v, n, sizeof *v, cmp_ranked);
+    }
     char title[128];
     snprintf(title, sizeof title, "Events (%s%zu of %zu, by games)", limit(n, top) < n ? "the " : "", limit(n, top), n);
     heading(o, title);
@@ -1206,9 +1239,12 @@ bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
     player_rows_free(&pl);   /* (keeps pl.copies for the notes) */
 
     csv_row(o, "table", "event", "games", NULL);
+    size_t copies;
+    if (!event_copies(s, &copies)) ok = false;
     smap_entry **ev = xq_smap_sorted(&s->events);
     if (!ev) ok = false;
-    for (size_t i = 0; ev && i < s->events.count; i++) csv_row(o, "events", ev[i]->key, u64s(a, ev[i]->v[PL_GAMES]), NULL);
+    for (size_t i = 0; ev && i < s->events.count; i++)
+        csv_row(o, "events", ev[i]->key, u64s(a, event_games(s, ev[i]->key, ev[i]->v[PL_GAMES], copies)), NULL);
     free(ev);
 
     if (!s->opt.event) return ok;

@@ -84,14 +84,14 @@ expect_eq "forced round-robin tie-breaks" "round robin" \
 { cat $RR; echo; sed -n 1,7p $RR | sed 's/^\[Round "1"\]/&\n[Site "copy"]/'; } > $TMP/rr-dup.pgn
 expect_eq "a copy counted once in Players" '  Anna Li        7     1      2       3          1      2    33.3%
   Bo Chen        6     1      2       2          1      2    40.0%
-  note: 1 record of event "Test Cup 2024" repeats one of its games (same round, players, result and moves): counted once in the players table, as in its standings' \
+  note: 1 record of event "Test Cup 2024" repeats one of its games (same round, players, result and moves): counted once in the players and events tables, as in its standings' \
   "$($S --event "Test Cup 2024" $TMP/rr-dup.pgn | grep -E '^  (Anna Li|Bo Chen|note: 1 record) ')"
 expect_eq "a copy counted once in CSV players" 'players,Anna Li,7,1,2,3,2
 players,Bo Chen,6,1,2,2,2' "$($S --csv --event "Test Cup 2024" $TMP/rr-dup.pgn | grep -E '^players,(Anna|Bo)')"
 # The notes reach the CSV (a notes table: kind, note) and the JSON
 # (derived.standings.notes) too, in the text's order.
 expect_eq "notes as CSV" 'table,kind,note
-notes,players,"1 record of event ""Test Cup 2024"" repeats one of its games (same round, players, result and moves): counted once in the players table, as in its standings"
+notes,players,"1 record of event ""Test Cup 2024"" repeats one of its games (same round, players, result and moves): counted once in the players and events tables, as in its standings"
 notes,copy,"round 1, Anna Li - Bo Chen 1/2-1/2 is recorded again with the same moves: the same game, scored once"
 notes,forfeit,"round 2, Chao Wang - Anna Li 1-0 has no move: a forfeit (棄權, CXA1999 §20.3-20.4, §21.1) or not played; scored as the tag"' \
   "$($S --csv --event "Test Cup 2024" $TMP/rr-dup.pgn | sed -n '/^table,kind,note$/,$p' | head -4)"
@@ -99,6 +99,21 @@ expect_eq "notes as JSON" '"notes":[{"kind":"copy","note":"round 1, Anna Li - Bo
   "$($S --json --event "Test Cup 2024" $TMP/rr-dup.pgn | grep -o '"notes":\[{[^}]*},{[^}]*}')"
 expect_eq "no notes: an empty JSON array, a CSV table with its header only" '"notes":[]}}}
 table,kind,note' "$($S --json --event "Double" $TMP/rr-dup.pgn | grep -o '"notes":.*'; $S --csv --event "Double" $TMP/rr-dup.pgn | tail -1)"
+# the Events table as the Players table: the event's copy counted once
+# (text and CSV), with the note; other events and runs without --event
+# count records; the JSON keeps the records (merges stay exact)
+expect_eq "a copy counted once in Events, the note (under Players) saying so" '  note: 1 record of event "Test Cup 2024" repeats one of its games (same round, players, result and moves): counted once in the players and events tables, as in its standings
+  Test Cup 2024     16
+  Another Open       1' \
+  "$($S --event "Test Cup 2024" $TMP/rr-dup.pgn | grep -E '^  (Test Cup 2024|Another Open|note: 1 record) ')"
+expect_eq "a copy counted once in CSV events" 'events,Another Open,1
+events,Test Cup 2024,16' "$($S --csv --event "Test Cup 2024" $TMP/rr-dup.pgn | grep '^events,')"
+expect_eq "another event selected: Test Cup's records all counted" '  Test Cup 2024     17' \
+  "$($S --event "Another Open" $TMP/rr-dup.pgn | grep '^  Test Cup 2024 ')"
+expect_eq "JSON events keep the records" '["Test Cup 2024",17]' \
+  "$($S --json --event "Test Cup 2024" $TMP/rr-dup.pgn | grep -o '\["Test Cup 2024",[0-9]*\]')"
+expect_eq "without --event, Events counts records" "  Test Cup 2024     17" \
+  "$($S $TMP/rr-dup.pgn | grep '^  Test Cup 2024 ')"
 expect_eq "without --event, Players counts records" "  Anna Li        8     1      3       3          1    2.5    35.7%" \
   "$($S $TMP/rr-dup.pgn | grep '^  Anna Li ')"
 
