@@ -79,6 +79,11 @@ struct xq_reader {
     phase ph;
     bool any_line;            /* a non-blank line belongs to the record */
     bool blank_in_tags;
+    /* a tag line ends the record (starts the next one: split_at_tag): its
+     * name, for record_end's warning when the record has no moves */
+    bool split_tag;
+    uint8_t split_name_len;
+    char split_name[32];
     bool junk_warned, depth_warned;
     uint32_t pending_number;
     bool failed;              /* a read error ended the last record: next returns -1 */
@@ -1203,7 +1208,7 @@ static void record_begin(xq_reader *r, xq_game *g)
     xq_game_reset(g);
     main_nodes_take(r, g);
     r->ph = PH_START;
-    r->any_line = r->blank_in_tags = r->junk_warned = r->depth_warned = false;
+    r->any_line = r->blank_in_tags = r->junk_warned = r->depth_warned = r->split_tag = false;
     r->file_moves += r->moves;
     r->moves = 0;
     r->moves_warned = false;
@@ -1227,10 +1232,38 @@ static bool has_play(const xq_reader *r, const xq_game *g)
     return r->frames[0].count || r->depth || r->skip || g->result;
 }
 
+/* The tag line of name[0..n) ends the record (it starts the next one)
+ * while the record is in its tags with no blank line since (the case of
+ * split_warn): kept for record_end.  Not called at the usual ends of
+ * records (a tag line after the movetext), so that they pay nothing. */
+static __attribute__((noinline, cold)) void split_at_tag(xq_reader *r, const char *name, size_t n)
+{
+    r->split_tag = true;
+    r->split_name_len = (uint8_t)(n < sizeof r->split_name ? n : sizeof r->split_name - 1);
+    memcpy(r->split_name, name, r->split_name_len);
+}
+
+/* A record of tags and no play (no move, no result) that a tag line at
+ * next_line ended because its name repeats one of the record's (no blank
+ * line between: one tag section).  That is one record's tag section with
+ * a tag written twice as often as a record of tags alone (a forfeit, a
+ * game not played) run into the next one; both are kept, and the split
+ * is said, so that the user can tell.  A record of tags ended by a blank
+ * line and a tag line, or by a tag line after movetext, is the format's
+ * plain reading (xq(7)): no warning. */
+static __attribute__((noinline, cold)) void split_warn(xq_reader *r, xq_game *g, uint64_t next_line)
+{
+    xq_game_diag(g, XQ_SEV_WARNING, (uint32_t)g->first_line, 1, g->offset,
+                 "tags and no moves: the tag [%.*s] at line %llu repeats one of this record's tags, so it "
+                 "starts the next record",
+                 (int)r->split_name_len, r->split_name, (unsigned long long)next_line);
+}
+
 /* Close everything still open and fill the rest of g.  next_line is the
  * line that starts the next record, 0 at the end of the input. */
 static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
 {
+    if (r->split_tag && next_line && !has_play(r, g)) split_warn(r, g, next_line);
     char where[64] = "";
     if (r->in_comment || r->depth || r->skip) {   /* only for these messages */
         if (next_line) snprintf(where, sizeof where, "before the next record at line %llu",
@@ -2210,7 +2243,10 @@ static inline __attribute__((always_inline)) int fast_tag(xq_reader *r, xq_game 
         bool starts = r->ph == PH_TAGS
                           ? r->blank_in_tags || names_seen_id(r, g, name, name_len, id)
                           : g->tag_count || has_play(r, g);
-        if (starts) return FT_RECORD;
+        if (starts) {
+            if (r->ph == PH_TAGS && !r->blank_in_tags) split_at_tag(r, name, name_len);   /* (split_warn's case) */
+            return FT_RECORD;
+        }
     }
     if (q[0] != ' ' || q[1] != '"') return FT_REFUSE;   /* (q is at most the line's end) */
     const unsigned char *nl;
@@ -2788,6 +2824,11 @@ static int pgn_next(xq_reader *r, xq_game *g)
         r->pairs = xq_input_pairs(r->in);   /* made by the first legacy decoding */
         const char *s = r->text.s, *end = s + r->text.len, *p = skip_blanks(s, end);
         if (r->any_line && starts_record(r, g, p, end)) {
+            if (r->ph == PH_TAGS && !r->blank_in_tags && tag_start(p, end)) {   /* (split_warn's case) */
+                const char *q = p + 1;
+                while (name_char(q, end)) q++;
+                split_at_tag(r, p + 1, (size_t)(q - (p + 1)));
+            }
             xq_input_unread(r->in);
             record_end(r, g, r->line.number);
             return 1;

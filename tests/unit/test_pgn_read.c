@@ -253,10 +253,17 @@ static void test_record_boundaries(void **state)
     assert_node(node(&g[2], 1), "馬8進7", 8, 8, 0);
     assert_string_equal(xq_game_tag(&g[3], "Event"), "x");
     assert_string_equal(xq_game_tag(&g[4], "Event2"), "y");
+    /* record 1, split by its repeated tag name, says so (split_warn);
+     * the other splits are the format's plain reading: no word */
+    assert_int_equal(g[0].diag_count, 1);
+    assert_int_equal(g[0].diags[0].severity, XQ_SEV_WARNING);
+    assert_int_equal(g[0].diags[0].line, 1);
+    assert_string_equal(g[0].diags[0].msg, "tags and no moves: the tag [Game] at line 3 repeats one of this "
+                                           "record's tags, so it starts the next record");
     size_t total = 0;
     for (int i = 0; i < 5; i++) {
         assert_int_equal(g[i].index, (uint64_t)i + 1);
-        assert_int_equal(g[i].diag_count, 0);
+        assert_int_equal(g[i].diag_count, i == 0 ? 1 : 0);
         assert_int_equal(g[i].offset, total);
         total += g[i].raw_len;
     }
