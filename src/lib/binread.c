@@ -69,15 +69,19 @@ static bool put_utf8(xq_buf *b, uint32_t c)
     return xq_buf_append(b, u, n);
 }
 
-/* Copy b into the arena and free b; with crlf, "\r\n" becomes "\n" and
- * line breaks at the end are dropped. */
-static const char *finish(xq_game *g, xq_buf *b, bool crlf)
+/* Copy b into the arena and free b, its line breaks as `breaks` says
+ * (xq_bin_breaks). */
+static const char *finish(xq_game *g, xq_buf *b, xq_bin_breaks breaks)
 {
     size_t n = 0;
-    if (crlf) {
+    if (breaks != XQ_BIN_AS_IS) {
         for (size_t i = 0; i < b->len; i++)
             if (!(b->p[i] == '\r' && i + 1 < b->len && b->p[i + 1] == '\n')) b->p[n++] = b->p[i];
-        while (n && (b->p[n - 1] == '\n' || b->p[n - 1] == '\r')) n--;
+        if (breaks == XQ_BIN_CRLF_LINE) {
+            if (n && b->p[n - 1] == '\n') n--;
+        } else {
+            while (n && (b->p[n - 1] == '\n' || b->p[n - 1] == '\r')) n--;
+        }
     } else {
         n = b->len;
     }
@@ -101,7 +105,7 @@ void xq_bin_conv_close(xq_bin_conv *c)
     c->cd = NULL;
 }
 
-const char *xq_bin_text(xq_game *g, xq_bin_conv *c, const unsigned char *s, size_t n, bool crlf, unsigned *bad)
+const char *xq_bin_text(xq_game *g, xq_bin_conv *c, const unsigned char *s, size_t n, xq_bin_breaks breaks, unsigned *bad)
 {
     const unsigned char *nul = memchr(s, 0, n);
     if (nul) n = (size_t)(nul - s);
@@ -119,7 +123,7 @@ const char *xq_bin_text(xq_game *g, xq_bin_conv *c, const unsigned char *s, size
                 i++;
             }
         }
-        return finish(g, &b, crlf);
+        return finish(g, &b, breaks);
     }
     if (!c->cd && !c->failed) {
         iconv_t cd = iconv_open("UTF-8", c->enc == XQ_ENC_BIG5 ? "CP950" : "GB18030");
@@ -132,7 +136,7 @@ const char *xq_bin_text(xq_game *g, xq_bin_conv *c, const unsigned char *s, size
             if (s[i] < 0x80 ? !xq_buf_append(&b, s + i, 1) : !put_utf8(&b, 0xFFFD)) goto oom;
             if (s[i] >= 0x80 && bad) (*bad)++;
         }
-        return finish(g, &b, crlf);
+        return finish(g, &b, breaks);
     }
     iconv_t cd = (iconv_t)c->cd;
     iconv(cd, NULL, NULL, NULL, NULL);
@@ -152,13 +156,13 @@ const char *xq_bin_text(xq_game *g, xq_bin_conv *c, const unsigned char *s, size
             iconv(cd, NULL, NULL, NULL, NULL);
         }
     }
-    return finish(g, &b, crlf);
+    return finish(g, &b, breaks);
 oom:
     xq_buf_free(&b);
     return NULL;
 }
 
-const char *xq_bin_utf16(xq_game *g, const unsigned char *s, size_t n, bool crlf, unsigned *bad)
+const char *xq_bin_utf16(xq_game *g, const unsigned char *s, size_t n, xq_bin_breaks breaks, unsigned *bad)
 {
     xq_buf b = {0};
     if (!xq_buf_reserve(&b, n * 3 / 2 + 4)) return NULL;
@@ -181,7 +185,7 @@ const char *xq_bin_utf16(xq_game *g, const unsigned char *s, size_t n, bool crlf
             return NULL;
         }
     }
-    return finish(g, &b, crlf);
+    return finish(g, &b, breaks);
 }
 
 /* ---- records and positions ------------------------------------------------------ */

@@ -93,16 +93,29 @@ typedef struct {
 
 void xq_bin_conv_close(xq_bin_conv *c);
 
+/* What xq_bin_text and xq_bin_utf16 do with line breaks. */
+typedef enum {
+    XQ_BIN_AS_IS = 0,      /* nothing: the bytes as they are */
+    XQ_BIN_CRLF = 1,       /* "\r\n" becomes "\n", and every line break at
+                            * the end is dropped (XQF header strings, CBR,
+                            * the page layout around a DhtmlXQ comment) */
+    XQ_BIN_CRLF_LINE = 2,  /* "\r\n" becomes "\n", and one "\n" at the end
+                            * (one "\r\n" of the bytes) is dropped: XQStudio
+                            * ends every XQF comment with "\r\n", its line
+                            * end, so a comment that ends with a line break
+                            * ends "\r\n\r\n" (write_xqf.c writes it so) */
+} xq_bin_breaks;
+
 /* Convert s[0..n) with c to a NUL-terminated UTF-8 string in g's arena.
- * Stops at the first NUL byte.  With crlf (comments), "\r\n" becomes
- * "\n" and line breaks at the end are dropped.  Invalid sequences become
- * U+FFFD and are counted in *bad (may be NULL).  Returns NULL only on
- * out-of-memory. */
-const char *xq_bin_text(xq_game *g, xq_bin_conv *c, const unsigned char *s, size_t n, bool crlf, unsigned *bad);
+ * Stops at the first NUL byte.  Line breaks as `breaks` says (a bool
+ * true is XQ_BIN_CRLF).  Invalid sequences become U+FFFD and are counted
+ * in *bad (may be NULL).  Returns NULL only on out-of-memory. */
+const char *xq_bin_text(xq_game *g, xq_bin_conv *c, const unsigned char *s, size_t n, xq_bin_breaks breaks,
+                        unsigned *bad);
 
 /* Same from UTF-16LE s[0..n) bytes (n rounded down to even), stopping at a
  * 0x0000 unit; unpaired surrogates become U+FFFD (counted in *bad). */
-const char *xq_bin_utf16(xq_game *g, const unsigned char *s, size_t n, bool crlf, unsigned *bad);
+const char *xq_bin_utf16(xq_game *g, const unsigned char *s, size_t n, xq_bin_breaks breaks, unsigned *bad);
 
 /* Set g's start position: when pos is not the standard start with Red to
  * move, add a FEN tag (standard FEN, xq_fen_write) and point g->fen at it. */

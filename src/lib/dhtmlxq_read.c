@@ -301,7 +301,8 @@ static const char *value_text(block *b, size_t from, size_t to, trim_mode how)
         if (layout) to = k;
     }
     unsigned bad = 0;
-    const char *s = xq_bin_text(b->g, &b->r->conv, r->data + from, to - from, how == TRIM_NONE, &bad);
+    const char *s = xq_bin_text(b->g, &b->r->conv, r->data + from, to - from,
+                                 how == TRIM_NONE ? XQ_BIN_CRLF : XQ_BIN_AS_IS, &bad);
     if (!s) { b->oom = true; return ""; }
     if (bad) {
         cursor c = b->cur;

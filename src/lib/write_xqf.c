@@ -15,7 +15,9 @@
  *   BlackTime, 1D0 Annotator, 1E0 Author (16 each); longer values are cut
  *   at a character boundary (reported).
  *   400 the records in pre-order: [from+0x18, to+0x20, tag, 0] and an
- *   int32 comment length, then the comment in GBK with CRLF line breaks;
+ *   int32 comment length, then the comment in GBK with CRLF line breaks
+ *   (one more CRLF after a comment that ends with a line break: XQStudio
+ *   ends every comment with one, which the readers drop);
  *   tag 0xF0 = the line goes on, 0x0F = an alternative to this move
  *   follows.  The root record is 18 20 tag FF with the game comment.
  *
@@ -174,19 +176,18 @@ static void put_u32(xq_buf *b, uint32_t v)
     xq_buf_append(b, x, 4);
 }
 
-/* Whether text ends with a line break (or a carriage return): XQStudio
- * ends its comments with "\r\n", and the readers (ours: binread.h
- * xq_bin_text, walker, vschess) drop the line breaks at the end of one, so
- * these cannot come back. */
+/* Whether text ends with a line break: XQStudio ends each comment with
+ * "\r\n", its line end, which the readers (ours: binread.h
+ * XQ_BIN_CRLF_LINE) drop, so such a comment gets one more "\r\n". */
 static bool ends_with_break(const char *text)
 {
     size_t n = text ? strlen(text) : 0;
-    return n && (text[n - 1] == '\n' || text[n - 1] == '\r');
+    return n && text[n - 1] == '\n';
 }
 
-/* A record: 4 bytes, the comment length, the comment.  Returns whether
- * the comment ends with line breaks that will not read back. */
-static bool put_record(xq_buf *b, iconv_t cd, int from, int to, bool next, bool sibling, bool root,
+/* A record: 4 bytes, the comment length, the comment (pre, then a line
+ * break, then comment, when both are there). */
+static void put_record(xq_buf *b, iconv_t cd, int from, int to, bool next, bool sibling, bool root,
                        const char *pre, const char *comment, xq_write_report *rep)
 {
     unsigned char r[4] = {(unsigned char)(0x18 + from), (unsigned char)(0x20 + to),
@@ -198,6 +199,7 @@ static bool put_record(xq_buf *b, iconv_t cd, int from, int to, bool next, bool 
     if (pre) put_gbk(b, cd, pre, true, rep);
     if (pre && comment) xq_buf_append(b, "\r\n", 2);
     if (comment) put_gbk(b, cd, comment, true, rep);
+    if (comment ? ends_with_break(comment) : ends_with_break(pre)) xq_buf_append(b, "\r\n", 2);
     uint32_t n = (uint32_t)(b->len - start);
     if (b->p && b->len >= at + 4) {
         b->p[at] = (char)n;
@@ -205,7 +207,6 @@ static bool put_record(xq_buf *b, iconv_t cd, int from, int to, bool next, bool 
         b->p[at + 2] = (char)(n >> 16);
         b->p[at + 3] = (char)(n >> 24);
     }
-    return comment ? ends_with_break(comment) : ends_with_break(pre);
 }
 
 /* XQF square byte of ICCS square sq. */
@@ -323,8 +324,8 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     group first = {0};
     if (!alternatives(&m, &g->main, 0, vars, &first)) goto oom;
     size_t empty = 0;   /* empty comments: length 0 is no comment in XQF */
-    size_t breaks_lost = put_record(&b, cd, 0, 0, first.n > 0, false, true, NULL,
-                                    comments ? xq_write_comment(g->main.comment, &empty) : NULL, rep);
+    put_record(&b, cd, 0, 0, first.n > 0, false, true, NULL, comments ? xq_write_comment(g->main.comment, &empty) : NULL,
+               rep);
     if (first.n) {
         stack = malloc(sizeof *stack);
         if (!stack) { free(first.v); goto oom; }
@@ -349,8 +350,8 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
         group next = {0};
         if (!alternatives(&m, e.b, e.i + 1, vars, &next)) goto oom;
         const char *pre = comments && e.i == 0 && e.b != &g->main ? xq_write_comment(e.b->comment, &empty) : NULL;
-        breaks_lost += put_record(&b, cd, xqf_square(XQ_FROM(mv)), xqf_square(XQ_TO(mv)), next.n > 0, sibling, false,
-                                  pre, comments ? xq_write_comment(n->comment, &empty) : NULL, rep);
+        put_record(&b, cd, xqf_square(XQ_FROM(mv)), xqf_square(XQ_TO(mv)), next.n > 0, sibling, false, pre,
+                   comments ? xq_write_comment(n->comment, &empty) : NULL, rep);
         if (next.n) {
             if (depth == cap) {
                 size_t c = cap ? cap * 2 : 16;
@@ -367,9 +368,6 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     if (cut[0] && !rep->why[0]) snprintf(rep->why, sizeof rep->why, "%s", cut);
     if (rep->unencodable)   /* XQF's strings are GBK: no --encoding says so */
         xq_write_note(rep, "xqf (GBK) cannot hold %u characters: written as '?'", rep->unencodable);
-    if (breaks_lost)
-        xq_write_note(rep, "xqf cannot hold line breaks at the end of a comment (its readers take them for "
-                           "XQStudio's line end): dropped in %zu comment%s", breaks_lost, breaks_lost == 1 ? "" : "s");
     if (empty) xq_write_note(rep, "xqf cannot hold empty comments: %zu dropped", empty);
     goto done;
 oom:

@@ -91,7 +91,7 @@ static const char *pascal(xq_game *g, xq_bin_conv *cv, const xq_bytes *b, size_t
         n = (uint8_t)(size - 1);
     }
     unsigned bad = 0;
-    const char *s = xq_bin_text(g, cv, b->p + off + 1, n, true, &bad);
+    const char *s = xq_bin_text(g, cv, b->p + off + 1, n, XQ_BIN_CRLF, &bad);
     if (bad)
         xq_game_diag(g, XQ_SEV_WARNING, 0, 0, off + 1, "XQF %s at byte %zu: %u invalid GBK sequences replaced by U+FFFD",
                      what, off + 1, bad);
@@ -263,7 +263,8 @@ static int read_record(void *ctx, xq_game *g, size_t *pos, xq_bin_move *m)
             return 0;
         }
         unsigned bad = 0;
-        const char *c = xq_bin_text(g, rc->conv, b->p + at, clen, true, &bad);
+        /* XQStudio's line end ("\r\n") closes each comment: one is dropped */
+        const char *c = xq_bin_text(g, rc->conv, b->p + at, clen, XQ_BIN_CRLF_LINE, &bad);
         if (bad)
             xq_game_diag(g, XQ_SEV_WARNING, 0, 0, at, "XQF comment at byte %zu: %u invalid GBK sequences replaced by U+FFFD",
                          at, bad);

@@ -294,12 +294,13 @@ static void dhtmlxq_losses(void **state)
 /* Comments through DhtmlXQ and back, each as it was: "||" is DhtmlXQ's
  * line break, so a bar next to a bar or a line break, a backslash before
  * 'u', control characters and markup are written as \uXXXX escapes.
- * Through XQF too, but for the line breaks at a comment's end, which its
- * readers drop (XQStudio ends every comment with one): a note says so. */
+ * Through XQF too, line breaks at a comment's end included: XQStudio ends
+ * every comment with one, which the reader drops, so the writer adds one
+ * to a comment that ends with a line break. */
 static const char *const COMMENTS[] = {
     "a||b", "|", "||", "a|", "|a", "a|\nb", "\n|", "x\\u0041y", "\\u", "\\\\u0041", "tab\tcr\rdel\x7f\x01",
     "[DhtmlXQ_comment1]x[/DhtmlXQ_comment1]", "[/DhtmlXQ]", "a|b c||| d", "\\", "u0041", "\nlead", "two\n\nbreaks",
-    "end\n", "end\r\n", "中文||注释|", "a|", "|b",
+    "end\n", "end\r\n", "中文||注释|", "a|", "|b", "\n", "\n\n", "end\n\n", "end\r", "end\r\r\n",
 };
 
 /* The JSON string of text (ASCII and UTF-8; control characters as \u00XX). */
@@ -332,19 +333,10 @@ static void comments_round_trip(void **state)
             size_t len;
             char *s = render(&a, &opt, &full, &rep, &len);
             xqt_load(&b, s, len);
-            size_t n = strlen(COMMENTS[i]);
-            bool end_break = F[f] == XQ_OUT_XQF && (COMMENTS[i][n - 1] == '\n' || COMMENTS[i][n - 1] == '\r');
-            if (!end_break) {
-                assert_true(full);
-                assert_string_equal(rep.note, "");
-                assert_string_equal(b.g.main.comment, COMMENTS[i]);
-                assert_string_equal(b.g.main.nodes[0].comment, COMMENTS[i]);
-            } else {
-                assert_false(full);
-                assert_string_equal(rep.note, "xqf cannot hold line breaks at the end of a comment (its readers take "
-                                              "them for XQStudio's line end): dropped in 2 comments");
-                assert_memory_equal(b.g.main.nodes[0].comment, COMMENTS[i], strlen(b.g.main.nodes[0].comment));
-            }
+            assert_true(full);
+            assert_string_equal(rep.note, "");
+            assert_string_equal(b.g.main.comment, COMMENTS[i]);
+            assert_string_equal(b.g.main.nodes[0].comment, COMMENTS[i]);
             xq_game_free(&b.g);
             xq_game_free(&a.g);
             free(s);

@@ -159,6 +159,61 @@ static void test_versions_10_and_18(void **state)
     xq_game_free(&b[0]);
 }
 
+/* XQStudio ends every comment with "\r\n", its line end: the reader drops
+ * that one and no more, so a comment that ends with an empty line
+ * (test1.xqf and test.xqf: "...内有隐忧了。\r\n\r\n") keeps its line break
+ * and the others end with their text. */
+static void test_comment_line_end(void **state)
+{
+    (void)state;
+    static const char *const FILES[] = {TD "test1.xqf", TD "test.xqf"};
+    for (size_t f = 0; f < 2; f++) {
+        xq_game a[2];
+        assert_int_equal(read_path(FILES[f], a, 2, NULL), 1);
+        size_t with_break = 0, comments = 0;
+        for (size_t i = 0; i < a[0].main.count; i++) {
+            const char *c = a[0].main.nodes[i].comment;
+            if (!c) continue;
+            comments++;
+            size_t n = strlen(c);
+            assert_true(n > 0);
+            assert_int_not_equal(c[n - 1], '\r');
+            if (c[n - 1] != '\n') continue;
+            with_break++;
+            assert_true(n >= 2 && c[n - 2] != '\n');
+            assert_non_null(strstr(c, "内有隐忧了。\n"));
+        }
+        assert_int_equal(comments, 10);   /* and the game comment */
+        assert_int_equal(with_break, 1);
+        xq_game_free(&a[0]);
+    }
+    /* made-up records: no line end, one, two, a lone line end */
+    static const struct { const char *bytes, *text; } C[] = {
+        {"x", "x"}, {"x\r\n", "x"}, {"x\r\n\r\n", "x\n"}, {"a\r\nb\r\n", "a\nb"}, {"\r\n", NULL},
+        {"\r\n\r\n", "\n"}, {"x\n", "x"}, {"x\r", "x\r"},
+    };
+    for (size_t i = 0; i < sizeof C / sizeof *C; i++) {
+        unsigned char f[0x400 + 8 + 8 + 16] = {'X', 'Q', 10};
+        for (int k = 0; k < 32; k++) f[0x10 + k] = 0xFF;
+        f[0x10 + 4] = 40;    /* red general e0 */
+        f[0x10 + 20] = 49;   /* black general e9 */
+        f[0x10 + 0] = 0;     /* red chariot a0 */
+        f[0x40] = 3;
+        size_t at = 0x400, n = strlen(C[i].bytes);
+        memcpy(f + at, "\x18\x20\xF0\xFF\0\0\0\0", 8);   /* the root, no comment */
+        at += 8;
+        unsigned char rec[8] = {0x18 + 0, 0x20 + 1, 0, 0, (unsigned char)n, 0, 0, 0};   /* a0-a1 */
+        memcpy(f + at, rec, 8);
+        memcpy(f + at + 8, C[i].bytes, n);
+        xq_game g;
+        read_bytes(f, at + 8 + n, &g);
+        assert_int_equal(g.main.count, 1);
+        if (C[i].text) assert_string_equal(g.main.nodes[0].comment, C[i].text);
+        else assert_null(g.main.nodes[0].comment);
+        xq_game_free(&g);
+    }
+}
+
 /* xqf-spec/SAMPLE.XQF and the PGN XQStudio made of it: same tags, start
  * position, moves and comments. */
 static void test_sample_against_pgn(void **state)
@@ -716,6 +771,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_versions_10_and_18),
+        cmocka_unit_test(test_comment_line_end),
         cmocka_unit_test(test_sample_against_pgn),
         cmocka_unit_test(test_variation_trees),
         cmocka_unit_test(test_positions_and_tags),
