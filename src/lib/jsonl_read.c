@@ -464,6 +464,22 @@ static bool line_text(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, size
     return true;
 }
 
+/* The file offset of byte at of text, the line l from byte skip on as
+ * line_text gave it: that byte of the line when the line is read as it
+ * is (UTF-8); else (GBK or Big5 forced, decoded to UTF-8) the first byte
+ * in the line of the character at counts to (xq_input_col_bytes), so
+ * that a diagnostic points into the file as the user has it, not into
+ * its decoding. */
+static uint64_t file_offset(const xq_jsonl_reader *j, const xq_raw_line *l, size_t skip, const char *text, size_t at)
+{
+    if (!j->decode) return l->offset + skip + at;
+    xq_raw_line rest = *l;   /* (after a BOM: not decoded, and no BOM for xq_input_col_bytes to skip) */
+    rest.bytes += skip;
+    rest.len -= skip;
+    rest.offset += skip;
+    return rest.offset + xq_input_col_bytes(j->in, &rest, 0, char_col(text, at) - 1);
+}
+
 /* Read the record on line l (not blank) into g. */
 static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, size_t skip)
 {
@@ -489,7 +505,7 @@ static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, si
         if (!strcmp(e.msg, "out of memory")) g->out_of_memory = true;
         char msg[160];
         snprintf(msg, sizeof msg, "not valid JSON: %s", e.msg);
-        record_error(g, line, char_col(text, e.offset), l->offset + skip + e.offset, msg);
+        record_error(g, line, char_col(text, e.offset), file_offset(j, l, skip, text, e.offset), msg);
         return;
     }
     filler *f = &j->fill;
@@ -500,7 +516,7 @@ static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, si
     f->depth = 0;
     f->failed = false;
     if (!fill_record(f, &j->doc.root))
-        record_error(g, line, text_col(f, f->bad_at), l->offset + skip + f->bad_at, f->msg);
+        record_error(g, line, text_col(f, f->bad_at), file_offset(j, l, skip, text, f->bad_at), f->msg);
 }
 
 /* Bytes of a UTF-8 BOM at the start of the file's first line, else 0. */

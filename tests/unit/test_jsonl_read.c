@@ -354,7 +354,8 @@ static void test_layout(void **state)
  * same line in UTF-8, GBK and Big5 gives the same columns, those of its
  * characters (not of its bytes, nor of its UTF-8 decoding): a move's
  * text (its opening quote), a FEN value's first character, a JSON syntax
- * error, a field of the wrong type. */
+ * error, a field of the wrong type; and a diagnostic's byte offset is
+ * in the file's bytes. */
 static void test_columns_in_characters(void **state)
 {
     (void)state;
@@ -390,9 +391,12 @@ static void test_columns_in_characters(void **state)
         assert_int_equal(xq_reader_next(r, &g), 1);
         assert_int_equal(g.diag_count, 1);
         assert_int_equal(g.diags[0].col, 24);       /* the x */
+        /* offsets are in the file's own bytes, not in its decoding */
+        assert_int_equal(g.diags[0].offset, (uint64_t)(strstr(text[e], ",x}") + 1 - text[e]));
         assert_int_equal(xq_reader_next(r, &g), 1);
         assert_int_equal(g.diag_count, 1);
         assert_int_equal(g.diags[0].col, 32);       /* the 5 */
+        assert_int_equal(g.diags[0].offset, (uint64_t)(strstr(text[e], ":5}") + 1 - text[e]));
         assert_int_equal(xq_reader_next(r, &g), 1);
         assert_int_equal(g.fen_line, 4);
         assert_int_equal(g.fen_col, 30);            /* the FEN's 4k4 */
