@@ -2862,6 +2862,23 @@ static int sub_next(xq_reader *r, xq_game *g)
 
 /* ---- the reader ------------------------------------------------------- */
 
+/* Copy msg into err[0..errsz) (errsz > 0): cut to fit when longer (a
+ * caller's buffer may be shorter than the input's message, which names
+ * the file), and then before the UTF-8 character the cut would split
+ * (its lead byte and the continuation bytes after it). */
+static void copy_error(char *err, size_t errsz, const char *msg)
+{
+    size_t n = strlen(msg);
+    if (n >= errsz) {
+        size_t cut = errsz - 1;
+        n = cut;
+        while (n && ((unsigned char)msg[n] & 0xC0) == 0x80) n--;
+        if ((unsigned char)msg[n] < 0xC0) n = cut;   /* no lead byte before: not a character split */
+    }
+    memcpy(err, msg, n);
+    err[n] = 0;
+}
+
 xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *err, size_t errsz)
 {
     xq_read_options o = {0};
@@ -2873,7 +2890,7 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
         const unsigned char *p = NULL;
         size_t n = xq_input_peek(in, SNIFF_SIZE, &p);
         if (n == 0 && xq_input_error(in)[0]) {
-            if (errsz) snprintf(err, errsz, "%s", xq_input_error(in));
+            if (errsz) copy_error(err, errsz, xq_input_error(in));
             xq_input_close(in);
             return NULL;
         }

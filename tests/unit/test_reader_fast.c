@@ -421,9 +421,33 @@ static void test_move_texts(void **state)
     }
 }
 
+/* xq_reader_open's copy of the input's message into a short buffer: cut
+ * to fit, never inside a UTF-8 character; whole when it fits. */
+static void test_copy_error(void **state)
+{
+    (void)state;
+    /* "ab" then 象 (3 bytes), 棋 (3 bytes), "!": 9 bytes */
+    static const char msg[] = "ab\xE8\xB1\xA1\xE6\xA3\x8B!";
+    static const char *const want[] = {"", "", "a", "ab", "ab", "ab", "ab\xE8\xB1\xA1", "ab\xE8\xB1\xA1",
+                                       "ab\xE8\xB1\xA1", "ab\xE8\xB1\xA1\xE6\xA3\x8B", msg, msg};
+    for (size_t size = 1; size <= 11; size++) {
+        char err[16];
+        memset(err, 'x', sizeof err);
+        copy_error(err, size, msg);
+        assert_string_equal(err, want[size]);
+        assert_true(strlen(err) < size);
+    }
+    char err[4];
+    copy_error(err, sizeof err, "\xF0\x9F\x98\x80");   /* a 4-byte character in 3 bytes: nothing */
+    assert_string_equal(err, "");
+    copy_error(err, sizeof err, "a\x80\x80\x80");      /* no lead byte: no character split */
+    assert_string_equal(err, "a\x80\x80");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_copy_error),
         cmocka_unit_test(test_step_table),
         cmocka_unit_test(test_tokfirst_table),
         cmocka_unit_test(test_result_lengths),

@@ -74,28 +74,50 @@ static void free_games(game_list *l)
     free(l->sg);
 }
 
+/* A memory stream (open_memstream) whose buffer pointer and size live
+ * in a heap block, not in the caller's locals: with &local, gcc -O3
+ * (-Wdangling-pointer) cannot tell that open_memstream stores a heap
+ * address there and not the local's own, and takes every use of the
+ * text the function returns for a use of a dangling pointer. */
+typedef struct {
+    char *text;   /* the output, malloc'd, NUL-terminated once closed */
+    size_t len;
+    FILE *f;
+} mem_out;
+
+static mem_out *mem_open(void)
+{
+    mem_out *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    m->f = open_memstream(&m->text, &m->len);
+    assert_non_null(m->f);
+    return m;
+}
+
+/* Close m and hand back its text (the caller frees it). */
+static char *mem_close(mem_out *m)
+{
+    assert_int_equal(fclose(m->f), 0);
+    char *text = m->text;
+    free(m);
+    assert_non_null(text);
+    return text;
+}
+
 /* The accumulator's JSON as a malloc'd string. */
 static char *json_of(const xq_stats *s)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    assert_non_null(m);
-    xq_stats_write_json(m, s, NULL);
-    fclose(m);
-    return buf;
+    mem_out *m = mem_open();
+    xq_stats_write_json(m->f, s, NULL);
+    return mem_close(m);
 }
 
 static char *text_of(const xq_stats *s, xq_event_system sys)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    assert_non_null(m);
+    mem_out *m = mem_open();
     xq_stats_report_options ro = {.top = 0, .system = sys};
-    xq_stats_write_text(m, s, &ro);
-    fclose(m);
-    return buf;
+    xq_stats_write_text(m->f, s, &ro);
+    return mem_close(m);
 }
 
 static xq_stats *accumulate(const game_list *l, size_t from, size_t to, const char *event)
@@ -779,13 +801,9 @@ static void test_median(void **state)
 
 static char *csv_of(const xq_stats *s)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    assert_non_null(m);
-    xq_stats_write_csv(m, s, NULL);
-    fclose(m);
-    return buf;
+    mem_out *m = mem_open();
+    xq_stats_write_csv(m->f, s, NULL);
+    return mem_close(m);
 }
 
 /* Whether the last row of the CSV's counts table is `row` (and the one
