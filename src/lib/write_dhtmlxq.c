@@ -32,7 +32,8 @@
  * become spaces and such a '[' the full-width '［' (so that no value can
  * end a field), with a note; other text as is.
  * A variation's leading comment goes before the comment of its first
- * move; an empty comment is not written (readers take an empty field for
+ * move (a line break between them), with a note: the format has no place
+ * before a variation's first move; an empty comment is not written (readers take an empty field for
  * none), with a note; NAGs are not written.  A line ends before its first untranslated
  * move (reported by the walk).  Output is UTF-8 (xq_write_game converts
  * it to GBK or Big5 on request).
@@ -153,6 +154,7 @@ typedef struct {
     bool oom;
     unsigned changed;         /* CH_* bits of the tag values */
     size_t empty_comments;    /* empty comments not written (the format has none) */
+    size_t leads_joined;      /* variations' leading comments put in their first move's field */
 } writer;
 
 static line *open_line(writer *w, unsigned parent, unsigned first_parent, int start, bool stopped,
@@ -204,6 +206,7 @@ static void on_move(void *ctx, const xq_walk_move *m)
     const char *c = xq_write_comment(m->node->comment, &w->empty_comments);
     const char *lead = m->index == 0 ? xq_write_comment(l->lead, &w->empty_comments) : NULL;
     if (!c && !lead) return;
+    w->leads_joined += lead != NULL;
     char name[64];
     int ply = l->start + (int)m->index;
     if (l->id) snprintf(name, sizeof name, "comment%u_%d", l->id, ply);
@@ -323,6 +326,18 @@ static void note_empty_comments(size_t n, xq_write_report *rep)
     if (n) xq_write_note(rep, "dhtmlxq cannot hold empty comments: %zu dropped", n);
 }
 
+/* The note for the variations' leading comments written in their first
+ * move's comment field: a field follows a move (comment<b>_<ply>), and
+ * none comes before a variation's first move, so the readers (vschess,
+ * dhtmlxq_read.c) give that move's comment back, the two joined by a
+ * line break. */
+static void note_leads_joined(size_t n, xq_write_report *rep)
+{
+    if (n)
+        xq_write_note(rep, "dhtmlxq cannot hold a comment before a variation's first move: %zu put in that "
+                           "move's comment", n);
+}
+
 static bool plain_word(const char *s)
 {
     if (!*s || strlen(s) > 40) return false;
@@ -403,6 +418,7 @@ void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_
     put_str(&b, "[DhtmlXQ_generator]xq-tools[/DhtmlXQ_generator]\n[/DhtmlXQ]\n");
     note_losses(g, w.changed, rep);
     note_empty_comments(w.empty_comments, rep);
+    note_leads_joined(w.leads_joined, rep);
     if (w.oom || !b.p) snprintf(rep->why, sizeof rep->why, "no DhtmlXQ written: out of memory");
     else fwrite(b.p, 1, b.len, out);
     for (size_t i = 0; i < w.nlines; i++) {

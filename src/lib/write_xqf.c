@@ -24,7 +24,8 @@
  * The tree: a move's alternatives are its node's variations (nested
  * variations of a variation's first move too: they are alternatives to
  * the same move).  A variation's leading comment goes before the comment
- * of its first move; an empty comment is not written (length 0 is no
+ * of its first move (a record has one comment, after its move), with a
+ * note; an empty comment is not written (length 0 is no
  * comment), with a note.  NAGs are not written (XQF has none).  A line ends
  * before its first untranslated move (reported by the walk).
  */
@@ -324,6 +325,7 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     group first = {0};
     if (!alternatives(&m, &g->main, 0, vars, &first)) goto oom;
     size_t empty = 0;   /* empty comments: length 0 is no comment in XQF */
+    size_t leads = 0;   /* variations' leading comments joined to their first move's */
     put_record(&b, cd, 0, 0, first.n > 0, false, true, NULL, comments ? xq_write_comment(g->main.comment, &empty) : NULL,
                rep);
     if (first.n) {
@@ -350,6 +352,7 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
         group next = {0};
         if (!alternatives(&m, e.b, e.i + 1, vars, &next)) goto oom;
         const char *pre = comments && e.i == 0 && e.b != &g->main ? xq_write_comment(e.b->comment, &empty) : NULL;
+        leads += pre != NULL;
         put_record(&b, cd, xqf_square(XQ_FROM(mv)), xqf_square(XQ_TO(mv)), next.n > 0, sibling, false, pre,
                    comments ? xq_write_comment(n->comment, &empty) : NULL, rep);
         if (next.n) {
@@ -369,6 +372,9 @@ void xq_write_xqf(FILE *out, const xq_game *g, const xq_replay *r, const xq_writ
     if (rep->unencodable)   /* XQF's strings are GBK: no --encoding says so */
         xq_write_note(rep, "xqf (GBK) cannot hold %u characters: written as '?'", rep->unencodable);
     if (empty) xq_write_note(rep, "xqf cannot hold empty comments: %zu dropped", empty);
+    if (leads)   /* a record has one comment, after its move: none before a variation's first move */
+        xq_write_note(rep, "xqf cannot hold a comment before a variation's first move: %zu put in that move's "
+                           "comment", leads);
     goto done;
 oom:
     snprintf(rep->why, sizeof rep->why, "no XQF written: out of memory");

@@ -346,29 +346,53 @@ static void comments_round_trip(void **state)
 
 /* A variation's leading comment and its first move's comment are joined
  * by DhtmlXQ's line break: a bar at the end of one or the start of the
- * other must not make a third bar of it. */
+ * other must not make a third bar of it.  Neither DhtmlXQ nor XQF has a
+ * place for a comment before a variation's first move: it reads back in
+ * that move's comment (joined by a line break to the move's own), so a
+ * note says so and the game is not in full. */
 static void dhtmlxq_joined_comments(void **state)
 {
     (void)state;
     static const char rec[] =
-        "{\"moves\":[{\"text\":\"h2e2\",\"variations\":[[{\"comment\":\"|\"},{\"text\":\"c3c4\",\"comment\":\"|x|\"}]]},"
+        "{\"moves\":[{\"text\":\"h2e2\",\"variations\":[[{\"comment\":\"|\"},{\"text\":\"c3c4\",\"comment\":\"|x|\"}],"
+        "[{\"comment\":\"alone\"},{\"text\":\"b2e2\"}]]},"
         "{\"text\":\"h9g7\"}]}\n";
-    loaded a, b;
-    xqt_load(&a, rec, sizeof rec - 1);
-    const xq_branch *v = &a.g.main.nodes[0].variations[0];
-    assert_string_equal(v->comment, "|");
-    assert_string_equal(v->nodes[0].comment, "|x|");
-    xq_write_options opt = {.format = XQ_OUT_DHTMLXQ};
-    bool full;
-    xq_write_report rep;
-    size_t len;
-    char *s = render(&a, &opt, &full, &rep, &len);
-    assert_true(full);
-    xqt_load(&b, s, len);
-    assert_string_equal(b.g.main.nodes[0].variations[0].nodes[0].comment, "|\n|x|");
-    xq_game_free(&b.g);
-    xq_game_free(&a.g);
-    free(s);
+    static const struct { xq_out_format f; const char *name; } F[] = {{XQ_OUT_DHTMLXQ, "dhtmlxq"}, {XQ_OUT_XQF, "xqf"}};
+    for (size_t f = 0; f < 2; f++) {
+        loaded a, b;
+        xqt_load(&a, rec, sizeof rec - 1);
+        const xq_branch *v = &a.g.main.nodes[0].variations[0];
+        assert_string_equal(v->comment, "|");
+        assert_string_equal(v->nodes[0].comment, "|x|");
+        xq_write_options opt = {.format = F[f].f};
+        bool full;
+        xq_write_report rep;
+        size_t len;
+        char *s = render(&a, &opt, &full, &rep, &len);
+        assert_false(full);
+        char want[160];
+        snprintf(want, sizeof want, "%s cannot hold a comment before a variation's first move: 2 put in that move's comment",
+                 F[f].name);
+        assert_string_equal(rep.note, want);
+        xqt_load(&b, s, len);
+        assert_int_equal(b.g.main.nodes[0].variation_count, 2);
+        assert_null(b.g.main.nodes[0].variations[0].comment);
+        assert_string_equal(b.g.main.nodes[0].variations[0].nodes[0].comment, "|\n|x|");
+        assert_string_equal(b.g.main.nodes[0].variations[1].nodes[0].comment, "alone");
+        xq_game_free(&b.g);
+        xq_game_free(&a.g);
+        free(s);
+
+        /* without variations' leading comments: in full, no note */
+        static const char plain[] =
+            "{\"moves\":[{\"text\":\"h2e2\",\"variations\":[[{\"text\":\"c3c4\",\"comment\":\"x\"}]]},{\"text\":\"h9g7\"}]}\n";
+        xqt_load(&a, plain, sizeof plain - 1);
+        s = render(&a, &opt, &full, &rep, &len);
+        assert_true(full);
+        assert_string_equal(rep.note, "");
+        xq_game_free(&a.g);
+        free(s);
+    }
 }
 
 /* An empty comment (game comment, after a move, a variation's leading
@@ -387,8 +411,10 @@ static void empty_comments(void **state)
         "[{\"comment\":\"\"},{\"text\":\"b2e2\"}]]},"
         "{\"text\":\"h9g7\",\"comment\":\"y\"}]}\n";
     static const xq_out_format F[] = {XQ_OUT_DHTMLXQ, XQ_OUT_XQF};
-    static const char *const NOTE[] = {"dhtmlxq cannot hold empty comments: 5 dropped",
-                                       "xqf cannot hold empty comments: 5 dropped"};
+    static const char *const NOTE[] = {"dhtmlxq cannot hold empty comments: 5 dropped; dhtmlxq cannot hold a comment "
+                                       "before a variation's first move: 1 put in that move's comment",
+                                       "xqf cannot hold empty comments: 5 dropped; xqf cannot hold a comment before a "
+                                       "variation's first move: 1 put in that move's comment"};
     for (size_t f = 0; f < 2; f++) {
         loaded a, b;
         xqt_load(&a, rec, sizeof rec - 1);
