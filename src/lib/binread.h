@@ -204,6 +204,14 @@ xq_sub_reader *xq_xqf_reader_open(xq_input *in, char *err, size_t errsz);
 xq_sub_reader *xq_cbr_reader_open(xq_input *in, char *err, size_t errsz);
 xq_sub_reader *xq_dhtmlxq_reader_open(xq_input *in, xq_encoding enc, char *err, size_t errsz);
 
+/* True when the DhtmlXQ open field value s ("E27 仙人指路...", UTF-8)
+ * begins with what the reader takes for an ECCO code: a letter A to E and
+ * two digits, then the end, a space or a non-ASCII byte.  The reader
+ * (dhtmlxq_read.c) then reads it as the ECCO tag and the rest, after one
+ * space, as the Opening; write_dhtmlxq.c asks the same to know what the
+ * field gives back. */
+bool xq_dhtmlxq_open_code(const char *s);
+
 /* Bytes of a file's start that xq_dhtmlxq_sniff looks at: more than the
  * format sniffer's 4 KiB, for web pages whose DhtmlXQ block comes after a
  * long head. */

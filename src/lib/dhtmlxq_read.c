@@ -502,6 +502,12 @@ static const struct { const char *field, *tag; } TAGS[] = {
     {"timerule", "TimeControl"}, {NULL, NULL},
 };
 
+bool xq_dhtmlxq_open_code(const char *s)
+{
+    return s[0] >= 'A' && s[0] <= 'E' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' &&
+           (s[3] == 0 || s[3] == ' ' || (unsigned char)s[3] >= 0x80);
+}
+
 /* One field [from, to) of value. */
 static void take_field(block *b, const tag *t, size_t from, size_t to, const cursor *at)
 {
@@ -590,8 +596,7 @@ static void take_field(block *b, const tag *t, size_t from, size_t to, const cur
     }
     if (!strcasecmp(name, "open")) {
         const char *s = value_text(b, from, to, TRIM_LAYOUT);
-        if (s[0] >= 'A' && s[0] <= 'E' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' &&
-            (s[3] == 0 || s[3] == ' ' || (unsigned char)s[3] >= 0x80)) {
+        if (xq_dhtmlxq_open_code(s)) {
             char code[4] = {s[0], s[1], s[2], 0};
             add_tag(b, "ECCO", code);
             s += 3;

@@ -346,6 +346,31 @@ static bool plain_word(const char *s)
     return true;
 }
 
+/* The open field: the ECCO tag and the Opening, "E27 仙人指路..." (one
+ * space between them), which the readers split again when ECCO is a code
+ * (xq_dhtmlxq_open_code).  What does not come back so is written the
+ * same way, with a note: an ECCO that is not a code (it reads back as
+ * the Opening's start), an Opening that begins with a code and no ECCO
+ * (its code reads back as the ECCO). */
+static void put_open(xq_buf *b, const xq_game *g, unsigned *changed, xq_write_report *rep)
+{
+    const char *ecco = xq_game_tag(g, "ECCO"), *opening = xq_game_tag(g, "Opening");
+    if (!ecco) ecco = "";
+    if (!opening) opening = "";
+    if (!*ecco && !*opening) return;
+    put_str(b, "[DhtmlXQ_open]");   /* (as put_field, the value in two parts) */
+    put_value(b, ecco, changed);
+    if (*ecco && *opening) put_str(b, " ");
+    put_value(b, opening, changed);
+    put_str(b, "[/DhtmlXQ_open]\n");
+    if (*ecco && !(strlen(ecco) == 3 && xq_dhtmlxq_open_code(ecco)))
+        xq_write_note(rep, "dhtmlxq cannot hold an ECCO tag that is not a code (A00 to E99): written in the open "
+                           "field before the Opening, it reads back as part of the Opening");
+    else if (!*ecco && xq_dhtmlxq_open_code(opening))
+        xq_write_note(rep, "dhtmlxq cannot hold an Opening that begins with an ECCO code without an ECCO tag: "
+                           "the code reads back as the ECCO");
+}
+
 void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                       xq_write_report *rep)
 {
@@ -356,13 +381,7 @@ void xq_write_dhtmlxq(FILE *out, const xq_game *g, const xq_replay *r, const xq_
         const char *v = xq_game_tag(g, TAGS[i].tag);
         if (v && *v) put_field(&b, TAGS[i].field, v, &w.changed);
     }
-    const char *ecco = xq_game_tag(g, "ECCO"), *opening = xq_game_tag(g, "Opening");
-    if ((ecco && *ecco) || (opening && *opening)) {
-        char v[512];
-        snprintf(v, sizeof v, "%s%s%s", ecco ? ecco : "", ecco && *ecco && opening && *opening ? " " : "",
-                 opening ? opening : "");
-        put_field(&b, "open", v, &w.changed);
-    }
+    put_open(&b, g, &w.changed, rep);
     if (xq_game_tag(g, "Result") || g->result_code != XQ_RESULT_NONE) {
         const char *res = xq_write_result_token(g);
         put_field(&b, "result", !strcmp(res, "1-0") ? "红胜" : !strcmp(res, "0-1") ? "黑胜"

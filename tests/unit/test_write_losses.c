@@ -449,6 +449,88 @@ static void empty_comments(void **state)
     }
 }
 
+/* DhtmlXQ's open field holds the ECCO tag and the Opening ("C55 name"):
+ * the readers take a leading code for the ECCO.  What comes back as it
+ * was is in full; an ECCO that is not a code, or an Opening that begins
+ * with a code and no ECCO, has a note (and what reads back is named). */
+static void dhtmlxq_open_field(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *ecco, *opening;   /* NULL: no such tag */
+        int note;                     /* 0 none, 1 ECCO not a code, 2 Opening with a code */
+        const char *ecco_back, *opening_back;
+    } C[] = {
+        {"C55", "中炮對屏風馬", 0, "C55", "中炮對屏風馬"},
+        {"C55", NULL, 0, "C55", NULL},
+        {NULL, "中炮對屏風馬", 0, NULL, "中炮對屏風馬"},
+        {"C55", "C55 中炮對屏風馬", 0, "C55", "C55 中炮對屏風馬"},
+        {"E99", "A00", 0, "E99", "A00"},
+        {NULL, "C55x", 0, NULL, "C55x"},
+        {NULL, "F55 x", 0, NULL, "F55 x"},
+        {NULL, "c55 x", 0, NULL, "c55 x"},
+        {NULL, "C55 中炮對屏風馬", 2, "C55", "中炮對屏風馬"},
+        {NULL, "C55中炮", 2, "C55", "中炮"},
+        {NULL, "A00", 2, "A00", NULL},
+        {"", "B12 x", 2, "B12", "x"},
+        {"xyz", "o", 1, NULL, "xyz o"},
+        {"xyz", NULL, 1, NULL, "xyz"},
+        {"c55", "o", 1, NULL, "c55 o"},
+        {"C5", "o", 1, NULL, "C5 o"},
+        {"C55 x", "o", 1, "C55", "x o"},
+        {"C555", NULL, 1, NULL, "C555"},
+    };
+    static const char *const NOTE[] = {
+        "",
+        "dhtmlxq cannot hold an ECCO tag that is not a code (A00 to E99): written in the open field before the "
+        "Opening, it reads back as part of the Opening",
+        "dhtmlxq cannot hold an Opening that begins with an ECCO code without an ECCO tag: the code reads back as "
+        "the ECCO",
+    };
+    for (size_t i = 0; i < sizeof C / sizeof *C; i++) {
+        char rec[512] = "[Game \"Chinese Chess\"]\n";
+        if (C[i].ecco) snprintf(rec + strlen(rec), sizeof rec - strlen(rec), "[ECCO \"%s\"]\n", C[i].ecco);
+        if (C[i].opening) snprintf(rec + strlen(rec), sizeof rec - strlen(rec), "[Opening \"%s\"]\n", C[i].opening);
+        snprintf(rec + strlen(rec), sizeof rec - strlen(rec), "\n1. h2e2 h9g7 *\n");
+        loaded a, b;
+        xqt_load(&a, rec, strlen(rec));
+        xq_write_options opt = {.format = XQ_OUT_DHTMLXQ};
+        bool full;
+        xq_write_report rep;
+        size_t len;
+        char *s = render(&a, &opt, &full, &rep, &len);
+        assert_string_equal(rep.note, NOTE[C[i].note]);
+        assert_int_equal(full, C[i].note == 0);
+        xqt_load(&b, s, len);
+        const char *e = xq_game_tag(&b.g, "ECCO"), *o = xq_game_tag(&b.g, "Opening");
+        if (C[i].ecco_back) assert_string_equal(e, C[i].ecco_back);
+        else assert_null(e);
+        if (C[i].opening_back) assert_string_equal(o, C[i].opening_back);
+        else assert_null(o);
+        xq_game_free(&b.g);
+        xq_game_free(&a.g);
+        free(s);
+    }
+    /* a long pair is not cut (it was at 511 bytes) */
+    char rec[2048], name[1200];
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    snprintf(rec, sizeof rec, "[Game \"Chinese Chess\"]\n[ECCO \"A01\"]\n[Opening \"%s\"]\n\n1. h2e2 *\n", name);
+    loaded a, b;
+    xqt_load(&a, rec, strlen(rec));
+    xq_write_options opt = {.format = XQ_OUT_DHTMLXQ};
+    bool full;
+    xq_write_report rep;
+    size_t len;
+    char *s = render(&a, &opt, &full, &rep, &len);
+    assert_true(full);
+    xqt_load(&b, s, len);
+    assert_string_equal(xq_game_tag(&b.g, "Opening"), name);
+    xq_game_free(&b.g);
+    xq_game_free(&a.g);
+    free(s);
+}
+
 /* Tag values with spaces at their ends go through DhtmlXQ and back as they
  * were, in full (the format holds them: its fields have no trimming, and
  * vschess and walker keep them), the open field's ECCO and Opening too;
@@ -527,6 +609,7 @@ int main(void)
         cmocka_unit_test(comments_round_trip),
         cmocka_unit_test(dhtmlxq_joined_comments),
         cmocka_unit_test(dhtmlxq_tag_spaces),
+        cmocka_unit_test(dhtmlxq_open_field),
         cmocka_unit_test(empty_comments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
