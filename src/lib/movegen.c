@@ -1248,7 +1248,10 @@ xq_piece xq_play(xq_position *pos, xq_move m, xq_checks *s)
 
 /* --- Perft -------------------------------------------------------------- */
 
-static uint64_t perft_rec(xq_position *pos, int depth)
+/* The plain perft: every pseudo-legal move of a 90-square scan tested
+ * with legal_given.  For boards the fast one does not take (see
+ * perft_fast_ok): any board the FEN reader accepts. */
+static uint64_t perft_plain(xq_position *pos, int depth)
 {
     xq_move moves[XQ_MAX_MOVES];
     int n = 0;
@@ -1266,13 +1269,338 @@ static uint64_t perft_rec(xq_position *pos, int depth)
         }
         xq_undo u;
         xq_make(pos, moves[i], &u);
-        total += perft_rec(pos, depth - 1);
+        total += perft_plain(pos, depth - 1);
         xq_unmake(pos, moves[i], &u);
+    }
+    return total;
+}
+
+/* The fast perft stands on three facts of a board with one general of
+ * each side where the side not to move is not in check (perft_fast_ok),
+ * which every legal move keeps: no general is ever taken, so general[]
+ * names each side's only general; the side to move's check state after
+ * a move is check_by_move's (the side was not in check before it); and a
+ * move of a piece other than the general, the side to move not in check,
+ * can expose its general g only through what it changes on g's file,
+ * rank and horse legs (needs_test).  Per node it finds the mover's
+ * pieces from the rank masks (no 90-square scan) and, once, the squares
+ * where a piece would become the one screen of an enemy cannon facing g
+ * (perft_screens); then, at the leaves' parents, it counts the moves of
+ * each piece off g's lines and legs without listing them (a chariot's
+ * or cannon's quiet moves are a length along each ray) and tests the
+ * others by what their piece stands on (perft_count_guarded).  A side in
+ * check takes the evasion sieve of filter_legal.  test_perft.c compares
+ * it with a count of xq_legal_moves on many boards. */
+static bool perft_fast_ok(const xq_position *pos)
+{
+    int generals[2] = {0, 0};
+    for (int sq = 0; sq < XQ_SQUARES; sq++) {
+        xq_piece p = pos->board[sq];
+        if (XQ_KIND(p) == XQ_GENERAL) generals[XQ_COLOR(p)]++;
+    }
+    return generals[XQ_RED] == 1 && generals[XQ_BLACK] == 1 && pos->general[XQ_RED] < XQ_SQUARES &&
+           pos->general[XQ_BLACK] < XQ_SQUARES && !xq_in_check(pos, (xq_color)(pos->side ^ 1));
+}
+
+/* A set of squares: bit sq of word sq >> 6. */
+typedef struct { uint64_t w[2]; } sq_set;
+
+static inline bool sq_set_has(const sq_set *s, int sq) { return s->w[sq >> 6] >> (sq & 63) & 1; }
+
+/* The empty squares between g and an enemy (colour e) cannon that is the
+ * first piece on one of g's rays: a piece that steps onto one (from off
+ * that ray) becomes the cannon's only screen, and its general is in
+ * check.  The only squares whose entering matters to a side not in check
+ * (exposes_unchecked: a capture on g's line only takes attacks away). */
+static inline sq_set perft_screens(const xq_position *pos, int g, xq_color e)
+{
+    sq_set s = {{0, 0}};
+    for (unsigned d = 0; d < 4; d++) {
+        const ray_row *r = &RAYS[g][d];
+        unsigned rm = ray_occ(pos, r, 0);
+        if (!rm) continue;
+        int k1 = __builtin_ctz(rm);
+        if (pos->board[r->sq[k1]] != XQ_PIECE(XQ_CANNON, e)) continue;
+        for (int i = 0; i < k1; i++) s.w[r->sq[i] >> 6] |= 1ull << (r->sq[i] & 63);
+    }
+    return s;
+}
+
+/* Is square sq empty or an enemy of colour c (a target a move may end
+ * on)?  b - 8c - 1 lies in 0..6 exactly for c's own pieces. */
+static inline bool perft_target(const xq_piece *b, int sq, xq_color c)
+{
+    return (unsigned)(b[sq] - (c << 3) - 1) >= 7u;
+}
+
+/* The moves of a chariot or cannon on from along its four rays, counted:
+ * the empty squares up to the first piece or the edge, and a capture of
+ * the first piece met (chariot) or the second (cannon) when it is not
+ * of colour c. */
+static inline int perft_count_slider(const xq_position *pos, int from, xq_color c, bool cannon)
+{
+    const xq_piece *b = pos->board;
+    int f = xq_file_of[from], r = xq_rank_of[from], r0 = from - f;
+    line_hits v = scan_line(pos->file_occ[f], r), h = scan_line(pos->rank_occ[r], f);
+    int n = (v.up1 < 0 ? 9 - r : v.up1 - r - 1) + (r - v.down1 - 1) + (h.up1 < 0 ? 8 - f : h.up1 - f - 1) +
+            (f - h.down1 - 1);
+    int vu = cannon ? v.up2 : v.up1, vd = cannon ? v.down2 : v.down1;
+    int hu = cannon ? h.up2 : h.up1, hd = cannon ? h.down2 : h.down1;
+    n += vu >= 0 && perft_target(b, f + 9 * vu, c);
+    n += vd >= 0 && perft_target(b, f + 9 * vd, c);
+    n += hu >= 0 && perft_target(b, r0 + hu, c);
+    n += hd >= 0 && perft_target(b, r0 + hd, c);
+    return n;
+}
+
+/* The pseudo-legal moves of the piece p (not a general) on from,
+ * counted: gen_piece's, without the list. */
+ALWAYS_INLINE static inline int perft_count_free(const xq_position *pos, int from, xq_piece p)
+{
+    const xq_piece *b = pos->board;
+    xq_color c = XQ_COLOR(p);
+    int n = 0;
+    switch (XQ_KIND(p)) {
+    case XQ_ADVISOR: {
+        const uint8_t *t = xq_advisor_to[c][from];
+        for (int k = 0; k < 4; k++) n += t[k] != NONE && perft_target(b, t[k], c);
+        return n;
+    }
+    case XQ_ELEPHANT: {
+        const uint8_t(*t)[2] = ELEPHANT_TO[c][from];
+        for (int k = 0; k < 4; k++) n += t[k][1] != NONE && !b[t[k][0]] && perft_target(b, t[k][1], c);
+        return n;
+    }
+    case XQ_HORSE: {
+        const uint8_t(*t)[3] = HORSE_TO[from];
+        for (int k = 0; k < 4; k++) {
+            if (t[k][0] == NONE || b[t[k][0]]) continue;   /* leg off the board or blocked */
+            n += t[k][1] != NONE && perft_target(b, t[k][1], c);
+            n += t[k][2] != NONE && perft_target(b, t[k][2], c);
+        }
+        return n;
+    }
+    case XQ_CHARIOT: return perft_count_slider(pos, from, c, false);
+    case XQ_CANNON: return perft_count_slider(pos, from, c, true);
+    case XQ_SOLDIER: {
+        const uint8_t *t = SOLDIER_TO[c][from];
+        for (int k = 0; k < 3; k++) n += t[k] != NONE && perft_target(b, t[k], c);
+        return n;
+    }
+    default: return 0;
+    }
+}
+
+/* The quiet moves of a slider on line index i (of a mask whose hits
+ * are h) along that line: the empty squares up to the first piece or
+ * the edge (edge: the line's length) either way. */
+static inline int perft_quiet_along(line_hits h, int i, int edge)
+{
+    return (h.up1 < 0 ? edge - i - 1 : h.up1 - i - 1) + (i - h.down1 - 1);
+}
+
+/* The legal moves of a chariot or cannon on from, which stands on ray
+ * `line` of g (the side to move not in check, no screen squares): its
+ * quiet moves along the ray's line keep the ray's order (legal); its
+ * moves across it leave the ray, legal unless taking it off opens an
+ * attack (opened); a capture along the line that stays on the ray takes
+ * the full test, one that jumps over g (a cannon) leaves it. */
+static int perft_count_line_slider(const xq_position *pos, int from, xq_color c, bool cannon, int g, unsigned line,
+                                   bool opened)
+{
+    const xq_piece *b = pos->board;
+    int f = xq_file_of[from], r = xq_rank_of[from], r0 = from - f;
+    line_hits v = scan_line(pos->file_occ[f], r), h = scan_line(pos->rank_occ[r], f);
+    bool file = line & R_FILE;
+    int n = file ? perft_quiet_along(v, r, 10) : perft_quiet_along(h, f, 9);
+    if (!opened) {
+        n += file ? perft_quiet_along(h, f, 9) : perft_quiet_along(v, r, 10);
+        int xu = file ? (cannon ? h.up2 : h.up1) : (cannon ? v.up2 : v.up1);
+        int xd = file ? (cannon ? h.down2 : h.down1) : (cannon ? v.down2 : v.down1);
+        n += xu >= 0 && perft_target(b, file ? r0 + xu : f + 9 * xu, c);
+        n += xd >= 0 && perft_target(b, file ? r0 + xd : f + 9 * xd, c);
+    }
+    int au = file ? (cannon ? v.up2 : v.up1) : (cannon ? h.up2 : h.up1);
+    int ad = file ? (cannon ? v.down2 : v.down1) : (cannon ? h.down2 : h.down1);
+    int targets[2] = {au < 0 ? -1 : file ? f + 9 * au : r0 + au, ad < 0 ? -1 : file ? f + 9 * ad : r0 + ad};
+    for (int k = 0; k < 2; k++) {
+        int t = targets[k];
+        if (t < 0 || !perft_target(b, t, c)) continue;
+        n += (REL[g][t] & R_LINES) == line ? !exposed_given(pos, XQ_MOVE(from, t), false) : !opened;
+    }
+    return n;
+}
+
+/* The legal ones of the piece on from, which stands on g's lines or legs
+ * or is the general (rf: REL[g][from] & (R_LINES | R_LEG | R_SELF)), or
+ * any piece when some squares make a cannon screen (screens); the side to
+ * move not in check.  A piece on ray rf: a quiet move along that ray
+ * keeps the ray's order (legal); any other move leaves it, legal when
+ * taking the piece off the ray opens no attack (ray_opened, once per
+ * piece) and it makes no screen elsewhere; a capture along the ray takes
+ * the full test.  A horse, elephant or advisor never moves along a ray,
+ * so without screens all its moves are legal or none; a chariot's or
+ * cannon's are counted by direction (perft_count_line_slider).  A leg: legal
+ * unless it makes a screen when no enemy horse stands behind it (else
+ * the full test).  The general: the full test. */
+static int perft_count_guarded(const xq_position *pos, int from, xq_piece p, int g, unsigned rf,
+                               const sq_set *screens, bool any)
+{
+    const xq_piece *b = pos->board;
+    xq_color e = (xq_color)(pos->side ^ 1);
+    unsigned line = rf & R_LINES;
+    bool full = (rf & R_SELF) || ((rf & R_LEG) && horse_behind(b, g, from, e, -1));
+    bool opened = line && ray_opened(pos, g, e, line, from);
+    if (!full && !any) {
+        xq_kind k = XQ_KIND(p);
+        if (!line) return perft_count_free(pos, from, p);   /* a leg with no horse behind */
+        if (k == XQ_HORSE || k == XQ_ELEPHANT || k == XQ_ADVISOR) return opened ? 0 : perft_count_free(pos, from, p);
+        if (k == XQ_CHARIOT || k == XQ_CANNON)
+            return perft_count_line_slider(pos, from, XQ_COLOR(p), k == XQ_CANNON, g, line, opened);
+    }
+    xq_move moves[32];   /* a piece has at most 17 moves */
+    int k = gen_piece(pos, from, moves, 0), n = 0;
+    if (full) {
+        for (int i = 0; i < k; i++) n += !exposed_given(pos, moves[i], false);
+        return n;
+    }
+    for (int i = 0; i < k; i++) {
+        int to = XQ_TO(moves[i]);
+        if (line && (REL[g][to] & R_LINES) == line)
+            n += !b[to] || !exposed_given(pos, moves[i], false);
+        else
+            n += !opened && !sq_set_has(screens, to);
+    }
+    return n;
+}
+
+/* The squares of each side's pieces, kept along perft's tree (the
+ * mover's pieces without a scan of the board): sq[c][0..n[c]-1] in no
+ * particular order, at[s] the index of the piece on s in its side's
+ * list.  Sized for any board (a side may have 90 pieces). */
+typedef struct {
+    uint8_t sq[2][XQ_SQUARES];
+    uint8_t n[2];
+    uint8_t at[XQ_SQUARES];
+} perft_pieces;
+
+static void perft_pieces_init(perft_pieces *pl, const xq_position *pos)
+{
+    pl->n[0] = pl->n[1] = 0;
+    for (int s = 0; s < XQ_SQUARES; s++) {
+        xq_piece p = pos->board[s];
+        if (!p) continue;
+        xq_color c = XQ_COLOR(p);
+        pl->at[s] = pl->n[c];
+        pl->sq[c][pl->n[c]++] = (uint8_t)s;
+    }
+}
+
+/* m, by colour c, is about to be made on board b: move its piece in the
+ * list, and take out the piece it captures (the last one of that side
+ * fills its place).  Returns the captured piece's index (perft_pieces_unmake
+ * puts it back there), or -1 for no capture. */
+static inline int perft_pieces_make(perft_pieces *pl, const xq_piece *b, xq_color c, xq_move m)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m), i = pl->at[from], j = -1;
+    if (b[to]) {
+        xq_color e = (xq_color)(c ^ 1);
+        j = pl->at[to];
+        int last = pl->sq[e][--pl->n[e]];
+        pl->sq[e][j] = (uint8_t)last;
+        pl->at[last] = (uint8_t)j;
+    }
+    pl->sq[c][i] = (uint8_t)to;
+    pl->at[to] = (uint8_t)i;
+    return j;
+}
+
+/* Undo perft_pieces_make of m by c, which returned j: the piece back on
+ * from, the captured one back at index j on to, its filler at the end. */
+static inline void perft_pieces_unmake(perft_pieces *pl, xq_color c, xq_move m, int j)
+{
+    int from = XQ_FROM(m), to = XQ_TO(m), i = pl->at[to];
+    pl->sq[c][i] = (uint8_t)from;
+    pl->at[from] = (uint8_t)i;
+    if (j >= 0) {
+        xq_color e = (xq_color)(c ^ 1);
+        int last = pl->sq[e][j], n = pl->n[e]++;
+        pl->sq[e][n] = (uint8_t)last;
+        pl->at[last] = (uint8_t)n;
+        pl->sq[e][j] = (uint8_t)to;
+        pl->at[to] = (uint8_t)j;
+    }
+}
+
+/* The legal moves of the side to move, counted (perft's leaves' parents);
+ * chk: whether it is in check. */
+static int perft_count(const xq_position *pos, const perft_pieces *pl, bool chk)
+{
+    const xq_piece *b = pos->board;
+    xq_color c = pos->side;
+    int g = pos->general[c], n = 0, pieces = pl->n[c];
+    const uint8_t *own = pl->sq[c];
+    if (chk) {
+        xq_move moves[XQ_MAX_MOVES];
+        int k = 0;
+        for (int i = 0; i < pieces; i++) k = gen_piece(pos, own[i], moves, k);
+        evasion ev;
+        bool sieve = evasion_find(pos, g, (xq_color)(c ^ 1), &ev);
+        for (int i = 0; i < k; i++)
+            n += (!sieve || evasion_may(pos, &ev, moves[i])) && !exposes_general(pos, XQ_FROM(moves[i]), XQ_TO(moves[i]));
+        return n;
+    }
+    sq_set screens = perft_screens(pos, g, (xq_color)(c ^ 1));
+    bool any = (screens.w[0] | screens.w[1]) != 0;
+    const uint8_t *rel = REL[g];
+    for (int i = 0; i < pieces; i++) {
+        int sq = own[i];
+        unsigned rf = rel[sq] & (R_LINES | R_LEG | R_SELF);
+        n += rf || any ? perft_count_guarded(pos, sq, b[sq], g, rf, &screens, any) : perft_count_free(pos, sq, b[sq]);
+    }
+    return n;
+}
+
+/* The legal moves of the side to move into moves (chk: whether it is in
+ * check), as filter_legal finds them. */
+static int perft_list(const xq_position *pos, const perft_pieces *pl, bool chk, xq_move *moves)
+{
+    xq_color c = pos->side;
+    int n = 0, k = 0;
+    for (int i = 0; i < pl->n[c]; i++) n = gen_piece(pos, pl->sq[c][i], moves, n);
+    evasion ev;
+    bool sieve = chk && evasion_find(pos, pos->general[c], (xq_color)(c ^ 1), &ev);
+    for (int i = 0; i < n; i++)
+        if ((!sieve || evasion_may(pos, &ev, moves[i])) && legal_given(pos, moves[i], chk)) moves[k++] = moves[i];
+    return k;
+}
+
+/* Perft of depth >= 1 on a board perft_fast_ok accepts, the side to
+ * move's check state chk, its pieces pl. */
+static uint64_t perft_fast(xq_position *pos, perft_pieces *pl, int depth, bool chk)
+{
+    if (depth == 1) return (uint64_t)perft_count(pos, pl, chk);
+    xq_move moves[XQ_MAX_MOVES];
+    int n = perft_list(pos, pl, chk, moves);
+    xq_color c = pos->side;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        xq_move m = moves[i];
+        int j = perft_pieces_make(pl, pos->board, c, m);
+        xq_undo u;
+        xq_make(pos, m, &u);
+        total += perft_fast(pos, pl, depth - 1, check_by_move(pos, m));
+        xq_unmake(pos, m, &u);
+        perft_pieces_unmake(pl, c, m, j);
     }
     return total;
 }
 
 uint64_t xq_perft(xq_position *pos, int depth)
 {
-    return depth <= 0 ? 1 : perft_rec(pos, depth);
+    if (depth <= 0) return 1;
+    if (!perft_fast_ok(pos)) return perft_plain(pos, depth);
+    perft_pieces pl;
+    perft_pieces_init(&pl, pos);
+    return perft_fast(pos, &pl, depth, xq_in_check(pos, pos->side));
 }

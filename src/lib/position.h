@@ -273,7 +273,14 @@ xq_piece xq_play(xq_position *pos, xq_move m, xq_checks *s);
 void xq_make(xq_position *pos, xq_move m, xq_undo *u);
 void xq_unmake(xq_position *pos, xq_move m, const xq_undo *u);
 
-/* Count the leaf nodes of the legal move tree to depth plies (perft). */
+/* Count the leaf nodes of the legal move tree to depth plies (perft; 1
+ * for depth <= 0), on any board the FEN reader accepts.  *pos is played
+ * on and restored (a board with two generals of a side may come back
+ * with general[] naming the other one, as xq_unmake leaves it).  A board
+ * with one general of each side whose side not to move is not in check
+ * takes the fast count (pieces kept in lists, the leaves' parents
+ * counting their legal moves without listing them, most of them without
+ * a test); any other the plain one (every pseudo-legal move tested). */
 uint64_t xq_perft(xq_position *pos, int depth);
 
 #endif
