@@ -1282,10 +1282,12 @@ static uint64_t perft_plain(xq_position *pos, int depth)
  * a move is check_by_move's (the side was not in check before it); and a
  * move of a piece other than the general, the side to move not in check,
  * can expose its general g only through what it changes on g's file,
- * rank and horse legs (needs_test).  Per node it finds the mover's
- * pieces from the rank masks (no 90-square scan) and, once, the squares
+ * rank and horse legs (needs_test).  It keeps each side's pieces in
+ * lists along the tree (perft_pieces: no 90-square scan) and finds per
+ * node, once, the squares
  * where a piece would become the one screen of an enemy cannon facing g
- * (perft_screens); then, at the leaves' parents, it counts the moves of
+ * and the pieces whose leaving g's rays lets an attack through
+ * (perft_rays_of); then, at the leaves' parents, it counts the moves of
  * each piece off g's lines and legs without listing them (a chariot's
  * or cannon's quiet moves are a length along each ray) and tests the
  * others by what their piece stands on (perft_count_guarded).  A side in
@@ -1307,23 +1309,51 @@ typedef struct { uint64_t w[2]; } sq_set;
 
 static inline bool sq_set_has(const sq_set *s, int sq) { return s->w[sq >> 6] >> (sq & 63) & 1; }
 
-/* The empty squares between g and an enemy (colour e) cannon that is the
- * first piece on one of g's rays: a piece that steps onto one (from off
- * that ray) becomes the cannon's only screen, and its general is in
- * check.  The only squares whose entering matters to a side not in check
- * (exposes_unchecked: a capture on g's line only takes attacks away). */
-static inline sq_set perft_screens(const xq_position *pos, int g, xq_color e)
+/* What g's four rays hold for a side to move not in check, found once
+ * per node.  screens: the empty squares between g and an enemy (colour
+ * e) cannon that is the first piece on one of g's rays: a piece that
+ * steps onto one (from off that ray) becomes the cannon's only screen,
+ * and its general is in check; the only squares whose entering matters
+ * (exposes_unchecked: a capture on g's line only takes attacks away).
+ * pinned[d]: the squares of ray d (RAYS order) whose piece, taken off
+ * the ray, lets an attack through (ray_opened): the first piece when
+ * the second is a chariot (or on a file the other general) or the third
+ * a cannon, the second when the third is a cannon (no attack stands
+ * now, so none nearer); NONE for none. */
+typedef struct {
+    sq_set screens;
+    uint8_t pinned[4][2];
+} perft_rays;
+
+static inline perft_rays perft_rays_of(const xq_position *pos, int g, xq_color e)
 {
-    sq_set s = {{0, 0}};
+    const xq_piece *b = pos->board;
+    perft_rays pr = {{{0, 0}}, {{NONE, NONE}, {NONE, NONE}, {NONE, NONE}, {NONE, NONE}}};
+    xq_piece cannon = XQ_PIECE(XQ_CANNON, e), chariot = XQ_PIECE(XQ_CHARIOT, e);
     for (unsigned d = 0; d < 4; d++) {
         const ray_row *r = &RAYS[g][d];
         unsigned rm = ray_occ(pos, r, 0);
         if (!rm) continue;
-        int k1 = __builtin_ctz(rm);
-        if (pos->board[r->sq[k1]] != XQ_PIECE(XQ_CANNON, e)) continue;
-        for (int i = 0; i < k1; i++) s.w[r->sq[i] >> 6] |= 1ull << (r->sq[i] & 63);
+        int k1 = __builtin_ctz(rm), s1 = r->sq[k1];
+        if (b[s1] == cannon)
+            for (int i = 0; i < k1; i++) pr.screens.w[r->sq[i] >> 6] |= 1ull << (r->sq[i] & 63);
+        rm &= rm - 1;
+        if (!rm) continue;
+        int s2 = r->sq[__builtin_ctz(rm)];
+        rm &= rm - 1;
+        bool third_cannon = rm && b[r->sq[__builtin_ctz(rm)]] == cannon;
+        if (b[s2] == chariot || b[s2] == XQ_PIECE(r->kind2, e) || third_cannon) pr.pinned[d][0] = (uint8_t)s1;
+        if (third_cannon) pr.pinned[d][1] = (uint8_t)s2;
     }
-    return s;
+    return pr;
+}
+
+/* Does taking the piece on from (on g's ray `line`) off that ray let an
+ * attack through?  ray_opened, read from pr. */
+static inline bool perft_opened(const perft_rays *pr, unsigned line, int from)
+{
+    const uint8_t *p = pr->pinned[__builtin_ctz(line)];
+    return p[0] == from || p[1] == from;
 }
 
 /* Is square sq empty or an enemy of colour c (a target a move may end
@@ -1436,21 +1466,20 @@ static int perft_count_line_slider(const xq_position *pos, int from, xq_color c,
  * any piece when some squares make a cannon screen (screens); the side to
  * move not in check.  A piece on ray rf: a quiet move along that ray
  * keeps the ray's order (legal); any other move leaves it, legal when
- * taking the piece off the ray opens no attack (ray_opened, once per
- * piece) and it makes no screen elsewhere; a capture along the ray takes
+ * taking the piece off the ray opens no attack (perft_opened) and it makes no screen elsewhere; a capture along the ray takes
  * the full test.  A horse, elephant or advisor never moves along a ray,
  * so without screens all its moves are legal or none; a chariot's or
  * cannon's are counted by direction (perft_count_line_slider).  A leg: legal
  * unless it makes a screen when no enemy horse stands behind it (else
  * the full test).  The general: the full test. */
 static int perft_count_guarded(const xq_position *pos, int from, xq_piece p, int g, unsigned rf,
-                               const sq_set *screens, bool any)
+                               const perft_rays *pr, bool any)
 {
     const xq_piece *b = pos->board;
     xq_color e = (xq_color)(pos->side ^ 1);
     unsigned line = rf & R_LINES;
     bool full = (rf & R_SELF) || ((rf & R_LEG) && horse_behind(b, g, from, e, -1));
-    bool opened = line && ray_opened(pos, g, e, line, from);
+    bool opened = line && perft_opened(pr, line, from);
     if (!full && !any) {
         xq_kind k = XQ_KIND(p);
         if (!line) return perft_count_free(pos, from, p);   /* a leg with no horse behind */
@@ -1469,7 +1498,7 @@ static int perft_count_guarded(const xq_position *pos, int from, xq_piece p, int
         if (line && (REL[g][to] & R_LINES) == line)
             n += !b[to] || !exposed_given(pos, moves[i], false);
         else
-            n += !opened && !sq_set_has(screens, to);
+            n += !opened && !sq_set_has(&pr->screens, to);
     }
     return n;
 }
@@ -1550,13 +1579,13 @@ static int perft_count(const xq_position *pos, const perft_pieces *pl, bool chk)
             n += (!sieve || evasion_may(pos, &ev, moves[i])) && !exposes_general(pos, XQ_FROM(moves[i]), XQ_TO(moves[i]));
         return n;
     }
-    sq_set screens = perft_screens(pos, g, (xq_color)(c ^ 1));
-    bool any = (screens.w[0] | screens.w[1]) != 0;
+    perft_rays pr = perft_rays_of(pos, g, (xq_color)(c ^ 1));
+    bool any = (pr.screens.w[0] | pr.screens.w[1]) != 0;
     const uint8_t *rel = REL[g];
     for (int i = 0; i < pieces; i++) {
         int sq = own[i];
         unsigned rf = rel[sq] & (R_LINES | R_LEG | R_SELF);
-        n += rf || any ? perft_count_guarded(pos, sq, b[sq], g, rf, &screens, any) : perft_count_free(pos, sq, b[sq]);
+        n += rf || any ? perft_count_guarded(pos, sq, b[sq], g, rf, &pr, any) : perft_count_free(pos, sq, b[sq]);
     }
     return n;
 }

@@ -82,6 +82,7 @@ static const char *const CASES[] = {
     "4k4/9/9/4c4/4p4/9/9/4R4/9/3AK4 w",
     "4k4/4a4/4c4/4C4/4p4/9/9/4R4/9/3AK4 w",
     "c2NR1K2/9/9/9/9/9/9/9/9/5k3 b",
+    "4k4/9/9/9/9/4c4/9/4N4/4c4/4K4 w",   /* an enemy cannon first, then the screen */
     /* chariot pins on a file and a rank, and captures along the pin */
     "3k5/9/9/9/9/9/9/9/9/r2NK4 w",
     "3k5/9/9/9/9/r8/9/9/4R4/r3K4 w",
