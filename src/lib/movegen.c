@@ -1300,8 +1300,11 @@ static bool perft_fast_ok(const xq_position *pos)
         xq_piece p = pos->board[sq];
         if (XQ_KIND(p) == XQ_GENERAL) generals[XQ_COLOR(p)]++;
     }
-    return generals[XQ_RED] == 1 && generals[XQ_BLACK] == 1 && pos->general[XQ_RED] < XQ_SQUARES &&
-           pos->general[XQ_BLACK] < XQ_SQUARES && !xq_in_check(pos, (xq_color)(pos->side ^ 1));
+    for (int c = 0; c < 2; c++)   /* general[] names it (xq_make may leave a taken one's square) */
+        if (generals[c] != 1 || pos->general[c] >= XQ_SQUARES ||
+            pos->board[pos->general[c]] != XQ_PIECE(XQ_GENERAL, c))
+            return false;
+    return !xq_in_check(pos, (xq_color)(pos->side ^ 1));
 }
 
 /* A set of squares: bit sq of word sq >> 6. */

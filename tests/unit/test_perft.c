@@ -226,6 +226,15 @@ static void odd_boards(void **state)
         "9/9/9/9/9/9/9/9/9/9 w",
     };
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) same_perft_fen(more[i], 2);
+    /* a second Red general, the one general[] names, taken by xq_make:
+     * general[] still names its square, the other one stands */
+    xq_position p;
+    xqt_impossible_position(&b[0], &p);
+    xq_position_set_side(&p, XQ_BLACK);
+    xq_undo u;
+    xq_make(&p, XQ_MOVE(XQ_SQ(4, 5), XQ_SQ(4, 1)), &u);
+    assert_int_equal(p.general[XQ_RED], XQ_SQ(4, 1));
+    same_perft(&p, 3);
     print_message("%ld positions compared, %ld in check\n", compared, compared_in_check);
 }
 
