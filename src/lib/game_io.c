@@ -113,8 +113,14 @@ static xq_tag *tags_with_result(const xq_game *g, const char *result, size_t *co
 bool xq_write_kept(FILE *out, const xq_game *g, const xq_replay *r, xq_out_format format, xq_result fixed)
 {
     xq_write_options opt = {.format = format};
+    return xq_write_kept_opt(out, g, r, &opt, fixed);
+}
+
+bool xq_write_kept_opt(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                       xq_result fixed)
+{
     if (fixed == XQ_RESULT_NONE) {
-        xq_write_game(out, g, r, &opt, NULL);
+        xq_write_game(out, g, r, opt, NULL);
         return !ferror(out);
     }
     /* a shallow copy whose result and tags say the fixed result: the
@@ -123,7 +129,7 @@ bool xq_write_kept(FILE *out, const xq_game *g, const xq_replay *r, xq_out_forma
     c.result_code = fixed;
     c.result = xq_result_str(fixed);
     if (!(c.tags = tags_with_result(g, c.result, &c.tag_count))) return false;
-    xq_write_game(out, &c, r, &opt, NULL);
+    xq_write_game(out, &c, r, opt, NULL);
     free(c.tags);
     return !ferror(out);
 }

@@ -34,4 +34,10 @@ bool xq_write_raw_with_result(FILE *out, const xq_game *g, const char *result);
  * not an error here. */
 bool xq_write_kept(FILE *out, const xq_game *g, const xq_replay *r, xq_out_format format, xq_result fixed);
 
+/* xq_write_kept with the writer's options opt (format, notation and its
+ * flags, encoding: e.g. traditional moves for a PGN record that will go
+ * out in Big5). */
+bool xq_write_kept_opt(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
+                       xq_result fixed);
+
 #endif

@@ -1,6 +1,7 @@
 /* xq-validate - replay every game under the rules and report, per game,
  * the first illegal move and why, how the game ended on the board, and
  * whether the recorded result agrees.  See man/xq-validate.1. */
+#include <assert.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "pipeline.h"
 #include "position.h"
 #include "replay.h"
+#include "transcode.h"
 #include "write.h"
 
 static const char PROG[] = "xq-validate";
@@ -29,6 +31,20 @@ typedef enum { KEEP_NONE, KEEP_VALID, KEEP_INVALID } keep_kind;
  * stays one database. */
 typedef enum { FORM_UNSET, FORM_BYTES, FORM_XML } keep_form;
 
+/* What the records kept so far set for the next ones (--keep), read by the
+ * workers of a file as it was when the file's run began.  Kept bytes are
+ * one encoding: the first kept text that is not all ASCII sets it (ASCII
+ * is the same in every encoding, so an ASCII record sets nothing and
+ * needs no change), and text of another encoding in a later file is
+ * transcoded to it (within one file every text record has the file's
+ * encoding, so the file that sets it needs none).  A byte-order mark is
+ * written only at the very start of the output. */
+typedef struct {
+    keep_form form;
+    xq_encoding enc;           /* of the kept text: XQ_ENC_AUTO while it is all ASCII */
+    bool written;              /* some bytes were kept (a later BOM is left out) */
+} keep_state;
+
 typedef struct {
     xq_replay_options rules;
     xq_read_options read;
@@ -41,7 +57,7 @@ typedef struct {
 typedef struct {
     unsigned long long games, valid, with_errors, unreadable, warnings, plies;
     xq_pipeline_memos memos;   /* what the replays of every file share (pipeline.h) */
-    keep_form form;            /* of the kept records so far */
+    keep_state keep;           /* of the kept records so far */
 } totals;
 
 /* A slot's kept game written as an XML <game> element (slot->user): the
@@ -51,6 +67,9 @@ typedef struct {
     char *xml;                 /* malloc'd (open_memstream), or NULL */
     size_t len;
     bool bytes;                /* the game was kept as its bytes (in slot->out) */
+    bool wrote;                /* text went to slot->out (bytes, or PGN) */
+    xq_encoding enc;           /* that text's encoding when not all ASCII, else XQ_ENC_AUTO */
+    bool lost;                 /* some of its characters written '?': one warning, told in slot->err */
 } kept_game;
 
 static void usage(FILE *to)
@@ -297,15 +316,145 @@ static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
  * totals (written in input order, one account call at a time). */
 typedef struct {
     const options *opt;
-    keep_form form;
+    keep_state keep;
     totals *t;
 } run_state;
 
+/* The length of g's byte-order mark (a UTF-8 file's first record), else 0. */
+static size_t bom_len(const xq_game *g)
+{
+    bool bom = g->offset == 0 && g->encoding == XQ_ENC_UTF8 && g->raw_len >= 3 && !memcmp(g->raw, "\xEF\xBB\xBF", 3);
+    return bom ? 3 : 0;
+}
+
+/* Tell (slot->err, as a warning) that the kept game's text lost
+ * characters in its way to the output's encoding: where the first one is
+ * in the file (raw: the record's bytes in its encoding, from its start).
+ * The record is still kept: --keep never drops one. */
+static void tell_lost(xq_slot *slot, const char *raw, size_t len, xq_encoding to, const xq_transcode_report *tr)
+{
+    const xq_game *g = &slot->game;
+    size_t first = 0;   /* the record's first non-blank line, which g->first_line numbers */
+    unsigned long before, col, line, col0;
+    size_t bom = len >= 3 && !memcmp(raw, "\xEF\xBB\xBF", 3) ? 3 : 0;   /* (raw may have left it out) */
+    for (size_t i = bom; i < len && strchr(" \t\r\n", raw[i]); i++)
+        if (raw[i] == '\n') first = i + 1;
+    xq_text_place(raw, len, first, g->encoding, &before, &col0);
+    xq_text_place(raw, len, tr->first_lost, g->encoding, &line, &col);
+    char label[512];
+    game_label(g, label, sizeof label);
+    xq_name_put(slot->err, g->file);
+    fprintf(slot->err, ":%llu:%lu: warning: game %llu%s%s%s: kept in %s, the encoding of the records kept before it:",
+            (unsigned long long)(g->first_line + line - before), col, (unsigned long long)g->index,
+            *label ? " (" : "", label, *label ? ")" : "", xq_encoding_name(to));
+    if (tr->unencodable)
+        fprintf(slot->err, " %u character%s it lacks written as '?'", tr->unencodable, tr->unencodable == 1 ? "" : "s");
+    if (tr->bad)
+        fprintf(slot->err, "%s %u byte%s invalid in %s written as '%s'", tr->unencodable ? ";" : "", tr->bad,
+                tr->bad == 1 ? "" : "s", xq_encoding_name(g->encoding), to == XQ_ENC_UTF8 ? "\xEF\xBF\xBD" : "?");
+    fputc('\n', slot->err);
+}
+
+/* Kept bytes of a record: as they are, unless they are text (PGN-style,
+ * DhtmlXQ) of an encoding other than the kept records' and not
+ * all ASCII: then the record as it goes out (fixed, with a line feed at
+ * its end) goes into a buffer first, and is transcoded from there. */
+static void keep_bytes(const keep_state *ks, xq_slot *slot, kept_game *kept, bool fix, xq_result fixed)
+{
+    xq_game g = slot->game;   /* (a shallow copy: without its BOM) */
+    if (ks->written) {        /* a BOM only at the very start of the output */
+        size_t bom = bom_len(&g);
+        g.raw += bom;
+        g.raw_len -= bom;
+    }
+    /* binary records (XQF, CBR, CBL) are kept as they are and set no
+     * encoding (JSON Lines records have no bytes: keep_as_pgn) */
+    bool text = g.format == XQ_FMT_PGN || g.format == XQ_FMT_DHTMLXQ, encoded = text;
+    bool other = encoded && ks->enc != XQ_ENC_AUTO && ks->enc != g.encoding;
+    bool ascii = encoded && (ks->enc == XQ_ENC_AUTO || other) && xq_text_ascii(g.raw, g.raw_len);
+    if (encoded && ks->enc == XQ_ENC_AUTO && !ascii) kept->enc = g.encoding;
+    kept->wrote = true;
+    bool direct = !other || ascii;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = direct ? slot->out : open_memstream(&buf, &len);
+    if (!out) {
+        slot->game.out_of_memory = true;   /* (fails the run, never silently: pipeline.h) */
+        return;
+    }
+    if (fix) xq_write_raw_with_result(out, &g, xq_result_str(fixed));
+    else fwrite(g.raw, 1, g.raw_len, out);
+    /* a text record that ends its file without a line feed gets one (in
+     * its own line ending): the next record kept starts a line of its own,
+     * where `cat` would join them as `1-0[Game ...`; binary records (XQF,
+     * CBR, CBL) stay as they are */
+    if (g.raw_len && text && g.raw[g.raw_len - 1] != '\n')
+        fputs(memchr(g.raw, '\r', g.raw_len) ? "\r\n" : "\n", out);
+    if (direct) return;
+    xq_transcode_report tr;
+    bool ok = fclose(out) == 0 && xq_transcode(slot->out, buf, len, g.encoding, ks->enc, &tr);
+    free(buf);
+    if (!ok) {
+        slot->game.out_of_memory = true;
+        return;
+    }
+    if (tr.first_lost == SIZE_MAX) return;
+    kept->lost = true;
+    /* its place in the file: in the bytes before the fix (which edits
+     * ASCII only, so the count stays) */
+    if (fix) {
+        FILE *sink = fopen("/dev/null", "w");
+        if (sink) {
+            xq_transcode(sink, g.raw, g.raw_len, g.encoding, ks->enc, &tr);
+            fclose(sink);
+        }
+    }
+    tell_lost(slot, g.raw, g.raw_len, ks->enc, &tr);
+}
+
+/* A kept record without bytes (XML input) after records kept as bytes:
+ * as PGN, in their encoding. */
+static void keep_as_pgn(const keep_state *ks, xq_slot *slot, kept_game *kept, xq_result fixed)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        slot->game.out_of_memory = true;
+        return;
+    }
+    /* Chinese moves in the characters the output's encoding has: Big5
+     * lacks the simplified ones (as xq-convert --encoding big5) */
+    xq_write_options pgn = {.format = XQ_OUT_PGN, .notation_flags = ks->enc == XQ_ENC_BIG5 ? XQ_WRITE_TRADITIONAL : 0};
+    xq_write_kept_opt(f, &slot->game, &slot->replay, &pgn, fixed);
+    if (fclose(f) != 0) {
+        free(buf);
+        slot->game.out_of_memory = true;
+        return;
+    }
+    /* the writer's text is UTF-8: it sets the output's encoding, or follows it */
+    bool ascii = xq_text_ascii(buf, len);
+    xq_encoding to = ks->enc == XQ_ENC_AUTO ? XQ_ENC_UTF8 : ks->enc;
+    xq_transcode_report tr;
+    if (ks->enc == XQ_ENC_AUTO && !ascii) kept->enc = XQ_ENC_UTF8;
+    kept->wrote = true;
+    bool ok = ascii ? fwrite(buf, 1, len, slot->out) == len : xq_transcode(slot->out, buf, len, XQ_ENC_UTF8, to, &tr);
+    free(buf);
+    if (!ok) {
+        slot->game.out_of_memory = true;
+        return;
+    }
+    if (ascii || tr.first_lost == SIZE_MAX) return;
+    kept->lost = true;
+    tr.first_lost = 0;   /* (the place: the game's first line; the text is the writer's) */
+    tell_lost(slot, "", 0, to, &tr);
+}
+
 /* A worker's part of --keep: write the slot's game, which is kept, in the
- * form of the records kept in earlier files (form; FORM_UNSET: its own):
- * its bytes (fixed or not) or PGN into slot->out, an XML <game> into
- * kept->xml for account_kept. */
-static void keep_game(const options *opt, keep_form form, xq_slot *slot, kept_game *kept)
+ * form (and encoding) of the records kept in earlier files (ks; form
+ * FORM_UNSET: its own): its bytes (fixed or not) or PGN into slot->out, an
+ * XML <game> into kept->xml for account_kept. */
+static void keep_game(const options *opt, const keep_state *ks, xq_slot *slot, kept_game *kept)
 {
     const xq_game *g = &slot->game;
     const xq_replay *r = &slot->replay;
@@ -314,19 +463,11 @@ static void keep_game(const options *opt, keep_form form, xq_slot *slot, kept_ga
     bool fix = opt->fix_results && xq_replay_board_decides(r);
     xq_result fixed = fix ? r->result_board : XQ_RESULT_NONE;
     bool has_bytes = g->raw_len > 0;   /* XML keeps none */
-    if (has_bytes && form != FORM_XML) {
+    if (has_bytes && ks->form != FORM_XML) {
         kept->bytes = true;
-        if (fix) xq_write_raw_with_result(slot->out, g, xq_result_str(fixed));
-        else fwrite(g->raw, 1, g->raw_len, slot->out);
-        /* a text record that ends its file without a line feed gets one
-         * (in its own line ending): the next record kept starts a line of
-         * its own, where `cat` would join them as `1-0[Game ...`; binary
-         * records (XQF, CBR, CBL) stay as they are */
-        bool text = g->format == XQ_FMT_PGN || g->format == XQ_FMT_DHTMLXQ;
-        if (text && g->raw[g->raw_len - 1] != '\n')
-            fputs(memchr(g->raw, '\r', g->raw_len) ? "\r\n" : "\n", slot->out);
-    } else if (form == FORM_BYTES) {   /* XML after records kept as bytes: as PGN */
-        xq_write_kept(slot->out, g, r, XQ_OUT_PGN, fixed);
+        keep_bytes(ks, slot, kept, fix, fixed);
+    } else if (ks->form == FORM_BYTES) {   /* XML after records kept as bytes: as PGN */
+        keep_as_pgn(ks, slot, kept, fixed);
     } else {
         FILE *f = open_memstream(&kept->xml, &kept->len);
         if (f) {
@@ -350,20 +491,27 @@ static void process_game(void *ctx, xq_slot *slot)
             if (r->findings[i].severity == XQ_SEV_ERROR || opt->warnings)
                 print_finding(slot->err, g, r, &r->findings[i]);
     if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad))
-        keep_game(opt, ((run_state *)ctx)->form, slot, slot->user);
+        keep_game(opt, &((run_state *)ctx)->keep, slot, slot->user);
 }
 
 /* In input order: a kept XML game goes out after the document's start,
- * written before the first one.  The form is set by the first game kept;
- * within one file it cannot change kind (one reader: every record has
- * bytes, or none), and the workers of later files follow it. */
+ * written before the first one.  The form is set by the first game kept,
+ * the encoding by the first kept text not all ASCII; within one file
+ * neither can change (one reader: every record has bytes, or none; every
+ * text record the file's encoding), and the workers of later files follow
+ * them.  Characters lost on the way to that encoding count as warnings. */
 static void account_kept(totals *t, kept_game *kept)
 {
     static const xq_write_options xml = {.format = XQ_OUT_XML};
-    if (kept->bytes && t->form == FORM_UNSET) t->form = FORM_BYTES;
+    keep_state *ks = &t->keep;
+    if (kept->bytes && ks->form == FORM_UNSET) ks->form = FORM_BYTES;
+    if (kept->enc != XQ_ENC_AUTO && ks->enc == XQ_ENC_AUTO) ks->enc = kept->enc;
+    assert(kept->enc == XQ_ENC_AUTO || kept->enc == ks->enc);   /* (one file, one encoding) */
+    ks->written |= kept->wrote;
+    t->warnings += kept->lost;   /* (one for the game's note) */
     if (kept->xml) {
-        if (t->form == FORM_UNSET) {
-            t->form = FORM_XML;
+        if (ks->form == FORM_UNSET) {
+            ks->form = FORM_XML;
             xq_write_begin(stdout, &xml);
         }
         fwrite(kept->xml, 1, kept->len, stdout);
@@ -390,7 +538,7 @@ static void account_game(void *ctx, xq_slot *slot)
 
 static int validate_file(const char *path, const options *opt, totals *t)
 {
-    run_state state = {opt, t->form, t};
+    run_state state = {opt, t->keep, t};
     xq_pipeline_options po = {
         .threads = opt->threads, .memos = &t->memos, .ctx = &state, .process = process_game,
         .account = account_game, .user_size = opt->keep != KEEP_NONE ? sizeof(kept_game) : 0,
@@ -504,7 +652,7 @@ int main(int argc, char **argv)
     }
     xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);
-    if (t.form == FORM_XML) {
+    if (t.keep.form == FORM_XML) {
         static const xq_write_options xml = {.format = XQ_OUT_XML};
         xq_write_end(stdout, &xml);
     }
