@@ -156,12 +156,16 @@ static void ascii(void **state)
 {
     (void)state;
     unsigned seed = 12345;
-    char buf[64];
+    char buf[300];
     for (int t = 0; t < 20000; t++) {
-        size_t n = (size_t)(t % 64);
+        size_t n = (size_t)(t % 300);
         for (size_t i = 0; i < n; i++) {
             seed = seed * 1103515245u + 12345u;
-            buf[i] = (char)((seed >> 16) & (t % 3 ? 0x7F : 0xFF));
+            buf[i] = (char)((seed >> 16) & 0x7F);
+        }
+        if (t % 3 == 0 && n) {   /* one high byte, anywhere (each block, the tail) */
+            seed = seed * 1103515245u + 12345u;
+            buf[(seed >> 8) % n] |= (char)0x80;
         }
         bool plain = true;
         for (size_t i = 0; i < n; i++) plain &= (unsigned char)buf[i] < 0x80;
