@@ -24,6 +24,17 @@ void xq_cli_version(const char *prog)
     printf("%s (xq-tools) %s\n", prog, XQ_VERSION);
 }
 
+int xq_cli_stdout_check(const char *prog)
+{
+    errno = 0;
+    bool flush_failed = fflush(stdout) != 0;
+    int err = errno;
+    if (!flush_failed && !ferror(stdout)) return XQ_EXIT_OK;
+    if (flush_failed && err) xq_cli_error(prog, "write error on standard output: %s", strerror(err));
+    else xq_cli_error(prog, "write error on standard output");
+    return XQ_EXIT_USAGE;
+}
+
 int xq_cli_int(const char *prog, const char *name, const char *text, int max, int *out)
 {
     char *end;
@@ -64,8 +75,8 @@ int xq_cli_common_option(const char *prog, int c, const char *arg, const xq_cli_
     switch (c) {
     case 'q': *co->quiet = true; return XQ_CLI_NEXT;
     case 'j': return xq_cli_int(prog, "jobs", arg, 256, co->threads) ? XQ_CLI_NEXT : XQ_EXIT_USAGE;
-    case 'h': co->usage(stdout); return XQ_EXIT_OK;
-    case 'V': xq_cli_version(prog); return XQ_EXIT_OK;
+    case 'h': co->usage(stdout); return xq_cli_stdout_check(prog);
+    case 'V': xq_cli_version(prog); return xq_cli_stdout_check(prog);
     case XQ_OPT_FILES_FROM:
     case XQ_OPT_FILES0_FROM:
         if (!co->list) return XQ_CLI_OTHER;

@@ -85,7 +85,8 @@ enum { XQ_CLI_NEXT = -1, XQ_CLI_OTHER = -2 };
 /* Apply option c with argument arg if it is one of *co's.  Returns
  * XQ_CLI_NEXT when applied (parsing goes on), XQ_CLI_OTHER when c is not
  * one of them, else the exit status to return at once: XQ_EXIT_OK after
- * --help or --version, XQ_EXIT_USAGE after printing "PROG: ..." for a bad
+ * --help or --version (XQ_EXIT_USAGE when their text could not be written:
+ * xq_cli_stdout_check), XQ_EXIT_USAGE after printing "PROG: ..." for a bad
  * value. */
 int xq_cli_common_option(const char *prog, int c, const char *arg, const xq_cli_common *co);
 
@@ -159,6 +160,15 @@ void xq_cli_error(const char *prog, const char *fmt, ...)
 
 /* Print "PROG (xq-tools) VERSION" to stdout, for --version. */
 void xq_cli_version(const char *prog);
+
+/* Flush standard output and check that every byte of it was written (a
+ * full disk, /dev/full, a file over its size limit: stdio only sets the
+ * stream's error flag).  Returns XQ_EXIT_OK, else XQ_EXIT_USAGE after
+ * printing "PROG: write error on standard output: REASON" (REASON from
+ * errno when the flush itself failed, else omitted).  Every tool calls it
+ * before its summary and after --help, --version, --perft, so that a
+ * write error never exits 0. */
+int xq_cli_stdout_check(const char *prog);
 
 /* Parse a positive decimal int option value into *out (1..max); on error
  * print "PROG: invalid value for --NAME: 'TEXT'" and return 0. */

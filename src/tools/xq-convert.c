@@ -402,8 +402,7 @@ int main(int argc, char **argv)
     if (opt.output) {
         if (ferror(out)) xq_cli_error(PROG, "%s: write error", opt.output);
         if (!close_output(out, opt.output, status < XQ_EXIT_USAGE && !ferror(out))) status = XQ_EXIT_USAGE;
-    } else if (fflush(stdout) != 0 || ferror(stdout)) {
-        xq_cli_error(PROG, "write error on standard output");
+    } else if (xq_cli_stdout_check(PROG) != XQ_EXIT_OK) {
         status = XQ_EXIT_USAGE;
     }
     if (!opt.quiet) {

@@ -215,10 +215,7 @@ int main(int argc, char **argv)
     }
     xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);
-    if (fflush(stdout) != 0) {
-        xq_cli_error(PROG, "write error on standard output");
-        status = XQ_EXIT_USAGE;
-    }
+    if (xq_cli_stdout_check(PROG) != XQ_EXIT_OK) status = XQ_EXIT_USAGE;
     if (status == XQ_EXIT_OK && t.bad_games) status = XQ_EXIT_FINDINGS;
     if (!opt.quiet)
         fprintf(stderr, "%llu game%s, %llu %s decoded: %llu error%s in %llu game%s, %llu warning%s\n", t.games,

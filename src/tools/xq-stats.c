@@ -630,9 +630,6 @@ static int run(char **files, int nfiles, int named, const options *opt_in)
                          (unsigned long long)failed, failed == 1 ? "" : "s");
     }
     xq_stats_free(stats);
-    if (fflush(stdout) != 0) {
-        xq_cli_error(PROG, "write error on standard output");
-        status = XQ_EXIT_USAGE;
-    }
+    if (xq_cli_stdout_check(PROG) != XQ_EXIT_OK) status = XQ_EXIT_USAGE;
     return status;
 }

@@ -557,7 +557,7 @@ static int run_perft(const char *depth_text, const char *fen)
         return XQ_EXIT_USAGE;
     }
     printf("%llu\n", (unsigned long long)xq_perft(&pos, depth));
-    return XQ_EXIT_OK;
+    return xq_cli_stdout_check(PROG);
 }
 
 int main(int argc, char **argv)
@@ -656,10 +656,7 @@ int main(int argc, char **argv)
         static const xq_write_options xml = {.format = XQ_OUT_XML};
         xq_write_end(stdout, &xml);
     }
-    if (fflush(stdout) != 0) {
-        xq_cli_error(PROG, "write error on standard output");
-        status = XQ_EXIT_USAGE;
-    }
+    if (xq_cli_stdout_check(PROG) != XQ_EXIT_OK) status = XQ_EXIT_USAGE;
     if (status == XQ_EXIT_OK && (t.with_errors || t.unreadable)) status = XQ_EXIT_FINDINGS;
     if (!opt.quiet) {
         fprintf(stderr, "%llu game%s: %llu valid, %llu with errors, %llu unreadable", t.games, t.games == 1 ? "" : "s", t.valid,
