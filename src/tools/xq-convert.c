@@ -61,8 +61,8 @@ static void usage(FILE *to)
           "  -i, --input-encoding=ENC  auto (default), utf8, gbk or big5\n"
           XQ_CLI_FILES_HELP
           "  -f, --from=FORMAT       input format: auto (default), pgn, xml or jsonl\n"
-          "  -o, --output=FILE       write to FILE, replaced only once complete, instead\n"
-          "                          of standard output\n"
+          "  -o, --output=FILE       write to FILE, replaced only once complete (its mode\n"
+          "                          and group kept), instead of standard output ('-')\n"
           "  -q, --quiet             no summary line and no notes after it (a game's\n"
           "                          errors and notes stay)\n"
           "  -j, --jobs=N            convert on N threads (default: the number of\n"
@@ -92,6 +92,38 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* Say why -o PATH cannot be written: the temporary file beside it could
+ * not be made (err: mkstemp's errno).  The directory is named, as the
+ * file itself may well be writable: "rodir/f.pgn: Permission denied" was
+ * untrue for a writable file in a read-only directory.  The file is not
+ * written in place instead: -o promises a file replaced only once
+ * complete, never half written; '> PATH' writes in place. */
+static void temp_failed(const char *path, int err)
+{
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (slash == path ? 1 : (int)(slash - path)) : 1;
+    const char *dir = slash ? path : ".";
+    xq_cli_error(PROG, "%s: cannot create a temporary file in directory %.*s to write it: %s "
+                 "(-o replaces the file once complete; '> %s' writes it in place)",
+                 path, dir_len, dir, strerror(err), path);
+}
+
+/* Give the temporary file fd the owner, group and permission bits of the
+ * file it replaces (old), as editors and sed -i do: a file of mode 640,
+ * group nogroup stays so, not the umask's 644 and the runner's group.
+ * The owner and group only where the process may set them (root, or a
+ * group it is in); the set-user-ID and set-group-ID bits only when both
+ * were kept, so a copy never gains them for another owner. */
+static void keep_owner_and_mode(int fd, const struct stat *old)
+{
+    mode_t mode = old->st_mode & 07777;
+    if (fchown(fd, old->st_uid, old->st_gid) != 0) {
+        if (fchown(fd, (uid_t)-1, old->st_gid) != 0) { /* the runner's group: no set-group-ID */ }
+        mode &= ~(mode_t)(S_ISUID | S_ISGID);
+    }
+    if (fchmod(fd, mode) != 0) { /* keep mkstemp's 0600 */ }
+}
+
 /* Open the output: a temporary file beside path, renamed over it once
  * complete (close_output), when path is a regular file or is not there;
  * else path itself (tmp_path stays NULL): a device such as /dev/null, a
@@ -112,14 +144,17 @@ static FILE *open_output(const char *path)
     snprintf(tmp_path, n + 16, "%s.tmp-XXXXXX", path);
     int fd = mkstemp(tmp_path);
     if (fd < 0) {
-        xq_cli_error(PROG, "%s: %s", path, strerror(errno));
+        temp_failed(path, errno);
         free(tmp_path);
         tmp_path = NULL;
         return NULL;
     }
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) { /* keep mkstemp's 0600 */ }
+    if (path_existed) keep_owner_and_mode(fd, &st);
+    else {
+        mode_t mask = umask(0);
+        umask(mask);
+        if (fchmod(fd, 0666 & ~mask) != 0) { /* keep mkstemp's 0600 */ }
+    }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
@@ -380,6 +415,8 @@ int main(int argc, char **argv)
     opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     int st = parse_options(argc, argv, &opt);
     if (st >= 0) return st;
+    /* '-' is standard output, as it is standard input everywhere ('./-' names a file) */
+    if (opt.output && strcmp(opt.output, "-") == 0) opt.output = NULL;
 
     char **paths;
     size_t npaths;
@@ -399,13 +436,19 @@ int main(int argc, char **argv)
     xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);
     xq_write_end(out, &opt.write);
+    bool out_failed;   /* the output not written, or not in full: nothing counts as converted */
     if (opt.output) {
         if (ferror(out)) xq_cli_error(PROG, "%s: write error", opt.output);
-        if (!close_output(out, opt.output, status < XQ_EXIT_USAGE && !ferror(out))) status = XQ_EXIT_USAGE;
-    } else if (xq_cli_stdout_check(PROG) != XQ_EXIT_OK) {
-        status = XQ_EXIT_USAGE;
+        out_failed = !close_output(out, opt.output, status < XQ_EXIT_USAGE && !ferror(out));
+    } else {
+        out_failed = xq_cli_stdout_check(PROG) != XQ_EXIT_OK;
     }
-    if (!opt.quiet) {
+    if (out_failed) status = XQ_EXIT_USAGE;
+    if (!opt.quiet && out_failed) {
+        /* "N converted in full" would read as success */
+        fprintf(stderr, "%llu game%s read: none converted, the output was not written in full\n", t.games,
+                t.games == 1 ? "" : "s");
+    } else if (!opt.quiet) {
         fprintf(stderr, "%llu game%s: %llu converted in full, %llu not fully\n", t.games, t.games == 1 ? "" : "s", t.games - t.partial,
                 t.partial);
         static const char *const what[4] = {"tags", "comments", "NAGs", "variations"};

@@ -215,11 +215,13 @@ int main(int argc, char **argv)
     }
     xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);
-    if (xq_cli_stdout_check(PROG) != XQ_EXIT_OK) status = XQ_EXIT_USAGE;
+    bool out_failed = xq_cli_stdout_check(PROG) != XQ_EXIT_OK;   /* the listing (--tags, -J ...) cut */
+    if (out_failed) status = XQ_EXIT_USAGE;
     if (status == XQ_EXIT_OK && t.bad_games) status = XQ_EXIT_FINDINGS;
     if (!opt.quiet)
-        fprintf(stderr, "%llu game%s, %llu %s decoded: %llu error%s in %llu game%s, %llu warning%s\n", t.games,
+        fprintf(stderr, "%llu game%s, %llu %s decoded: %llu error%s in %llu game%s, %llu warning%s%s\n", t.games,
                 t.games == 1 ? "" : "s", t.plies, t.plies == 1 ? "ply" : "plies", t.errors, t.errors == 1 ? "" : "s", t.bad_games,
-                t.bad_games == 1 ? "" : "s", t.warnings, t.warnings == 1 ? "" : "s");
+                t.bad_games == 1 ? "" : "s", t.warnings, t.warnings == 1 ? "" : "s",
+                out_failed ? "; the output was not written in full" : "");
     return status;
 }

@@ -656,13 +656,16 @@ int main(int argc, char **argv)
         static const xq_write_options xml = {.format = XQ_OUT_XML};
         xq_write_end(stdout, &xml);
     }
-    if (xq_cli_stdout_check(PROG) != XQ_EXIT_OK) status = XQ_EXIT_USAGE;
+    bool out_failed = xq_cli_stdout_check(PROG) != XQ_EXIT_OK;   /* the report or the kept records */
+    if (out_failed) status = XQ_EXIT_USAGE;
     if (status == XQ_EXIT_OK && (t.with_errors || t.unreadable)) status = XQ_EXIT_FINDINGS;
     if (!opt.quiet) {
         fprintf(stderr, "%llu game%s: %llu valid, %llu with errors, %llu unreadable", t.games, t.games == 1 ? "" : "s", t.valid,
                 t.with_errors, t.unreadable);
         if (t.warnings)
             fprintf(stderr, "; %llu warning%s%s", t.warnings, t.warnings == 1 ? "" : "s", opt.warnings ? "" : " (-W shows them)");
+        /* the counts stay true, but what --keep or --report json wrote is cut */
+        if (out_failed) fputs("; the output was not written in full", stderr);
         fputc('\n', stderr);
     }
     return status;

@@ -26,3 +26,75 @@ if [ -w /dev/full ]; then
 else
   echo "# skip: no /dev/full"
 fi
+
+# ---- after a write error the summary does not read as success
+if [ -w /dev/full ]; then
+  "$BIN/xq-convert" -o /dev/full $G 2>"$TMP/err"; st=$?
+  expect_eq "xq-convert -o /dev/full: exit 2" 2 "$st"
+  expect_eq "xq-convert -o /dev/full: message and summary" \
+    "xq-convert: /dev/full: No space left on device|3 games read: none converted, the output was not written in full" \
+    "$(paste -sd'|' "$TMP/err")"
+  "$BIN/xq-convert" $G >/dev/full 2>"$TMP/err"; st=$?
+  expect_eq "xq-convert to a full stdout: exit 2, summary" \
+    "2|xq-convert: write error on standard output: No space left on device|3 games read: none converted, the output was not written in full" \
+    "$st|$(paste -sd'|' "$TMP/err")"
+  "$BIN/xq-validate" --keep valid $G >/dev/full 2>"$TMP/err"; st=$?
+  expect_eq "xq-validate --keep to a full stdout: exit 2, summary" \
+    "2|xq-validate: write error on standard output: No space left on device|3 games: 3 valid, 0 with errors, 0 unreadable; the output was not written in full" \
+    "$st|$(paste -sd'|' "$TMP/err")"
+  "$BIN/xq-validate" --report json $G >/dev/full 2>"$TMP/err"; st=$?
+  expect_eq "xq-validate --report json to a full stdout: exit 2, summary" \
+    "2|xq-validate: write error on standard output: No space left on device|3 games: 3 valid, 0 with errors, 0 unreadable; the output was not written in full" \
+    "$st|$(paste -sd'|' "$TMP/err")"
+  "$BIN/xq-parse" --tags Result $G >/dev/full 2>"$TMP/err"; st=$?
+  expect_eq "xq-parse --tags to a full stdout: exit 2, summary" \
+    "2|xq-parse: write error on standard output: No space left on device|3 games, 104 plies decoded: 0 errors in 0 games, 0 warnings; the output was not written in full" \
+    "$st|$(paste -sd'|' "$TMP/err")"
+  for o in "" --json --csv; do
+    "$BIN/xq-stats" $o $G >/dev/full 2>"$TMP/err"; st=$?
+    expect_eq "xq-stats $o to a full stdout: exit 2, message" \
+      "2|xq-stats: write error on standard output: No space left on device" "$st|$(paste -sd'|' "$TMP/err")"
+  done
+fi
+"$BIN/xq-convert" $G -o /nonexistent/x.pgn 2>"$TMP/err"; st=$?
+expect_eq "xq-convert -o into no directory: exit 2, no summary of success" "2|0" "$st|$(grep -c 'converted in full' "$TMP/err")"
+mkdir "$TMP/o"; cp $G "$TMP/o/old.pgn"
+"$BIN/xq-convert" $G /nonexistent/x.pgn -o "$TMP/o/old.pgn" 2>"$TMP/err"; st=$?
+expect_eq "xq-convert -o with an unreadable input: exit 2, the file left as it was, said in the summary" \
+  "2|xq-convert: $TMP/o/old.pgn left unchanged|3 games read: none converted, the output was not written in full" \
+  "$st|$(tail -2 "$TMP/err" | paste -sd'|')"
+
+# ---- -o - is standard output
+case $BIN in /*) AB=$BIN ;; *) AB=$PWD/$BIN ;; esac
+(cd "$TMP/o" && "$AB/xq-convert" -q -o - "$OLDPWD/$G" > stdout.pgn 2>/dev/null); st=$?
+"$BIN/xq-convert" -q $G > "$TMP/ref.pgn"
+expect_eq "-o -: standard output, no file named '-'" "0|yes|no" \
+  "$st|$(cmp -s "$TMP/ref.pgn" "$TMP/o/stdout.pgn" && echo yes || echo no)|$([ -e "$TMP/o/-" ] && echo yes || echo no)"
+
+# ---- -o keeps the replaced file's mode (and group where it may)
+printf 'x\n' > "$TMP/o/m.pgn"; chmod 640 "$TMP/o/m.pgn"
+grp=$(id -gn)
+if [ "$(id -u)" = 0 ] && getent group nogroup >/dev/null; then grp=nogroup; chgrp nogroup "$TMP/o/m.pgn"; fi
+"$BIN/xq-convert" -q -o "$TMP/o/m.pgn" $G
+expect_eq "-o keeps mode 640 and the group of the file it replaces" "640 $grp|yes" \
+  "$(stat -c '%a %G' "$TMP/o/m.pgn")|$(cmp -s "$TMP/ref.pgn" "$TMP/o/m.pgn" && echo yes || echo no)"
+(umask 077; "$BIN/xq-convert" -q -o "$TMP/o/new.pgn" $G)
+expect_eq "-o: a new file gets the umask's mode" "600" "$(stat -c '%a' "$TMP/o/new.pgn")"
+
+# ---- a writable file in a directory the user cannot write: the message names the directory
+cp $G "$TMP/g.pgn"; chmod a+r "$TMP/g.pgn"
+mkdir "$TMP/ro"; printf 'x\n' > "$TMP/ro/f.pgn"; chmod 666 "$TMP/ro/f.pgn"; chmod 555 "$TMP/ro"; chmod 755 "$TMP"
+if [ "$(id -u)" = 0 ]; then
+  if command -v setpriv >/dev/null 2>&1; then
+    AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"; cp -r "$BIN" "$TMP/bin"; chmod -R a+rx "$TMP/bin"; RB=$TMP/bin
+  else AS=skip; fi
+else AS=; RB=$BIN; fi
+if [ "$AS" != skip ]; then
+  $AS "$RB/xq-convert" -o "$TMP/ro/f.pgn" "$TMP/g.pgn" 2>"$TMP/err"; st=$?
+  expect_eq "-o in a read-only directory: exit 2, the directory named, the file left as it was" \
+    "2|xq-convert: $TMP/ro/f.pgn: cannot create a temporary file in directory $TMP/ro to write it: Permission denied (-o replaces the file once complete; '> $TMP/ro/f.pgn' writes it in place)|x" \
+    "$st|$(cat "$TMP/err")|$(cat "$TMP/ro/f.pgn")"
+else
+  echo "# skip: root without setpriv"
+fi
+chmod 755 "$TMP/ro"
