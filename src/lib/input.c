@@ -1043,6 +1043,7 @@ struct xq_input {
     uint32_t *pairs;        /* pair cache for cd: 256 x 256 entries (table_decode) */
     xq_buf out;
     char err[512];
+    char late[512];         /* xq_input_late_error: "" or "PATH: reason" */
 };
 
 static void set_err(char *err, size_t errsz, const char *path, const char *msg)
@@ -1162,8 +1163,15 @@ static bool fill(xq_input *in, size_t need)
             in->gz_checked = true;
             in->gzipped = xq_zin_gzipped(in->gz);
         }
+        if (r < 0 && xq_zin_trailing(in->gz)) {
+            /* bytes after whole gzip data: the data ends here as it
+             * should (its last record is whole, not cut); the file's
+             * fault is told once it is read (xq_input_late_error) */
+            set_err(in->late, sizeof in->late, in->path, xq_zin_error(in->gz));
+            r = 0;
+        }
         if (r < 0) {
-            /* read error, corrupt or cut gzip data, bytes after the gzip data */
+            /* read error, corrupt or cut gzip data */
             set_err(in->err, sizeof in->err, in->path, xq_zin_error(in->gz));
             in->failed = in->eof = true;
             return false;
@@ -1489,3 +1497,5 @@ bool xq_input_gzipped(const xq_input *in) { return in->gzipped; }
 const char *xq_input_path(const xq_input *in) { return in->path; }
 
 const char *xq_input_error(const xq_input *in) { return in->err; }
+
+const char *xq_input_late_error(const xq_input *in) { return in->late; }

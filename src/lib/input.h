@@ -326,4 +326,11 @@ const char *xq_input_path(const xq_input *in);
 /* Message of the last -1 return, "PATH: reason"; "" if none. */
 const char *xq_input_error(const xq_input *in);
 
+/* "PATH: reason" for a fault found at the end of the data that cut
+ * nothing: bytes after whole gzip data (xq_zin_trailing) end the data
+ * (0, not -1: the last record is whole) and show here instead; "" if
+ * none (yet: known once the end was read).  The caller reports it as an
+ * I/O error of the file (exit status 2, xq(7)), after the file's games. */
+const char *xq_input_late_error(const xq_input *in);
+
 #endif

@@ -105,6 +105,10 @@ xq_format xq_reader_format(const xq_reader *r);
 /* Message of the last -1 from xq_reader_next, "PATH: reason"; "" if none. */
 const char *xq_reader_error(const xq_reader *r);
 
+/* xq_input_late_error of the file (bytes after whole gzip data), once
+ * xq_reader_next has returned 0: "PATH: reason", or "". */
+const char *xq_reader_late_error(const xq_reader *r);
+
 /* Is the text p[0..end) (one line, without its line break) a tag line,
  * [Name "value"] and nothing else but blanks?  Inside a {comment} left
  * open, such a line starts the next record (the reader's recovery from

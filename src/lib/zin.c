@@ -66,6 +66,7 @@ struct xq_zin {
     bool raw_eof;
     bool out_full;              /* the last inflate filled its output space */
     char perr[160];             /* the producer's message for ZS_FAIL */
+    bool ptrailing;             /* that ZS_FAIL is bytes after whole gzip data (set with perr) */
     /* the ring (threaded gzip only) */
     bool threaded;
     pthread_t thread;
@@ -76,6 +77,7 @@ struct xq_zin {
     size_t head_pos;            /* bytes of ring[head] already delivered (reader only) */
     bool stop;                  /* xq_zin_close wants the producer gone (under mu) */
     char err[160];              /* the reader's message of the last -1 */
+    bool trailing;              /* that -1 is bytes after whole gzip data (xq_zin_trailing) */
 };
 
 xq_zin *xq_zin_open(int fd)
@@ -114,6 +116,7 @@ void xq_zin_close(xq_zin *z)
 
 const char *xq_zin_error(const xq_zin *z) { return z->err; }
 bool xq_zin_gzipped(const xq_zin *z) { return z->zinit; }
+bool xq_zin_trailing(const xq_zin *z) { return z->trailing; }
 
 /* The reader fails for good with a message. */
 static ssize_t fail(xq_zin *z, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -185,6 +188,7 @@ static zin_status after_member(xq_zin *z)
         if (!fill(z, ZIN_CHUNK)) return ZS_FAIL;
         extra += z->len;
     }
+    z->ptrailing = true;   /* every byte of the data was made: only what follows it is wrong */
     return pfail(z, "%llu bytes after the end of the gzip data at byte offset %llu are not read",
                  (unsigned long long)extra, (unsigned long long)at);
 }
@@ -317,6 +321,7 @@ static ssize_t ring_read(xq_zin *z, unsigned char *dst, size_t room)
         bool drained = z->head_pos == b->len;
         if (b->st == ZS_FAIL && drained) {   /* the failing run ends in this call */
             memcpy(z->err, z->perr, sizeof z->err);
+            z->trailing = z->ptrailing;   /* (published with the block, under mu) */
             z->mode = MODE_FAILED;
             return -1;
         }
@@ -384,6 +389,7 @@ static ssize_t inline_read(xq_zin *z, unsigned char *dst, size_t room)
     size_t made;
     switch (inflate_some(z, dst, room, &made)) {
     case ZS_FAIL:
+        z->trailing = z->ptrailing;
         return fail(z, "%s", z->perr);
     case ZS_DONE:
         z->mode = MODE_DONE;

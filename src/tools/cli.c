@@ -146,6 +146,12 @@ int xq_cli_run_file_told(const char *prog, const char *path, const xq_read_optio
         xq_cli_error(prog, "%s", why ? why : xq_reader_error(rd));
         *input_failed = !why;   /* the pipeline names only its own want of memory */
         status = XQ_EXIT_USAGE;
+    } else if (xq_reader_late_error(rd)[0]) {
+        /* bytes after whole gzip data: every game was read whole, but the
+         * file is not clean (gzip -t fails on it): an I/O error, told once */
+        xq_cli_error(prog, "%s; the games before them were read whole", xq_reader_late_error(rd));
+        *input_failed = true;
+        status = XQ_EXIT_USAGE;
     }
     xq_reader_close(rd);
     return status;

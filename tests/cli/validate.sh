@@ -158,7 +158,21 @@ expect_status "two gzip members" 0 $V $TMP/ab.gz
 expect_eq "two gzip members: all games" "11 games: 11 valid, 0 with errors, 0 unreadable; 1 warning (-W shows them)" "$(cat $TMP/err)"
 cat $TMP/a.gz corpus/edge-cases.pgn > $TMP/ap.gz
 expect_status "plain text after gzip data" 2 $V -q $TMP/ap.gz
-expect_eq "plain text after gzip data: said" "xq-validate: $TMP/ap.gz: 1094 bytes after the end of the gzip data at byte offset 832 are not read" "$(tail -1 $TMP/err)"
+expect_eq "plain text after gzip data: said, the games whole" "xq-validate: $TMP/ap.gz: 1094 bytes after the end of the gzip data at byte offset 832 are not read; the games before them were read whole|3 games: 3 valid, 0 with errors, 0 unreadable" "$($V $TMP/ap.gz 2>&1 >/dev/null | paste -sd"|")"
+# the games before trailing bytes are whole: none is marked cut (gzip -t: "trailing garbage ignored"), in
+# every tool, small files (inflated inline), large ones (a thread) and standard input
+for t in xq-parse xq-stats xq-convert; do
+  "$BIN/$t" -q $TMP/ap.gz >/dev/null 2>$TMP/err; st=$?
+  expect_eq "$t: trailing bytes after gzip data: exit 2, one message" "2|$TMP/ap.gz: 1094 bytes after the end of the gzip data at byte offset 832 are not read; the games before them were read whole" "$st|$(sed "s/^$t: //" $TMP/err | paste -sd"|")"
+done
+expect_eq "trailing bytes: every game whole in the JSON report" "3 games, 0 errors" \
+  "$($V --report json $TMP/ap.gz 2>/dev/null | grep -c '"errors":0,') games, $($V --report json $TMP/ap.gz 2>/dev/null | grep -vc '"errors":0,') errors"
+{ printf '[Event "noise"]\n{'; head -c 200000 /dev/urandom | base64; printf '}\n1. 炮二平五 *\n\n'; cat corpus/*.pgn; } | gzip -1 > $TMP/big.gz
+cat $TMP/big.gz corpus/edge-cases.pgn > $TMP/bigp.gz
+expect_eq "trailing bytes after a large gzip file (inflated by a thread): the same games, the error" \
+  "$(zcat $TMP/big.gz | $V -j1 2>&1 | tail -1)|2" "$($V -j1 $TMP/bigp.gz 2>&1 | grep -v ': error: '| grep -v 'are not read; the games before them were read whole$')|$($V -q $TMP/bigp.gz >/dev/null 2>&1; echo $?)"
+expect_eq "trailing bytes on standard input" "xq-validate: (stdin): 1094 bytes after the end of the gzip data at byte offset 832 are not read; the games before them were read whole|3 games: 3 valid, 0 with errors, 0 unreadable" \
+  "$(cat $TMP/ap.gz | $V 2>&1 | paste -sd"|")"
 
 # record text quoted in diagnostics cannot send terminal escape sequences
 printf '[Event "a\033[31mred"]\n1. 炮二平五 \033[2J\n' > $TMP/esc.pgn
