@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "game_io.h"
+#include "finding_order.h"
 #include "json.h"
 #include "pgn_read.h"
 #include "pipeline.h"
@@ -293,8 +294,10 @@ static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
     xq_json_key(o, "warnings", &first); fprintf(o, "%d", r->warning_count);
     xq_json_key(o, "findings", &first);
     putc('[', o);
+    int order[XQ_REPLAY_MAX_FINDINGS];   /* in input order, as the text report */
+    xq_findings_in_order(r, order);
     for (int i = 0; i < r->nfindings; i++) {
-        const xq_finding *f = &r->findings[i];
+        const xq_finding *f = &r->findings[order[i]];
         int ff = 1;
         if (i) putc(',', o);
         putc('{', o);
@@ -486,10 +489,13 @@ static void process_game(void *ctx, xq_slot *slot)
     xq_replay_game_memo(g, &opt->rules, slot->memo, r);
     bool bad = class_of(r) != CLASS_VALID;   /* --keep: what the summary counts */
     if (opt->report == REPORT_JSON) print_json(slot->out, g, r);
-    else
+    else {
+        int order[XQ_REPLAY_MAX_FINDINGS];   /* in input order: the reader's and the replay's merged */
+        xq_findings_in_order(r, order);
         for (int i = 0; i < r->nfindings; i++)
-            if (r->findings[i].severity == XQ_SEV_ERROR || opt->warnings)
-                print_finding(slot->err, g, r, &r->findings[i]);
+            if (r->findings[order[i]].severity == XQ_SEV_ERROR || opt->warnings)
+                print_finding(slot->err, g, r, &r->findings[order[i]]);
+    }
     if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad))
         keep_game(opt, &((run_state *)ctx)->keep, slot, slot->user);
 }

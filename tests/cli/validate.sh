@@ -232,3 +232,10 @@ expect_eq "JSON places a result finding at the record's first line" "6:1" "$(pla
 for f in corpus/*.pgn corpus/broken/*.pgn $TMP/places.pgn; do
   expect_eq "JSON and text place the findings of $f alike" "$(places_text "$f")" "$(places_json "$f")"
 done
+
+# diagnostics in input order: the reader's (a tag value not closed, the cut) and the replay's (the FEN) merged
+gzip -c corpus/broken.pgn | head -c 300 > $TMP/cut.gz
+expect_eq "a cut gzip file: diagnostics of one line in input order" "17:6|17:7|17:12" \
+  "$($V -j1 $TMP/cut.gz 2>&1 | grep ':17:' | cut -d: -f2,3 | paste -sd'|')"
+expect_eq "a cut gzip file: JSON findings in the same order" "17:6|17:7|17:12" \
+  "$($V -j1 --report json $TMP/cut.gz 2>/dev/null | sed -n 3p | grep -o '"line":17,"col":[0-9]*' | sed 's/"line":17,"col":/17:/' | paste -sd'|')"
