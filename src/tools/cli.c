@@ -129,32 +129,54 @@ void xq_cli_rules_finish(xq_replay_options *rules, bool cap_given)
     if (rules->rules == XQ_RULES_AXF && !cap_given) rules->check_cap = 10;   /* AXF clause */
 }
 
-int xq_cli_run_file_told(const char *prog, const char *path, const xq_read_options *ropt,
-                         const xq_pipeline_options *po, bool *input_failed)
+/* Print an input's failure msg ("PATH: reason") and keep its reason in
+ * why[0..whysz). */
+static void input_failure(const char *prog, const char *path, const char *msg, char *why, size_t whysz)
+{
+    xq_cli_error(prog, "%s", msg);
+    size_t pl = strlen(path);
+    const char *reason = msg;
+    if (!strcmp(path, "-") && !strncmp(msg, "(stdin): ", 9)) reason = msg + 9;
+    else if (!strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2)) reason = msg + pl + 2;
+    if (whysz) snprintf(why, whysz, "%s", reason);
+}
+
+int xq_cli_run_file_why(const char *prog, const char *path, const xq_read_options *ropt,
+                        const xq_pipeline_options *po, bool *input_failed, char *why, size_t whysz)
 {
     char err[512];
     *input_failed = false;
+    if (whysz) why[0] = '\0';
     xq_reader *rd = xq_reader_open(path, ropt, err, sizeof err);
     if (!rd) {
-        xq_cli_error(prog, "%s", err);
+        input_failure(prog, path, err, why, whysz);
         *input_failed = true;
         return XQ_EXIT_USAGE;
     }
-    const char *why = NULL;
+    const char *oom = NULL;
     int status = XQ_EXIT_OK;
-    if (xq_pipeline_run(rd, po, &why) < 0) {
-        xq_cli_error(prog, "%s", why ? why : xq_reader_error(rd));
-        *input_failed = !why;   /* the pipeline names only its own want of memory */
+    if (xq_pipeline_run(rd, po, &oom) < 0) {
+        if (oom) xq_cli_error(prog, "%s", oom);   /* the pipeline names only its own want of memory */
+        else input_failure(prog, path, xq_reader_error(rd), why, whysz);
+        *input_failed = !oom;
         status = XQ_EXIT_USAGE;
     } else if (xq_reader_late_error(rd)[0]) {
         /* bytes after whole gzip data: every game was read whole, but the
          * file is not clean (gzip -t fails on it): an I/O error, told once */
-        xq_cli_error(prog, "%s; the games before them were read whole", xq_reader_late_error(rd));
+        char msg[600];
+        snprintf(msg, sizeof msg, "%s; the games before them were read whole", xq_reader_late_error(rd));
+        input_failure(prog, path, msg, why, whysz);
         *input_failed = true;
         status = XQ_EXIT_USAGE;
     }
     xq_reader_close(rd);
     return status;
+}
+
+int xq_cli_run_file_told(const char *prog, const char *path, const xq_read_options *ropt,
+                         const xq_pipeline_options *po, bool *input_failed)
+{
+    return xq_cli_run_file_why(prog, path, ropt, po, input_failed, NULL, 0);
 }
 
 int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *ropt,

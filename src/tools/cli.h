@@ -108,6 +108,13 @@ int xq_cli_run_file(const char *prog, const char *path, const xq_read_options *r
 int xq_cli_run_file_told(const char *prog, const char *path, const xq_read_options *ropt,
                          const xq_pipeline_options *po, bool *input_failed);
 
+/* xq_cli_run_file_told, also giving the reason printed for an input that
+ * failed (why[0..whysz), "" otherwise): without the "PATH: " the reader's
+ * messages start with, e.g. "No such file or directory", for a report
+ * that names the file itself (xq-validate --report json). */
+int xq_cli_run_file_why(const char *prog, const char *path, const xq_read_options *ropt,
+                        const xq_pipeline_options *po, bool *input_failed, char *why, size_t whysz);
+
 /* The input files of every tool: the FILE operands, then the names read
  * from a list given with --files-from=LIST (one name per line; a '\r'
  * before the '\n' and empty lines are dropped) or --files0-from=LIST

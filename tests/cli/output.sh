@@ -98,3 +98,24 @@ else
   echo "# skip: root without setpriv"
 fi
 chmod 755 "$TMP/ro"
+
+# ---- xq-validate --report json: a file that could not be read has a line of its own
+: > "$TMP/unreadable.pgn"; chmod 000 "$TMP/unreadable.pgn"
+"$BIN/xq-validate" --report json "$TMP/none.pgn" $G >"$TMP/out" 2>"$TMP/err"; st=$?
+expect_eq "json: a missing file: its line first, then the games, exit 2" \
+  "2|{\"file\":\"$TMP/none.pgn\",\"status\":\"unreadable-file\",\"error\":\"No such file or directory\"}|3" \
+  "$st|$(head -1 "$TMP/out")|$(grep -c '"game":' "$TMP/out")"
+gzip -c corpus/broken.pgn | head -c 300 > "$TMP/cut.gz"
+"$BIN/xq-validate" --report json - < "$TMP/cut.gz" >"$TMP/out" 2>/dev/null; st=$?
+expect_eq "json: gzip data cut short on stdin: the games read, then the file's line" \
+  "2|3|{\"file\":\"-\",\"status\":\"unreadable-file\",\"error\":\"unexpected end of file: the gzip data is cut short\"}" \
+  "$st|$(grep -c '"game":' "$TMP/out")|$(tail -1 "$TMP/out")"
+if [ "$(id -u)" != 0 ]; then
+  "$BIN/xq-validate" --report json "$TMP/unreadable.pgn" >"$TMP/out" 2>/dev/null
+  expect_eq "json: an unreadable file" "{\"file\":\"$TMP/unreadable.pgn\",\"status\":\"unreadable-file\",\"error\":\"Permission denied\"}" "$(cat "$TMP/out")"
+fi
+mkdir "$TMP/dir.pgn"
+"$BIN/xq-validate" --report json "$TMP/dir.pgn" >"$TMP/out" 2>/dev/null
+expect_eq "json: a directory" "{\"file\":\"$TMP/dir.pgn\",\"status\":\"unreadable-file\",\"error\":\"Is a directory\"}" "$(cat "$TMP/out")"
+"$BIN/xq-validate" -q --report text "$TMP/none.pgn" >"$TMP/out" 2>/dev/null
+expect_eq "text report: nothing on stdout for a missing file" "" "$(cat "$TMP/out")"
