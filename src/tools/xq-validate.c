@@ -504,7 +504,7 @@ static void process_game(void *ctx, xq_slot *slot)
     xq_replay_game_memo(g, &opt->rules, slot->memo, r);
     bool bad = class_of(r) != CLASS_VALID;   /* --keep: what the summary counts */
     if (opt->report == REPORT_JSON) print_json(slot->out, g, r);
-    else {
+    else if (r->error_count || opt->warnings) {   /* (else nothing is printed: no order to make) */
         int order[XQ_REPLAY_MAX_FINDINGS];   /* in input order: the reader's and the replay's merged */
         xq_findings_in_order(r, order);
         for (int i = 0; i < r->nfindings; i++)
