@@ -1095,7 +1095,10 @@ static uint32_t line_take(const unsigned char *v, xq_node *nodes, size_t count, 
         variations = moves_take(v, nodes, count);
         v += count * sizeof(xq_move);
     }
-    if (h.repeated) verdict_unpack(v, &out->repetition);
+    if (h.repeated) {   /* (out->repetition is as an earlier game left it) */
+        memset(&out->repetition, 0, sizeof out->repetition);
+        verdict_unpack(v, &out->repetition);
+    }
     out->repeated = h.repeated;
     out->plies = (int)count;
     out->termination = (xq_termination)h.termination;
@@ -1181,16 +1184,11 @@ void xq_replay_memo_free(xq_replay_memo *memo)
 void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_memo *memo, xq_replay *out)
 {
     /* all zero but the findings (4.4K of the 6.8K, written by add_finding
-     * before anyone reads them: readers stop at nfindings) and the start
-     * and final positions (written at the end, or zeroed by a start that
-     * does not read): the fields before the findings (replay_head_clear),
-     * and from repeated to the end (the verdict is all zero unless a
-     * position repeated) */
-    _Static_assert(offsetof(xq_replay, repetition) > offsetof(xq_replay, repeated) &&
-                       offsetof(xq_replay, repeated) > offsetof(xq_replay, final) &&
-                       offsetof(xq_replay, final) > offsetof(xq_replay, start) &&
-                       offsetof(xq_replay, start) > offsetof(xq_replay, findings),
-                   "xq_replay: head, findings, start, final, then repeated and repetition last");
+     * before anyone reads them: readers stop at nfindings), the start and
+     * final positions (written at the end, or zeroed by a start that does
+     * not read) and the verdict (1.5K, written whole by the judge or by
+     * line_take, read only when repeated: replay.h): the fields before the
+     * findings (replay_head_clear), repeated and out_of_memory */
     const char *rtag, *format;
     replay_tags(g, &rtag, &format);
     xq_notation notation = xq_notation_from_format_tag(format);
@@ -1229,7 +1227,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     }
     /* (after the prefetch: work done while the bucket comes) */
     replay_head_clear(out);
-    memset(&out->repeated, 0, sizeof *out - offsetof(xq_replay, repeated));
+    out->repeated = out->out_of_memory = false;
 
     for (size_t i = 0; i < g->diag_count; i++) {
         const xq_diag *d = &g->diags[i];

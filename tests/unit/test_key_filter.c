@@ -26,11 +26,12 @@ static const char REPEATS[] = "[Format \"ICCS\"]\n"
 static const char NO_REPEAT[] = "[Format \"ICCS\"]\n"
                                 "1. h0g2 h9g7 2. g2h0 g7h9 3. h0g2 h9g7 4. g2h0 i9h9 *\n";
 
+/* (the verdict only when repeated: else out holds an earlier game's, replay.h) */
 static void check_same(const xq_replay *want, const xq_replay *got, int game)
 {
     if (got->repeated != want->repeated || got->termination != want->termination ||
         got->result_board != want->result_board || got->plies != want->plies ||
-        memcmp(&got->repetition, &want->repetition, sizeof got->repetition) != 0)
+        (want->repeated && memcmp(&got->repetition, &want->repetition, sizeof got->repetition) != 0))
         fail_msg("game %d: repeated %d termination %d plies %d, want %d %d %d", game, got->repeated,
                  got->termination, got->plies, want->repeated, want->termination, want->plies);
 }

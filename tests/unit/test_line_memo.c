@@ -412,9 +412,10 @@ static const char *replay_diff(const xq_replay *a, const xq_replay *b)
         return why;
     }
     SAME_INT(repeated);
-    /* the verdict is zeroed at the start in both paths and written by the
-     * judge or copied whole from the memo: the same bytes */
-    if (memcmp(&a->repetition, &b->repetition, sizeof a->repetition)) {
+    /* a verdict (read only when repeated: replay.h) is written whole by
+     * the judge, which zeroes it first, or taken whole from the memo into
+     * a zeroed one: the same bytes */
+    if (a->repeated && memcmp(&a->repetition, &b->repetition, sizeof a->repetition)) {
         snprintf(why, sizeof why, "repetition: \"%.200s\" vs \"%.200s\"", a->repetition.reason, b->repetition.reason);
         return why;
     }

@@ -79,9 +79,11 @@ static void process(void *ctx, xq_slot *slot)
     xq_replay_options_default(&ro);
     xq_replay_game_memo(&slot->game, &ro, slot->memo, &slot->replay);
     const xq_replay *r = &slot->replay;
+    /* (the verdict only when repeated: else it is an earlier game's, replay.h) */
     fprintf(slot->out, "game %llu line %llu bytes %zu nodes %zu plies %d repeated %d at %d-%d: %s\n",
             (unsigned long long)g->index, (unsigned long long)g->first_line, g->raw_len, g->main.count, r->plies,
-            r->repeated, r->repetition.first_ply, r->repetition.last_ply, r->repetition.reason);
+            r->repeated, r->repeated ? r->repetition.first_ply : 0, r->repeated ? r->repetition.last_ply : 0,
+            r->repeated ? r->repetition.reason : "");
     fwrite(g->raw, 1, g->raw_len, slot->out);
 }
 

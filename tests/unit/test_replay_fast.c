@@ -593,6 +593,7 @@ static void same_replay(const xq_replay *a, const xq_replay *b, bool quiet, bool
         same_position(&a->final, &b->final);
     }
     assert_int_equal(a->repeated, b->repeated);
+    if (!a->repeated) return;   /* b's verdict is then an earlier game's (replay.h) */
     xq_rep_verdict want = a->repetition;
     if (verdict_quiet) {
         memset(want.kind, 0, sizeof want.kind);
