@@ -121,6 +121,17 @@ typedef struct {
      * (0-based) is at column fen_col + i. */
     uint32_t fen_line, fen_col;
     bool fen_verbatim;
+    /* When tags_noted is tag_count (not 0): 1 + the index in tags of the
+     * first Result tag and of the first Format tag (those xq_game_tag(g,
+     * "Result") and xq_game_tag(g, "Format") find), 0 when there is none;
+     * noted by a reader that knows each tag's name as it takes it (the
+     * PGN reader), with tags_noted the number of tags then, so that the
+     * replay need not look for them.  tags_noted 0 (every other reader,
+     * xq_game_reset) or not tag_count (a tag appended since: it may be
+     * the first Result or Format tag): not known, look them up.  Whoever
+     * drops or moves a tag must set tags_noted to 0. */
+    uint32_t result_tag, format_tag;
+    size_t tags_noted;
 
     xq_branch main;          /* main line; main.comment is the comment before the first move */
     const char *result;      /* result token found in the movetext, or NULL */

@@ -91,6 +91,7 @@ struct xq_reader {
     char *mt, *mt_end;        /* fast_line: free room for move texts in the arena */
     uint64_t raw_from, raw_to; /* lines taken, not yet in the game's raw bytes (raw_take) */
     size_t fen_tag;           /* 1 + index of the record's first FEN tag, 0 if none */
+    uint32_t result_tag, format_tag; /* the same of its Result and Format tags (xq_game.result_tag) */
     const uint32_t *pairs;    /* xq_input_pairs after the last xq_input_decode (fast_line) */
     size_t moves;             /* move nodes in the record, all lines of play */
     uint64_t file_moves;      /* move nodes in the records before it */
@@ -413,7 +414,10 @@ struct known {
     X("EventDate") X("BlackTime") X("WhiteTime")                /* 9 */  \
     X("TimeControl") X("Termination")                           /* 11 */
 #define K(s) {s, s " \"", sizeof s - 1},
-enum { K_FEN = 1 };   /* index of "FEN" in KNOWN */
+enum { K_FEN = 1, K_RESULT = 11, K_FORMAT = 12 };   /* indices of "FEN", "Result", "Format" in KNOWN */
+/* The KNOWN names whose first tag a record notes (tag_noted): a bit each,
+ * so that a tag of another name costs one test. */
+#define NOTED_IDS ((uint64_t)1 << K_FEN | (uint64_t)1 << K_RESULT | (uint64_t)1 << K_FORMAT)
 static const struct known KNOWN[] = {KNOWN_NAMES(K)};
 #undef K
 /* What tag_run needs of each KNOWN name, in one entry of 32 bytes: the
@@ -1013,16 +1017,31 @@ static inline void fen_tag_added(xq_reader *r, xq_game *g, uint64_t line)
     g->fen_verbatim = true;
 }
 
+/* The tag just added to g, on line `line`, is named KNOWN[id], one of
+ * NOTED_IDS: note it if it is the record's first of the name (what
+ * xq_game_tag finds): the FEN tag (fen_tag_added), the Result and Format
+ * tags (their index, xq_game.result_tag). */
+static inline void tag_noted(xq_reader *r, xq_game *g, int id, uint64_t line)
+{
+    if (id == K_FEN) {
+        if (!r->fen_tag) fen_tag_added(r, g, line);
+    } else if (id == K_RESULT) {
+        if (!r->result_tag) r->result_tag = (uint32_t)g->tag_count;
+    } else if (!r->format_tag) {
+        r->format_tag = (uint32_t)g->tag_count;
+    }
+}
+
 /* Note the tag just added to g, whose name is name_len bytes long (no
  * NUL: decoded text has none) and is KNOWN[id] (id >= 0) or no known
- * name (-1): in the set of names, and
- * as the record's FEN if it is the first FEN tag (what xq_game_tag(g,
- * "FEN") finds), on line `line` (fen_tag_added). */
+ * name (-1): in the set of names, and as the record's FEN, Result or
+ * Format tag if it is the first of its name (tag_noted), on line
+ * `line`. */
 static inline void tag_added_id(xq_reader *r, xq_game *g, size_t name_len, int id, uint64_t line)
 {
     if (id >= 0) {
         r->known_seen |= (uint64_t)1 << id;
-        if (id == K_FEN && !r->fen_tag) fen_tag_added(r, g, line);
+        if (NOTED_IDS >> id & 1) tag_noted(r, g, id, line);
         return;
     }
     const char *s = g->tags[g->tag_count - 1].name;
@@ -1223,6 +1242,7 @@ static void record_begin(xq_reader *r, xq_game *g)
     r->mt = r->mt_end = NULL;
     r->raw_from = r->raw_to = 0;
     r->fen_tag = 0;
+    r->result_tag = r->format_tag = 0;
     r->tt = r->tt_end = NULL;
     names_clear(r);
 }
@@ -1294,6 +1314,9 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     g->main = (xq_branch){f0->count ? f0->nodes : NULL, f0->count, f0->comment};
     main_nodes_take(r, g);   /* (a swap: g keeps f0's array, f0 gets g's spare) */
     g->fen = r->fen_tag ? g->tags[r->fen_tag - 1].value : NULL;   /* (its place: fen_tag_added) */
+    g->result_tag = r->result_tag;
+    g->format_tag = r->format_tag;
+    g->tags_noted = g->tag_count;
     g->index = ++r->index;
     g->encoding = xq_input_encoding(r->in);
     g->file = xq_game_strndup(g, r->path, r->path_len);
@@ -2335,7 +2358,7 @@ tag_run(xq_reader *r, xq_game *g, const unsigned char *p, const unsigned char *s
          * guess already) */
         if (xq_game_add_tag_ref(g, kt->name, val)) {
             seen |= (uint64_t)1 << id;
-            if (id == K_FEN && !r->fen_tag) fen_tag_added(r, g, lineno + n);
+            if (NOTED_IDS >> id & 1) tag_noted(r, g, id, lineno + n);
         }
         p = nl + 1;
     }

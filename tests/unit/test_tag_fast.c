@@ -53,6 +53,7 @@ static void eol(out_file *o)
 static const char *const NAMES[] = {
     "Game", "Event", "Round", "Date", "Site", "Red", "RedTeam", "Black", "BlackTeam",
     "Result", "ECCO", "Opening", "FEN", "fen", "EVENT", "event", "X", "a_b-c.d", "Name1",
+    "RESULT", "result", "Format", "format", "FORMAT", "Resul", "Results", "Forma",
 };
 static const char *const VALUES[] = {
     "Chinese Chess", "全國象棋個人賽", "4/17/1996", "", "1-0", "C55", "張三", "李四 王五",

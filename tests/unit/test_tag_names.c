@@ -39,13 +39,16 @@ static bool ieq(const char *a, size_t na, const char *b, size_t nb)
 }
 
 /* The table: letters only, lengths and patterns right, grouped by length
- * as KNOWN_FROM says, FEN where K_FEN says, no name twice. */
+ * as KNOWN_FROM says, FEN, Result and Format where K_FEN, K_RESULT and
+ * K_FORMAT say, no name twice. */
 static void test_known_table(void **state)
 {
     (void)state;
     assert_true(KNOWN_COUNT <= 64);   /* known_seen is 64 bits */
     assert_int_equal(KNOWN_FROM[KNOWN_MAX], KNOWN_COUNT);
     assert_string_equal(KNOWN[K_FEN].name, "FEN");
+    assert_string_equal(KNOWN[K_RESULT].name, "Result");
+    assert_string_equal(KNOWN[K_FORMAT].name, "Format");
     for (size_t k = 0; k < KNOWN_COUNT; k++) {
         const char *s = KNOWN[k].name;
         size_t n = strlen(s);

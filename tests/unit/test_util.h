@@ -346,8 +346,32 @@ static inline void same_branch(const xq_branch *a, const xq_branch *b)
     }
 }
 
+/* 1 + the index of g's first tag named name (ASCII letters, case
+ * ignored, as xq_game_tag matches), 0 when there is none. */
+static inline uint32_t xqt_first_tag(const xq_game *g, const char *name)
+{
+    for (size_t i = 0; i < g->tag_count; i++) {
+        const char *t = g->tags[i].name, *n = name;
+        while (*n && ((unsigned char)*t | 0x20) == ((unsigned char)*n | 0x20)) t++, n++;
+        if (!*n && !*t) return (uint32_t)i + 1;
+    }
+    return 0;
+}
+
+/* The Result and Format tags a reader noted (xq_game.tags_noted, when
+ * still the tag count) are the first of their names, none when the
+ * record has none. */
+static inline void xqt_same_tag_index(const xq_game *g)
+{
+    if (!g->tags_noted || g->tags_noted != g->tag_count) return;
+    assert_int_equal(g->result_tag, xqt_first_tag(g, "Result"));
+    assert_int_equal(g->format_tag, xqt_first_tag(g, "Format"));
+}
+
 static inline void same_game(const xq_game *a, const xq_game *b)
 {
+    xqt_same_tag_index(a);
+    xqt_same_tag_index(b);
     same_str(a->file, b->file);
     assert_int_equal(a->index, b->index);
     assert_int_equal(a->first_line, b->first_line);
