@@ -33,7 +33,8 @@
  * entries a bucket holds (its slots share a cache line).  On masters.pgn
  * an entry takes about 475 bytes (2 bytes of key and 2 of moves per ply,
  * 87 plies a game), 305 without the moves (xq_replay_options.no_moves,
- * xq-validate's): 16 MiB keep the last 35,000 or so different games
+ * xq-validate's), some 40 fewer without the final position (no_final,
+ * every tool's): 16 MiB keep the last 35,000 or so different games
  * (55,000 without the moves), all of masters.pgn's 27,800 (8 MiB kept
  * 17,000 and cost 5% more instructions there).  Only the bytes written
  * are touched: a masters.pgn run writes 13.2 MB (8.5 MB without moves). */

@@ -721,7 +721,8 @@ static int limit_at(bool watch, int limit_plies, int check_cap, const int checks
 enum { LINE_KEY_HEAD = 4 };
 
 /* What a kept line holds: this head, the final position's pieces (a
- * square and a piece each, npieces of them, in square order), nfind
+ * square and a piece each, npieces of them, in square order; none, and
+ * the head's final-position fields zero, for opt->no_final), nfind
  * line_finding, a uint16_t move per ply, then (repeated) the
  * xq_rep_verdict packed (verdict_pack).  The final position is kept as
  * its pieces and the fields a board does not give (key, generals, side,
@@ -783,7 +784,8 @@ static bool line_key_head(const xq_replay_options *opt, xq_notation notation, ui
     head[0] = (uint16_t)opt->move_limit;
     head[1] = (uint16_t)opt->check_cap;
     head[2] = (uint16_t)((unsigned)opt->repetitions | (unsigned)opt->rules << 8 | (unsigned)opt->strict << 12 |
-                         (unsigned)opt->no_warning_text << 13 | (unsigned)opt->no_moves << 14);
+                         (unsigned)opt->no_warning_text << 13 | (unsigned)opt->no_moves << 14 |
+                         (unsigned)opt->no_final << 15);
     head[3] = (uint16_t)notation;
     return true;
 }
@@ -1085,7 +1087,8 @@ static uint32_t nodes_variations(const xq_node *nodes, size_t count)
 /* A kept line's replay into *out and the nodes (which are the key's: one
  * per kept move): the findings, each at its ply's node, the moves (when
  * kept: with_moves, as when the line was kept), how the game ended, the
- * final position (with_final; else out->final all zero: opt->no_final).
+ * final position (with_final, as when the line was kept: the key holds
+ * opt->no_final; else out->final all zero).
  * Returns the nodes' variation counts or'ed (nonzero: check_branch is
  * due; always 0 without the moves: such a line is not taken,
  * xq_replay_game_memo). */
@@ -1151,11 +1154,14 @@ static void line_write(unsigned char *v, line_head *h, const unsigned char *piec
  * every finding since the first new_from (out->findings[new_from..]) kept
  * and without text (counted_before: the errors and warnings counted
  * before them); the moves only with_moves (the caller reads them: no
- * opt->no_moves, which the key holds).  Takes the memo's lock when it is
+ * opt->no_moves, which the key holds), the final position only
+ * with_final (no opt->no_final, which the key holds too: every tool
+ * replays with it, and final_pack cost 20 M of masters.pgn's 1,920 M in
+ * the cache and branch model).  Takes the memo's lock when it is
  * shared. */
 static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size_t key_len, const xq_replay *out,
                       const xq_position *final, int new_from, int counted_before, const xq_node *nodes, size_t count,
-                      bool with_moves)
+                      bool with_moves, bool with_final)
 {
     if (out->status != XQ_STATUS_VALID || (size_t)out->plies != count) return;
     int nfind = out->nfindings - new_from;
@@ -1164,7 +1170,7 @@ static void line_keep(xq_line_memo *lm, uint64_t hash, const uint16_t *key, size
         if (out->findings[i].message[0]) return;
     line_head h = {0};
     unsigned char pieces[2 * XQ_SQUARES];
-    size_t packed = final_pack(final, &h, pieces);
+    size_t packed = with_final ? final_pack(final, &h, pieces) : 0;   /* (else no pieces: npieces 0) */
     size_t vlen = sizeof h + packed + (size_t)nfind * sizeof(line_finding) +
                   (with_moves ? count * sizeof(xq_move) : 0) +
                   (out->repeated ? verdict_packed_size(&out->repetition) : 0);
@@ -1464,8 +1470,8 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     }
     if (opt->no_final) memset(&out->final, 0, sizeof out->final);
     else out->final = pos;
-    if (line && !out->out_of_memory)   /* (its final position kept whatever opt->no_final) */
+    if (line && !out->out_of_memory)
         line_keep(lines, line_hash, line, line_len, out, &pos, new_from, counted_before, nodes, count,
-                  !opt->no_moves);
+                  !opt->no_moves, !opt->no_final);
     replay_end(g, opt, notation, variations, out);
 }

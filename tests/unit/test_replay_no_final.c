@@ -8,7 +8,9 @@
  * under the tools' option sets (no_warning_text, no_moves, AXF, strict,
  * a move limit); each game replayed by two replayers, each with its own
  * memo, one with no_final.  That memo hits happened with no_final is
- * checked too (the memo's ring did not move for a repeated line). */
+ * checked too (the memo's ring did not move for a repeated line), and
+ * that with one memo for both a line kept under no_final is not taken
+ * where the final position is read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,6 +167,46 @@ static void test_made_up(void **state)
     assert_true(t.hits >= NOPT);   /* b after a, at least */
 }
 
+/* One memo for both: the made-up games replayed with no_final (their
+ * lines kept without a final position), then without it, twice: each
+ * replay's final position is the one a replay without a memo gives (a
+ * line kept under no_final is not taken by a caller that reads final:
+ * the key holds no_final), the second pass keeps lines anew and the
+ * third takes them. */
+static void test_one_memo_both_ways(void **state)
+{
+    (void)state;
+    opts_init();
+    enum { MAX = 16 };
+    static xq_game g[MAX];
+    static xq_replay want, got;
+    xq_format fmt;
+    int n = read_tmp_bytes(made_up, sizeof made_up - 1, g, MAX, &fmt);
+    assert_int_equal(n, 10);
+    for (int o = 0; o < NOPT; o++) {
+        xq_replay_memo memo = {0};
+        xq_replay_options of = opts[o], ow = opts[o];
+        of.no_final = true;
+        ow.no_final = false;
+        for (int i = 0; i < n; i++) xq_replay_game_memo(&g[i], &of, &memo, &got);
+        size_t kept_with_final[2] = {0, 0}, with_final = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < n; i++) {
+                xq_replay_game(&g[i], &ow, &want);
+                uint64_t head = memo.lines.head;
+                xq_replay_game_memo(&g[i], &ow, &memo, &got);
+                kept_with_final[pass] += memo.lines.head != head;
+                assert_memory_equal(&want.final, &got.final, sizeof want.final);
+                with_final += pass == 0 && !all_zero(&want.final, sizeof want.final);
+            }
+        assert_true(with_final >= 7);
+        assert_true(kept_with_final[0] >= 2);   /* a and f at least: not taken from the no_final lines */
+        assert_int_equal(kept_with_final[1], 0);   /* taken from the lines of the pass before */
+        xq_replay_memo_free(&memo);
+    }
+    free_all(g, n);
+}
+
 /* Every corpus PGN file of this tree. */
 static void test_corpus(void **state)
 {
@@ -184,6 +226,7 @@ int main(int argc, char **argv)
     xqt_chdir_to_root(argv[0], "corpus/sample-games.pgn");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_made_up),
+        cmocka_unit_test(test_one_memo_both_ways),
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_masters),
     };
