@@ -1048,7 +1048,7 @@ struct xq_input {
 
 static void set_err(char *err, size_t errsz, const char *path, const char *msg)
 {
-    if (errsz) snprintf(err, errsz, "%s: %s", strcmp(path, "-") ? path : "(stdin)", msg);
+    if (errsz) snprintf(err, errsz, "%s: %s", path, msg);   /* (standard input is "-", as in diagnostics) */
 }
 
 static bool set_encoding(xq_input *in, xq_encoding enc)

@@ -2928,8 +2928,7 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
     if (fmt != XQ_FMT_PGN && fmt != XQ_FMT_XML && fmt != XQ_FMT_XQF && fmt != XQ_FMT_CBR &&
         fmt != XQ_FMT_CBL && fmt != XQ_FMT_DHTMLXQ && fmt != XQ_FMT_JSONL) {
         if (errsz)
-            snprintf(err, errsz, "%s: %s format is not supported yet",
-                     strcmp(path, "-") ? path : "(stdin)", xq_format_name(fmt));
+            snprintf(err, errsz, "%s: %s format is not supported yet", path, xq_format_name(fmt));
         xq_input_close(in);
         return NULL;
     }

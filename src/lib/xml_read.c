@@ -26,7 +26,7 @@ struct xq_xml_reader {
     const xq_libxml2 *lx;      /* libxml2's functions */
     xq_input *in;
     xmlTextReaderPtr rd;
-    const char *path;          /* for messages: the path, "(stdin)" for "-" */
+    const char *path;          /* for messages: the path ("-": standard input) */
     xq_raw_line line;          /* line being fed to libxml2 */
     size_t line_pos;           /* bytes of it already fed (content, then terminator) */
     bool have_line, at_game;
@@ -198,7 +198,7 @@ xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz)
     const char *path = xq_input_path(in), *why = "";
     const xq_libxml2 *lx = xq_libxml2_load(&why);   /* (xmlInitParser() done there) */
     if (!lx) {   /* as for other unreadable input: this file only */
-        if (errsz) snprintf(err, errsz, "%s: cannot read XML: %s", strcmp(path, "-") ? path : "(stdin)", why);
+        if (errsz) snprintf(err, errsz, "%s: cannot read XML: %s", path, why);
         return NULL;
     }
     xq_xml_reader *x = calloc(1, sizeof *x);
@@ -208,7 +208,7 @@ xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz)
     }
     x->lx = lx;
     x->in = in;
-    x->path = strcmp(path, "-") ? path : "(stdin)";
+    x->path = path;
     if (prolog_has_doctype(x)) {
         if (errsz) snprintf(err, errsz, "%s", x->error);
         free(x);

@@ -136,8 +136,7 @@ static void input_failure(const char *prog, const char *path, const char *msg, c
     xq_cli_error(prog, "%s", msg);
     size_t pl = strlen(path);
     const char *reason = msg;
-    if (!strcmp(path, "-") && !strncmp(msg, "(stdin): ", 9)) reason = msg + 9;
-    else if (!strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2)) reason = msg + pl + 2;
+    if (!strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2)) reason = msg + pl + 2;
     if (whysz) snprintf(why, whysz, "%s", reason);
 }
 

@@ -171,7 +171,7 @@ expect_eq "trailing bytes: every game whole in the JSON report" "3 games, 0 erro
 cat $TMP/big.gz corpus/edge-cases.pgn > $TMP/bigp.gz
 expect_eq "trailing bytes after a large gzip file (inflated by a thread): the same games, the error" \
   "$(zcat $TMP/big.gz | $V -j1 2>&1 | tail -1)|2" "$($V -j1 $TMP/bigp.gz 2>&1 | grep -v ': error: '| grep -v 'are not read; the games before them were read whole$')|$($V -q $TMP/bigp.gz >/dev/null 2>&1; echo $?)"
-expect_eq "trailing bytes on standard input" "xq-validate: (stdin): 1094 bytes after the end of the gzip data at byte offset 832 are not read; the games before them were read whole|3 games: 3 valid, 0 with errors, 0 unreadable" \
+expect_eq "trailing bytes on standard input" "xq-validate: -: 1094 bytes after the end of the gzip data at byte offset 832 are not read; the games before them were read whole|3 games: 3 valid, 0 with errors, 0 unreadable" \
   "$(cat $TMP/ap.gz | $V 2>&1 | paste -sd"|")"
 
 # record text quoted in diagnostics cannot send terminal escape sequences
@@ -239,3 +239,10 @@ expect_eq "a cut gzip file: diagnostics of one line in input order" "17:6|17:7|1
   "$($V -j1 $TMP/cut.gz 2>&1 | grep ':17:' | cut -d: -f2,3 | paste -sd'|')"
 expect_eq "a cut gzip file: JSON findings in the same order" "17:6|17:7|17:12" \
   "$($V -j1 --report json $TMP/cut.gz 2>/dev/null | sed -n 3p | grep -o '"line":17,"col":[0-9]*' | sed 's/"line":17,"col":/17:/' | paste -sd'|')"
+
+# standard input is named "-" in every message, as in diagnostics (xq(7)):
+# an XML error and a cut gzip stream read from it
+expect_eq "stdin: an XML error names it -" "xq-validate: -:1:25: XML error: Couldn't find end of Start Tag xq" \
+  "$(printf '<?xml version="1.0"?><xq' | $V 2>&1 | head -1)"
+expect_eq "stdin: a cut gzip stream names it -" "xq-validate: -: unexpected end of file: the gzip data is cut short" \
+  "$(printf '\037\213\010\000' | $V 2>&1 | head -1)"
