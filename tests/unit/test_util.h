@@ -319,6 +319,40 @@ static inline void xqt_big5_file(void (*record)(out_file *), int n, char path[64
 /* Two games read from the same bytes are the same, field by field: tags,
  * every node of every line of play, raw bytes, diagnostics with place
  * (the fast paths of the reader against the general way). */
+/* Replay outcome b against a in the fields every replay of the same
+ * record gives alike (status to findings; texts up to their NUL): equal,
+ * but that with quiet (b replayed with no_warning_text) b's warnings have
+ * empty messages.  The start and final positions and the verdict are the
+ * caller's to compare (when they are kept, replay.h). */
+static inline void xqt_same_outcome(const xq_replay *a, const xq_replay *b, bool quiet)
+{
+    assert_int_equal(a->status, b->status);
+    assert_int_equal(a->termination, b->termination);
+    assert_int_equal(a->result_tag, b->result_tag);
+    assert_int_equal(a->result_board, b->result_board);
+    assert_int_equal(a->plies, b->plies);
+    assert_int_equal(a->bad_ply, b->bad_ply);
+    assert_string_equal(a->bad_move, b->bad_move);
+    assert_int_equal(a->bad_number, b->bad_number);
+    assert_int_equal(a->bad_side, b->bad_side);
+    assert_int_equal(a->bad_line, b->bad_line);
+    assert_int_equal(a->bad_col, b->bad_col);
+    assert_string_equal(a->reason, b->reason);
+    assert_string_equal(a->fen_before, b->fen_before);
+    assert_int_equal(a->error_count, b->error_count);
+    assert_int_equal(a->warning_count, b->warning_count);
+    assert_int_equal(a->nfindings, b->nfindings);
+    for (int i = 0; i < a->nfindings; i++) {
+        const xq_finding *f = &a->findings[i], *h = &b->findings[i];
+        assert_int_equal(f->kind, h->kind);
+        assert_int_equal(f->severity, h->severity);
+        assert_int_equal(f->ply, h->ply);
+        assert_int_equal(f->line, h->line);
+        assert_int_equal(f->col, h->col);
+        assert_string_equal(quiet && f->severity == XQ_SEV_WARNING ? "" : f->message, h->message);
+    }
+}
+
 static inline void same_str(const char *a, const char *b)
 {
     if (!a || !b) assert_ptr_equal(a, b);
