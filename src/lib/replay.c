@@ -1250,10 +1250,13 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
     replay_head_clear(out);
     out->repeated = out->out_of_memory = false;
 
+    /* the reader's findings; --strict makes its warnings errors too, as
+     * every other warning (man xq(7)) */
     for (size_t i = 0; i < g->diag_count; i++) {
         const xq_diag *d = &g->diags[i];
         xq_node at = {.line = d->line, .col = d->col};
-        add_finding_text(out, opt, XQ_FIND_SYNTAX, d->severity, 0, &at, d->msg);
+        xq_severity sev = opt->strict && d->severity == XQ_SEV_WARNING ? XQ_SEV_ERROR : d->severity;
+        add_finding_text(out, opt, XQ_FIND_SYNTAX, sev, 0, &at, d->msg);
     }
 
     /* the Result tag, else the movetext result */

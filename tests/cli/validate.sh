@@ -246,3 +246,14 @@ expect_eq "stdin: an XML error names it -" "xq-validate: -:1:25: XML error: Coul
   "$(printf '<?xml version="1.0"?><xq' | $V 2>&1 | head -1)"
 expect_eq "stdin: a cut gzip stream names it -" "xq-validate: -: unexpected end of file: the gzip data is cut short" \
   "$(printf '\037\213\010\000' | $V 2>&1 | head -1)"
+
+# --strict makes the record reader's warnings errors too (a tag name
+# repeated before any move, text after the result), as every other warning
+printf '[Event "B"]\n[Result "0-1"]\n[Event "C"]\n\n1. 炮二平五 馬８進７\n*\n' > $TMP/split.pgn
+printf '[Event "B"]\n\n1. 炮二平五 馬８進７ * extra\n' > $TMP/after.pgn
+expect_status "--strict: the reader's warning (a record split) is an error: exit 1" 1 $V -q --strict $TMP/split.pgn
+expect_eq "--strict: ... told as an error" 1 "$(grep -c ':1:1: error: game 1 (B): tags and no moves' $TMP/err)"
+expect_eq "--strict: ... and counted as one" "2 games: 1 valid, 1 with errors, 0 unreadable" "$($V --strict $TMP/split.pgn 2>&1 | tail -1)"
+expect_status "without --strict it stays a warning: exit 0" 0 $V -q $TMP/split.pgn
+expect_status "--strict: text after the result is an error: exit 1" 1 $V -q --strict $TMP/after.pgn
+expect_eq "--strict: ... its line says error" 1 "$(grep -c ':3:.*: error: .*text after the result' $TMP/err)"
