@@ -59,11 +59,19 @@ bool xq_write_raw_with_result(FILE *out, const xq_game *g, const char *result)
         }
         saw_tag = true;
         after_tags = line_end(raw, len, i);
-        size_t n = skip_blanks(raw, len, s + 1);
-        if (nedits == 0 && len - n >= 6 && !strncasecmp(raw + n, "Result", 6)) {
+        /* every tag of the line ('[Red "x"] [Result "0-1"]'), not only its
+         * first: a Result tag later on the line is the one to set, and
+         * adding another would make the record repeat the name */
+        for (size_t t = s; nedits == 0 && t < after_tags && raw[t] == '[';) {
+            size_t n = skip_blanks(raw, len, t + 1);
             const char *q1 = memchr(raw + n, '"', after_tags - n);
             const char *q2 = q1 ? memchr(q1 + 1, '"', (size_t)(raw + after_tags - (q1 + 1))) : NULL;
-            if (q1 && q2) edits[nedits++] = (edit){(size_t)(q1 + 1 - raw), (size_t)(q2 - raw), result, ""};
+            if (!q2) break;
+            if (after_tags - n > 6 && !strncasecmp(raw + n, "Result", 6) && raw[n + 6] && strchr(" \t\"", raw[n + 6]))
+                edits[nedits++] = (edit){(size_t)(q1 + 1 - raw), (size_t)(q2 - raw), result, ""};
+            const char *close = memchr(q2 + 1, ']', (size_t)(raw + after_tags - (q2 + 1)));
+            if (!close) break;
+            t = skip_blanks(raw, len, (size_t)(close + 1 - raw));
         }
     }
     if (nedits == 0) {

@@ -257,3 +257,12 @@ expect_eq "--strict: ... and counted as one" "2 games: 1 valid, 1 with errors, 0
 expect_status "without --strict it stays a warning: exit 0" 0 $V -q $TMP/split.pgn
 expect_status "--strict: text after the result is an error: exit 1" 1 $V -q --strict $TMP/after.pgn
 expect_eq "--strict: ... its line says error" 1 "$(grep -c ':3:.*: error: .*text after the result' $TMP/err)"
+
+# --fix-results sets a Result tag that is not the first tag of its line
+# (it added a second Result line, which then split the record)
+F=tests/data/fix-result-mid-line.pgn
+$V -q --keep invalid --fix-results $F > $TMP/fixed.pgn 2>/dev/null
+expect_eq "--fix-results: a Result tag later on its line is set" '[Red "x"] [Result "1-0"]' "$(sed -n 2p $TMP/fixed.pgn)"
+expect_eq "--fix-results: ... and no Result tag added" 1 "$(grep -c Result $TMP/fixed.pgn)"
+expect_eq "--fix-results: ... the record reads back as one valid game" "1 game: 1 valid, 0 with errors, 0 unreadable" \
+  "$($V --strict $TMP/fixed.pgn 2>&1 | tail -1)"
