@@ -349,7 +349,8 @@ static size_t bom_len(const xq_game *g)
  * characters in its way to the output's encoding: where the first one is
  * in the file (raw: the record's bytes in its encoding, from its start).
  * The record is still kept: --keep never drops one. */
-static void tell_lost(xq_slot *slot, const char *raw, size_t len, xq_encoding to, const xq_transcode_report *tr)
+static void tell_lost(xq_slot *slot, const char *raw, size_t len, xq_encoding to, const xq_transcode_report *tr,
+                      bool rewritten)
 {
     const xq_game *g = &slot->game;
     size_t first = 0;   /* the record's first non-blank line, which g->first_line numbers */
@@ -365,12 +366,35 @@ static void tell_lost(xq_slot *slot, const char *raw, size_t len, xq_encoding to
     fprintf(slot->err, ":%llu:%lu: warning: game %llu%s%s%s: kept in %s, the encoding of the records kept before it:",
             (unsigned long long)(g->first_line + line - before), col, (unsigned long long)g->index,
             *label ? " (" : "", label, *label ? ")" : "", xq_encoding_name(to));
+    if (rewritten)
+        fprintf(slot->err, " written as PGN, its moves in characters %s has (its bytes would lose some of them)%s",
+                xq_encoding_name(to), tr->unencodable || tr->bad ? ";" : "");
     if (tr->unencodable)
         fprintf(slot->err, " %u character%s it lacks written as '?'", tr->unencodable, tr->unencodable == 1 ? "" : "s");
     if (tr->bad)
         fprintf(slot->err, "%s %u byte%s invalid in %s written as '%s'", tr->unencodable ? ";" : "", tr->bad,
                 tr->bad == 1 ? "" : "s", xq_encoding_name(g->encoding), to == XQ_ENC_UTF8 ? "\xEF\xBF\xBD" : "?");
     fputc('\n', slot->err);
+}
+
+static void keep_as_pgn(const keep_state *ks, xq_slot *slot, kept_game *kept, xq_result fixed, bool rewritten);
+
+/* Has every move text of br and of its variations (UTF-8, as the readers
+ * give them) a character of encoding to?  false as well when a converter
+ * cannot be opened: then the caller takes the writer's way. */
+static bool moves_fit(const xq_branch *br, xq_encoding to, FILE *sink)
+{
+    for (size_t i = 0; i < br->count; i++) {
+        const xq_node *nd = &br->nodes[i];
+        size_t n = nd->text ? strlen(nd->text) : 0;
+        xq_transcode_report tr;
+        if (n && !xq_text_ascii(nd->text, n) &&
+            (!xq_transcode(sink, nd->text, n, XQ_ENC_UTF8, to, &tr) || tr.first_lost != SIZE_MAX))
+            return false;
+        for (uint32_t v = 0; v < nd->variation_count; v++)   /* (nesting is bounded: XQ_MAX_VARIATION_DEPTH) */
+            if (!moves_fit(&nd->variations[v], to, sink)) return false;
+    }
+    return true;
 }
 
 /* Kept bytes of a record: as they are, unless they are text (PGN-style,
@@ -391,6 +415,19 @@ static void keep_bytes(const keep_state *ks, xq_slot *slot, kept_game *kept, boo
     bool other = encoded && ks->enc != XQ_ENC_AUTO && ks->enc != g.encoding;
     bool ascii = encoded && (ks->enc == XQ_ENC_AUTO || other) && xq_text_ascii(g.raw, g.raw_len);
     if (encoded && ks->enc == XQ_ENC_AUTO && !ascii) kept->enc = g.encoding;
+    /* a PGN record whose moves the output's encoding cannot spell (the
+     * simplified 马 进 in Big5) would not read back as the game it is:
+     * written by the PGN writer instead, its moves in the characters the
+     * encoding has (traditional ones), with a warning */
+    if (other && !ascii && g.format == XQ_FMT_PGN) {
+        FILE *sink = fopen("/dev/null", "w");
+        bool fit = sink && moves_fit(&g.main, ks->enc, sink);
+        if (sink) fclose(sink);
+        if (!fit) {
+            keep_as_pgn(ks, slot, kept, fix ? fixed : XQ_RESULT_NONE, true);
+            return;
+        }
+    }
     kept->wrote = true;
     bool direct = !other || ascii;
     char *buf = NULL;
@@ -427,12 +464,12 @@ static void keep_bytes(const keep_state *ks, xq_slot *slot, kept_game *kept, boo
             fclose(sink);
         }
     }
-    tell_lost(slot, g.raw, g.raw_len, ks->enc, &tr);
+    tell_lost(slot, g.raw, g.raw_len, ks->enc, &tr, false);
 }
 
 /* A kept record without bytes (XML input) after records kept as bytes:
  * as PGN, in their encoding. */
-static void keep_as_pgn(const keep_state *ks, xq_slot *slot, kept_game *kept, xq_result fixed)
+static void keep_as_pgn(const keep_state *ks, xq_slot *slot, kept_game *kept, xq_result fixed, bool rewritten)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -462,10 +499,11 @@ static void keep_as_pgn(const keep_state *ks, xq_slot *slot, kept_game *kept, xq
         slot->game.out_of_memory = true;
         return;
     }
-    if (ascii || tr.first_lost == SIZE_MAX) return;
+    if (ascii) tr = (xq_transcode_report){.first_lost = SIZE_MAX};
+    if (tr.first_lost == SIZE_MAX && !rewritten) return;
     kept->lost = true;
     tr.first_lost = 0;   /* (the place: the game's first line; the text is the writer's) */
-    tell_lost(slot, "", 0, to, &tr);
+    tell_lost(slot, "", 0, to, &tr, rewritten);
 }
 
 /* A worker's part of --keep: write the slot's game, which is kept, in the
@@ -485,7 +523,7 @@ static void keep_game(const options *opt, const keep_state *ks, xq_slot *slot, k
         kept->bytes = true;
         keep_bytes(ks, slot, kept, fix, fixed);
     } else if (ks->form == FORM_BYTES) {   /* XML after records kept as bytes: as PGN */
-        keep_as_pgn(ks, slot, kept, fixed);
+        keep_as_pgn(ks, slot, kept, fixed, false);
     } else {
         FILE *f = open_memstream(&kept->xml, &kept->len);
         if (f) {

@@ -65,12 +65,17 @@ $V -q --keep valid "$TMP/ascii.pgn" $D/gbk.pgn $D/big5.utf8.pgn >"$TMP/k.pgn" 2>
 same_bytes "ascii + gbk + utf8: GBK" "$TMP/want" "$TMP/k.pgn"
 same_games "ascii + gbk + utf8" "$TMP/k.pgn" "$TMP/ascii.pgn" $D/gbk.pgn $D/big5.utf8.pgn
 
-# a character the output lacks: '?', a warning with its place, the game kept
+# a character the output lacks: '?', a warning, the game kept; its moves
+# (simplified, as GBK records' usually are) written by the PGN writer in
+# traditional characters, so that it reads back (below: the place of the
+# first lost character when the bytes are kept)
 $V --keep valid $D/big5.pgn $D/gbk.pgn >"$TMP/k.pgn" 2>"$TMP/err"
 expect_eq "big5 + gbk: exit 0" "0" "$?"
 expect_eq "big5 + gbk: the warning, counted" \
-  "$D/gbk.pgn:3:8: warning: game 1 (象棋 淺; 胡荣华 vs 杨官璘): kept in big5, the encoding of the records kept before it: 13 characters it lacks written as '?'
+  "$D/gbk.pgn:1:1: warning: game 1 (象棋 淺; 胡荣华 vs 杨官璘): kept in big5, the encoding of the records kept before it: written as PGN, its moves in characters big5 has (its bytes would lose some of them); 4 characters it lacks written as '?'
 3 games: 3 valid, 0 with errors, 0 unreadable; 2 warnings (-W shows them)" "$(cat "$TMP/err")"
+expect_eq "big5 + gbk: the kept games read back valid" "3 games: 3 valid, 0 with errors, 0 unreadable" \
+  "$($V "$TMP/k.pgn" 2>&1 | tail -1 | cut -d';' -f1)"
 expect_eq "big5 + gbk: the game kept, '?' for 荣" '[Red "胡??"]' \
   "$(iconv -f CP950 -t UTF-8 "$TMP/k.pgn" | tr -d '\r' | grep '^\[Red "胡')"
 $V -q --fix-results --keep valid $D/big5.pgn $D/gbk.pgn 2>"$TMP/err2" >/dev/null
@@ -114,3 +119,21 @@ cat $D/big5.pgn $D/big5.pgn >"$TMP/want"
 same_bytes "big5 + big5: unchanged" "$TMP/want" "$TMP/k.pgn"
 $V -q --keep valid $D/bom.pgn >"$TMP/k.pgn"
 same_bytes "bom alone: unchanged" $D/bom.pgn "$TMP/k.pgn"
+
+# a record whose moves the output's encoding cannot spell (simplified
+# 马 进 车 into Big5): written by the PGN writer, its moves in traditional
+# characters, with a warning; the kept game reads back valid, the same game
+printf '[Event "s"]\n[Red "红方"]\n\n1. 炮二平五 马８进７\n2. 马二进三 车９平８ *\n' > "$TMP/simpl.pgn"
+$V -q --keep valid $D/big5.pgn "$TMP/simpl.pgn" >"$TMP/ks.pgn" 2>"$TMP/err"
+expect_eq "big5 + simplified moves: one warning, the game written anew" 1 \
+  "$(grep -c "simpl.pgn:1:1: warning: game 1 (s; 红方 vs ?): kept in big5, the encoding of the records kept before it: written as PGN, its moves in characters big5 has (its bytes would lose some of them); 1 character it lacks written as '?'" "$TMP/err")"
+expect_eq "big5 + simplified moves: every kept game reads back valid" \
+  "$($V $D/big5.pgn "$TMP/simpl.pgn" 2>&1 | tail -1 | cut -d';' -f1)" "$($V "$TMP/ks.pgn" 2>&1 | tail -1 | cut -d';' -f1)"
+expect_eq "big5 + simplified moves: the moves in traditional characters" "1. 炮二平五 馬８進７|2. 馬二進三 車９平８ *" \
+  "$(iconv -f CP950 -t UTF-8 "$TMP/ks.pgn" | tr -d '\r' | tail -3 | head -2 | paste -sd'|')"
+# a record whose moves fit (only a tag lacks characters) keeps its bytes
+printf '[Event "s"]\n[Red "红方"]\n\n1. 炮二平五 馬８進７ *\n' > "$TMP/simpl2.pgn"
+$V -q --keep valid $D/big5.pgn "$TMP/simpl2.pgn" >"$TMP/ks2.pgn" 2>"$TMP/err"
+expect_eq "big5 + a simplified tag: its bytes kept, the place of the tag's character" 1 \
+  "$(grep -c "simpl2.pgn:2:7: warning: .*: 1 character it lacks written as '?'" "$TMP/err")"
+expect_eq "big5 + a simplified tag: no rewrite" 0 "$(grep -c 'written as PGN' "$TMP/err")"
