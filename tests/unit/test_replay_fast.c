@@ -325,7 +325,8 @@ static void ref_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_re
     for (size_t i = 0; i < g->diag_count; i++) {
         const xq_diag *d = &g->diags[i];
         xq_node at = {.line = d->line, .col = d->col};
-        add_finding(out, XQ_FIND_SYNTAX, d->severity, 0, &at, "%s", d->msg);
+        xq_severity sev = opt->strict && d->severity == XQ_SEV_WARNING ? XQ_SEV_ERROR : d->severity;   /* (--strict) */
+        add_finding(out, XQ_FIND_SYNTAX, sev, 0, &at, "%s", d->msg);
     }
 
     /* the Result tag, else the movetext result */
