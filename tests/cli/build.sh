@@ -47,7 +47,10 @@ fi
 # the flags file: written on the first build, rewritten (newer) when the
 # flags change, untouched when they do not (so nothing is rebuilt)
 B="$TMP/b"
-flags() { make -s --no-print-directory BUILD="$B" BIN="$B/bin" NO_DEPS=1 "$@" "$B/flags.txt" >/dev/null 2>&1; }
+# (a make of its own: not the flags of a make this test runs under, such
+# as make asan's CC and CFLAGS, which make puts in the environment and
+# MAKEFLAGS)
+flags() { env -u MAKEFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u CFLAGS -u LDFLAGS -u CC -u OPT make -s --no-print-directory BUILD="$B" BIN="$B/bin" NO_DEPS=1 "$@" "$B/flags.txt" >/dev/null 2>&1; }
 flags OPT="-O2 -g"
 expect_eq "flags file written" 1 "$(grep -c -- '-O2 -g' "$B/flags.txt")"
 touch -d '2000-01-01' "$B/flags.txt"
