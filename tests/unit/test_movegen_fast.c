@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "position.h"
+#include "test_util.h"
 
 /* --- The reference: movegen.c as it was, reading only board[] ----------- */
 
@@ -326,21 +327,6 @@ static xq_illegal ref_legality(const xq_position *pos, xq_move m)
     return face ? XQ_ILL_GENERALS_FACE : XQ_ILL_LEAVES_CHECK;
 }
 
-static uint64_t ref_perft(xq_position *pos, int depth)
-{
-    if (depth == 0) return 1;
-    xq_move moves[XQ_MAX_MOVES];
-    int n = ref_legal_moves(pos, moves);
-    if (depth == 1) return (uint64_t)n;
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        xq_undo u;
-        xq_make(pos, moves[i], &u);
-        total += ref_perft(pos, depth - 1);
-        xq_unmake(pos, moves[i], &u);
-    }
-    return total;
-}
 
 /* --- Comparing ---------------------------------------------------------- */
 
@@ -591,7 +577,7 @@ static void perft_trees(void **state)
         read_fen(&p, NORMAL[i]);
         walk_tree(&p, i == 11 ? 1 : 2);
         for (int d = 1; d <= 3; d++) {
-            uint64_t a = xq_perft(&p, d), b = ref_perft(&p, d);
+            uint64_t a = xq_perft(&p, d), b = xqt_perft_with(&p, d, ref_legal_moves);
             if (a != b) fail_msg("perft %d of %s: %llu, want %llu", d, NORMAL[i], (unsigned long long)a,
                                  (unsigned long long)b);
         }
@@ -601,7 +587,7 @@ static void perft_trees(void **state)
         read_fen(&p, ODD[i]);
         walk_tree(&p, 2);
         for (int d = 1; d <= 3; d++) {
-            uint64_t a = xq_perft(&p, d), b = ref_perft(&p, d);
+            uint64_t a = xq_perft(&p, d), b = xqt_perft_with(&p, d, ref_legal_moves);
             if (a != b) fail_msg("perft %d of %s: %llu, want %llu", d, ODD[i], (unsigned long long)a,
                                  (unsigned long long)b);
         }

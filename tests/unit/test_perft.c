@@ -18,23 +18,6 @@
 
 #include "test_util.h"
 
-/* The plain count: make every legal move, recurse. */
-static uint64_t plain_perft(xq_position *pos, int depth)
-{
-    if (depth == 0) return 1;
-    xq_move moves[XQ_MAX_MOVES];
-    int n = xq_legal_moves(pos, moves);
-    if (depth == 1) return (uint64_t)n;
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        xq_undo u;
-        xq_make(pos, moves[i], &u);
-        total += plain_perft(pos, depth - 1);
-        xq_unmake(pos, moves[i], &u);
-    }
-    return total;
-}
-
 static long compared, compared_in_check;
 
 /* xq_perft of pos to depths 1..depth equals the plain count, and leaves
@@ -43,7 +26,7 @@ static void same_perft(const xq_position *pos, int depth)
 {
     for (int d = 1; d <= depth; d++) {
         xq_position a = *pos, b = *pos;
-        uint64_t fast = xq_perft(&a, d), plain = plain_perft(&b, d);
+        uint64_t fast = xq_perft(&a, d), plain = xqt_perft_with(&b, d, xq_legal_moves);
         if (fast != plain) {
             char fen[XQ_FEN_MAX];
             xq_fen_write(pos, fen, sizeof fen);

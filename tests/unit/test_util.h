@@ -470,6 +470,30 @@ static inline unsigned xqt_xorshift_star(uint64_t *state, unsigned n)
     return (unsigned)((*state * 0x2545F4914F6CDD1Dull) >> 33) % n;
 }
 
+/* A generator of the legal moves of pos into moves (room for
+ * XQ_MAX_MOVES), returning their count: xq_legal_moves, or a test's own
+ * reference generator. */
+typedef int (*xqt_move_source)(const xq_position *pos, xq_move *moves);
+
+/* The perft count of pos to depth (>= 0) by making every move legal_moves
+ * gives (xq_make, xq_unmake): the plain count the fast perft paths are
+ * held to.  pos comes back as it was, as the unmake leaves it. */
+static inline uint64_t xqt_perft_with(xq_position *pos, int depth, xqt_move_source legal_moves)
+{
+    if (depth == 0) return 1;
+    xq_move moves[XQ_MAX_MOVES];
+    int n = legal_moves(pos, moves);
+    if (depth == 1) return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        xq_make(pos, moves[i], &u);
+        total += xqt_perft_with(pos, depth - 1, legal_moves);
+        xq_unmake(pos, moves[i], &u);
+    }
+    return total;
+}
+
 /* The first field in which two positions differ ("board", "generals",
  * "side or counters", "key", "masks"), or NULL when they are the same. */
 static inline const char *xqt_position_diff(const xq_position *a, const xq_position *b)
