@@ -177,6 +177,38 @@ const char *xq_game_tag(const xq_game *g, const char *name)
     return NULL;
 }
 
+/* Value of a tag with surrounding blanks trimmed into buf, or "" (never
+ * NULL): xq_game_label's fields. */
+static const char *tag_trimmed(const xq_game *g, const char *name, char *buf, size_t size)
+{
+    const char *v = xq_game_tag(g, name);
+    if (!v) {
+        buf[0] = '\0';   /* callers read buf, not only the return value */
+        return buf;
+    }
+    while (*v == ' ' || *v == '\t') v++;
+    size_t n = strlen(v);
+    while (n && (v[n - 1] == ' ' || v[n - 1] == '\t')) n--;
+    if (n >= size) {   /* cut to fit, on a UTF-8 character boundary */
+        n = size - 1;
+        while (n && ((unsigned char)v[n] & 0xC0) == 0x80) n--;
+    }
+    snprintf(buf, size, "%.*s", (int)n, v);   /* (raw: the printer escapes) */
+    return buf;
+}
+
+void xq_game_label(const xq_game *g, char *buf, size_t size)
+{
+    char ev[160], red[96], black[96], date[64];
+    tag_trimmed(g, "Event", ev, sizeof ev);
+    tag_trimmed(g, "Red", red, sizeof red);
+    tag_trimmed(g, "Black", black, sizeof black);
+    tag_trimmed(g, "Date", date, sizeof date);
+    if (!*red && !*black) snprintf(buf, size, "%s%s%s", ev, *ev && *date ? "; " : "", date);
+    else snprintf(buf, size, "%s%s%s vs %s%s%s", ev, *ev ? "; " : "", *red ? red : "?", *black ? black : "?",
+                  *date ? "; " : "", date);
+}
+
 bool xq_game_tags_grow(xq_game *g)
 {
     if (g->tag_count < g->tag_cap) return true;

@@ -244,6 +244,13 @@ const char *xq_result_str(xq_result r);
  * rare, is escaped too and still reads back). */
 void xq_name_put(FILE *to, const char *s);
 
+/* "Event; Red vs Black; Date" of g into buf (size > 0 bytes; always
+ * NUL-terminated), for diagnostics: each tag's value with its blanks
+ * trimmed and cut to fit on a UTF-8 character boundary; "?" for a missing
+ * player when the other is named; "" when none of the four tags is there.
+ * Raw record text: print it with xq_name_printf. */
+void xq_game_label(const xq_game *g, char *buf, size_t size);
+
 /* Format (printf) a line of text that quotes record text (tag values,
  * move texts, messages quoting them) and write it all as xq_name_put
  * does, as one text: so every text output of the tools follows the one

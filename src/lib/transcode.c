@@ -59,13 +59,19 @@ static size_t char_len(iconv_t check, const char *s, size_t left)
     return 0;
 }
 
+/* n bytes of p to out; none when out is NULL (xq_transcode counting only). */
+static void put(FILE *out, const char *p, size_t n)
+{
+    if (out) fwrite(p, 1, n, out);
+}
+
 bool xq_transcode(FILE *out, const char *s, size_t n, xq_encoding from, xq_encoding to,
                   xq_transcode_report *rep)
 {
     xq_transcode_report local;
     if (!rep) rep = &local;
     *rep = (xq_transcode_report){0, 0, SIZE_MAX};
-    if (from == to) return fwrite(s, 1, n, out) == n;
+    if (from == to) return !out || fwrite(s, 1, n, out) == n;
     iconv_t cd = open_pair(target_name(to), from), check = open_pair("UTF-8", from);
     bool ok = cd != (iconv_t)-1 && check != (iconv_t)-1;
     char obuf[8192];
@@ -75,7 +81,7 @@ bool xq_transcode(FILE *out, const char *s, size_t n, xq_encoding from, xq_encod
         char *o = obuf;
         size_t oleft = sizeof obuf;
         size_t rc = iconv(cd, &in, &left, &o, &oleft);
-        fwrite(obuf, 1, (size_t)(o - obuf), out);
+        put(out, obuf, (size_t)(o - obuf));
         if (rc != (size_t)-1 || errno == E2BIG) continue;
         /* EILSEQ / EINVAL: a character the target lacks, or bytes that
          * are no character of the source (written as the readers decode
@@ -84,12 +90,11 @@ bool xq_transcode(FILE *out, const char *s, size_t n, xq_encoding from, xq_encod
         if (rep->first_lost == SIZE_MAX) rep->first_lost = at;
         if (k) {
             rep->unencodable++;
-            putc('?', out);
+            put(out, "?", 1);
         } else {
             rep->bad++;
             k = 1;
-            if (to == XQ_ENC_UTF8) fputs("\xEF\xBF\xBD", out);
-            else putc('?', out);
+            put(out, to == XQ_ENC_UTF8 ? "\xEF\xBF\xBD" : "?", to == XQ_ENC_UTF8 ? 3 : 1);
         }
         in += k;
         left -= k;
@@ -97,7 +102,7 @@ bool xq_transcode(FILE *out, const char *s, size_t n, xq_encoding from, xq_encod
     }
     if (cd != (iconv_t)-1) iconv_close(cd);
     if (check != (iconv_t)-1) iconv_close(check);
-    return ok && !ferror(out);
+    return ok && (!out || !ferror(out));
 }
 
 void xq_text_place(const char *s, size_t n, size_t at, xq_encoding enc, unsigned long *line,

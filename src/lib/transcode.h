@@ -30,8 +30,10 @@ bool xq_text_ascii(const char *s, size_t n);
  * GB18030; target as the writers: Big5 as CP950, GBK as strict GBK (so a
  * GB18030-only character is one the target lacks).  from == to copies the
  * bytes unchanged.  Line endings and ASCII bytes are unchanged.  Fills
- * *rep (rep may be NULL).  Returns false when a converter cannot be
- * opened (nothing written then), memory runs out, or on a write error. */
+ * *rep (rep may be NULL).  out NULL: nothing is written, *rep is filled
+ * all the same (what a transcoding would lose, without a sink).  Returns
+ * false when a converter cannot be opened (nothing written then), memory
+ * runs out, or on a write error. */
 bool xq_transcode(FILE *out, const char *s, size_t n, xq_encoding from, xq_encoding to,
                   xq_transcode_report *rep);
 

@@ -13,6 +13,7 @@
 #include "game_io.h"
 #include "finding_order.h"
 #include "json.h"
+#include "keep.h"
 #include "pgn_read.h"
 #include "pipeline.h"
 #include "position.h"
@@ -25,26 +26,6 @@ static const char PROG[] = "xq-validate";
 typedef enum { REPORT_TEXT, REPORT_JSON } report_kind;
 typedef enum { KEEP_NONE, KEEP_VALID, KEEP_INVALID } keep_kind;
 
-/* The form of the kept records (--keep), set by the first one kept: their
- * original bytes (a record that has them: PGN-style text ...), or one XML
- * document of our format (a record that has none: XML input).  A record of
- * the other kind in a later file is converted to it, so that the output
- * stays one database. */
-typedef enum { FORM_UNSET, FORM_BYTES, FORM_XML } keep_form;
-
-/* What the records kept so far set for the next ones (--keep), read by the
- * workers of a file as it was when the file's run began.  Kept bytes are
- * one encoding: the first kept text that is not all ASCII sets it (ASCII
- * is the same in every encoding, so an ASCII record sets nothing and
- * needs no change), and text of another encoding in a later file is
- * transcoded to it (within one file every text record has the file's
- * encoding, so the file that sets it needs none).  A byte-order mark is
- * written only at the very start of the output. */
-typedef struct {
-    keep_form form;
-    xq_encoding enc;           /* of the kept text: XQ_ENC_AUTO while it is all ASCII */
-    bool written;              /* some bytes were kept (a later BOM is left out) */
-} keep_state;
 
 typedef struct {
     xq_replay_options rules;
@@ -58,20 +39,9 @@ typedef struct {
 typedef struct {
     unsigned long long games, valid, with_errors, unreadable, warnings, plies;
     xq_pipeline_memos memos;   /* what the replays of every file share (pipeline.h) */
-    keep_state keep;           /* of the kept records so far */
+    xq_keep_state keep;        /* of the kept records so far (keep.h) */
 } totals;
 
-/* A slot's kept game written as an XML <game> element (slot->user): the
- * XML document's start must come before the first one, which only the
- * in-order account step knows, so it writes them, not the worker. */
-typedef struct {
-    char *xml;                 /* malloc'd (open_memstream), or NULL */
-    size_t len;
-    bool bytes;                /* the game was kept as its bytes (in slot->out) */
-    bool wrote;                /* text went to slot->out (bytes, or PGN) */
-    xq_encoding enc;           /* that text's encoding when not all ASCII, else XQ_ENC_AUTO */
-    bool lost;                 /* some of its characters written '?': one warning, told in slot->err */
-} kept_game;
 
 static void usage(FILE *to)
 {
@@ -107,37 +77,7 @@ static void usage(FILE *to)
           to);
 }
 
-/* Value of a tag with surrounding blanks trimmed into buf, or "" (never NULL). */
-static const char *tag_trimmed(const xq_game *g, const char *name, char *buf, size_t size)
-{
-    const char *v = xq_game_tag(g, name);
-    if (!v) {
-        buf[0] = '\0';   /* callers read buf, not only the return value */
-        return buf;
-    }
-    while (*v == ' ' || *v == '\t') v++;
-    size_t n = strlen(v);
-    while (n && (v[n - 1] == ' ' || v[n - 1] == '\t')) n--;
-    if (n >= size) {   /* cut to fit, on a UTF-8 character boundary */
-        n = size - 1;
-        while (n && ((unsigned char)v[n] & 0xC0) == 0x80) n--;
-    }
-    snprintf(buf, size, "%.*s", (int)n, v);   /* (raw: print_finding escapes) */
-    return buf;
-}
 
-/* "Event; Red vs Black; Date" of a game, for diagnostics. */
-static void game_label(const xq_game *g, char *buf, size_t size)
-{
-    char ev[160], red[96], black[96], date[64];
-    tag_trimmed(g, "Event", ev, sizeof ev);
-    tag_trimmed(g, "Red", red, sizeof red);
-    tag_trimmed(g, "Black", black, sizeof black);
-    tag_trimmed(g, "Date", date, sizeof date);
-    if (!*red && !*black) snprintf(buf, size, "%s%s%s", ev, *ev && *date ? "; " : "", date);
-    else snprintf(buf, size, "%s%s%s vs %s%s%s", ev, *ev ? "; " : "", *red ? red : "?", *black ? black : "?",
-                  *date ? "; " : "", date);
-}
 
 /* Is finding f the result check against a repetition verdict (so that
  * its text should say why: who, what, the clause, the plies)? */
@@ -224,7 +164,7 @@ static void print_json_repetition(FILE *o, const xq_game *g, const xq_replay *r)
 static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const xq_finding *f)
 {
     char label[512];
-    game_label(g, label, sizeof label);
+    xq_game_label(g, label, sizeof label);
     unsigned long line, col;
     xq_finding_place(f, g, &line, &col);
     xq_name_put(to, g->file);   /* (no control character raw: cli.h) */
@@ -334,204 +274,16 @@ static void print_json_file_error(FILE *o, const char *path, const char *why)
  * totals (written in input order, one account call at a time). */
 typedef struct {
     const options *opt;
-    keep_state keep;
+    xq_keep_state keep;
     totals *t;
 } run_state;
 
-/* The length of g's byte-order mark (a UTF-8 file's first record), else 0. */
-static size_t bom_len(const xq_game *g)
-{
-    bool bom = g->offset == 0 && g->encoding == XQ_ENC_UTF8 && g->raw_len >= 3 && !memcmp(g->raw, "\xEF\xBB\xBF", 3);
-    return bom ? 3 : 0;
-}
 
-/* Tell (slot->err, as a warning) that the kept game's text lost
- * characters in its way to the output's encoding: where the first one is
- * in the file (raw: the record's bytes in its encoding, from its start).
- * The record is still kept: --keep never drops one. */
-static void tell_lost(xq_slot *slot, const char *raw, size_t len, xq_encoding to, const xq_transcode_report *tr,
-                      bool rewritten)
-{
-    const xq_game *g = &slot->game;
-    size_t first = 0;   /* the record's first non-blank line, which g->first_line numbers */
-    unsigned long before, col, line, col0;
-    size_t bom = len >= 3 && !memcmp(raw, "\xEF\xBB\xBF", 3) ? 3 : 0;   /* (raw may have left it out) */
-    for (size_t i = bom; i < len && strchr(" \t\r\n", raw[i]); i++)
-        if (raw[i] == '\n') first = i + 1;
-    xq_text_place(raw, len, first, g->encoding, &before, &col0);
-    xq_text_place(raw, len, tr->first_lost, g->encoding, &line, &col);
-    char label[512];
-    game_label(g, label, sizeof label);
-    xq_name_put(slot->err, g->file);
-    fprintf(slot->err, ":%llu:%lu: warning: game %llu%s%s%s: kept in %s, the encoding of the records kept before it:",
-            (unsigned long long)(g->first_line + line - before), col, (unsigned long long)g->index,
-            *label ? " (" : "", label, *label ? ")" : "", xq_encoding_name(to));
-    if (rewritten)
-        fprintf(slot->err, " written as PGN, its moves in characters %s has (its bytes would lose some of them)%s",
-                xq_encoding_name(to), tr->unencodable || tr->bad ? ";" : "");
-    if (tr->unencodable)
-        fprintf(slot->err, " %u character%s it lacks written as '?'", tr->unencodable, tr->unencodable == 1 ? "" : "s");
-    if (tr->bad)
-        fprintf(slot->err, "%s %u byte%s invalid in %s written as '%s'", tr->unencodable ? ";" : "", tr->bad,
-                tr->bad == 1 ? "" : "s", xq_encoding_name(g->encoding), to == XQ_ENC_UTF8 ? "\xEF\xBF\xBD" : "?");
-    fputc('\n', slot->err);
-}
 
-static void keep_as_pgn(const keep_state *ks, xq_slot *slot, kept_game *kept, xq_result fixed, bool rewritten);
 
-/* Has every move text of br and of its variations (UTF-8, as the readers
- * give them) a character of encoding to?  false as well when a converter
- * cannot be opened: then the caller takes the writer's way. */
-static bool moves_fit(const xq_branch *br, xq_encoding to, FILE *sink)
-{
-    for (size_t i = 0; i < br->count; i++) {
-        const xq_node *nd = &br->nodes[i];
-        size_t n = nd->text ? strlen(nd->text) : 0;
-        xq_transcode_report tr;
-        if (n && !xq_text_ascii(nd->text, n) &&
-            (!xq_transcode(sink, nd->text, n, XQ_ENC_UTF8, to, &tr) || tr.first_lost != SIZE_MAX))
-            return false;
-        for (uint32_t v = 0; v < nd->variation_count; v++)   /* (nesting is bounded: XQ_MAX_VARIATION_DEPTH) */
-            if (!moves_fit(&nd->variations[v], to, sink)) return false;
-    }
-    return true;
-}
 
-/* Kept bytes of a record: as they are, unless they are text (PGN-style,
- * DhtmlXQ) of an encoding other than the kept records' and not
- * all ASCII: then the record as it goes out (fixed, with a line feed at
- * its end) goes into a buffer first, and is transcoded from there. */
-static void keep_bytes(const keep_state *ks, xq_slot *slot, kept_game *kept, bool fix, xq_result fixed)
-{
-    xq_game g = slot->game;   /* (a shallow copy: without its BOM) */
-    if (ks->written) {        /* a BOM only at the very start of the output */
-        size_t bom = bom_len(&g);
-        g.raw += bom;
-        g.raw_len -= bom;
-    }
-    /* binary records (XQF, CBR, CBL) are kept as they are and set no
-     * encoding (JSON Lines records have no bytes: keep_as_pgn) */
-    bool text = g.format == XQ_FMT_PGN || g.format == XQ_FMT_DHTMLXQ, encoded = text;
-    bool other = encoded && ks->enc != XQ_ENC_AUTO && ks->enc != g.encoding;
-    bool ascii = encoded && (ks->enc == XQ_ENC_AUTO || other) && xq_text_ascii(g.raw, g.raw_len);
-    if (encoded && ks->enc == XQ_ENC_AUTO && !ascii) kept->enc = g.encoding;
-    /* a PGN record whose moves the output's encoding cannot spell (the
-     * simplified 马 进 in Big5) would not read back as the game it is:
-     * written by the PGN writer instead, its moves in the characters the
-     * encoding has (traditional ones), with a warning */
-    if (other && !ascii && g.format == XQ_FMT_PGN) {
-        FILE *sink = fopen("/dev/null", "w");
-        bool fit = sink && moves_fit(&g.main, ks->enc, sink);
-        if (sink) fclose(sink);
-        if (!fit) {
-            keep_as_pgn(ks, slot, kept, fix ? fixed : XQ_RESULT_NONE, true);
-            return;
-        }
-    }
-    kept->wrote = true;
-    bool direct = !other || ascii;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = direct ? slot->out : open_memstream(&buf, &len);
-    if (!out) {
-        slot->game.out_of_memory = true;   /* (fails the run, never silently: pipeline.h) */
-        return;
-    }
-    if (fix) xq_write_raw_with_result(out, &g, xq_result_str(fixed));
-    else fwrite(g.raw, 1, g.raw_len, out);
-    /* a text record that ends its file without a line feed gets one (in
-     * its own line ending): the next record kept starts a line of its own,
-     * where `cat` would join them as `1-0[Game ...`; binary records (XQF,
-     * CBR, CBL) stay as they are */
-    if (g.raw_len && text && g.raw[g.raw_len - 1] != '\n')
-        fputs(memchr(g.raw, '\r', g.raw_len) ? "\r\n" : "\n", out);
-    if (direct) return;
-    xq_transcode_report tr;
-    bool ok = fclose(out) == 0 && xq_transcode(slot->out, buf, len, g.encoding, ks->enc, &tr);
-    free(buf);
-    if (!ok) {
-        slot->game.out_of_memory = true;
-        return;
-    }
-    if (tr.first_lost == SIZE_MAX) return;
-    kept->lost = true;
-    /* its place in the file: in the bytes before the fix (which edits
-     * ASCII only, so the count stays) */
-    if (fix) {
-        FILE *sink = fopen("/dev/null", "w");
-        if (sink) {
-            xq_transcode(sink, g.raw, g.raw_len, g.encoding, ks->enc, &tr);
-            fclose(sink);
-        }
-    }
-    tell_lost(slot, g.raw, g.raw_len, ks->enc, &tr, false);
-}
 
-/* A kept record without bytes (XML input) after records kept as bytes:
- * as PGN, in their encoding. */
-static void keep_as_pgn(const keep_state *ks, xq_slot *slot, kept_game *kept, xq_result fixed, bool rewritten)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        slot->game.out_of_memory = true;
-        return;
-    }
-    /* Chinese moves in the characters the output's encoding has: Big5
-     * lacks the simplified ones (as xq-convert --encoding big5) */
-    xq_write_options pgn = {.format = XQ_OUT_PGN, .notation_flags = ks->enc == XQ_ENC_BIG5 ? XQ_WRITE_TRADITIONAL : 0};
-    xq_write_kept_opt(f, &slot->game, &slot->replay, &pgn, fixed);
-    if (fclose(f) != 0) {
-        free(buf);
-        slot->game.out_of_memory = true;
-        return;
-    }
-    /* the writer's text is UTF-8: it sets the output's encoding, or follows it */
-    bool ascii = xq_text_ascii(buf, len);
-    xq_encoding to = ks->enc == XQ_ENC_AUTO ? XQ_ENC_UTF8 : ks->enc;
-    xq_transcode_report tr;
-    if (ks->enc == XQ_ENC_AUTO && !ascii) kept->enc = XQ_ENC_UTF8;
-    kept->wrote = true;
-    bool ok = ascii ? fwrite(buf, 1, len, slot->out) == len : xq_transcode(slot->out, buf, len, XQ_ENC_UTF8, to, &tr);
-    free(buf);
-    if (!ok) {
-        slot->game.out_of_memory = true;
-        return;
-    }
-    if (ascii) tr = (xq_transcode_report){.first_lost = SIZE_MAX};
-    if (tr.first_lost == SIZE_MAX && !rewritten) return;
-    kept->lost = true;
-    tr.first_lost = 0;   /* (the place: the game's first line; the text is the writer's) */
-    tell_lost(slot, "", 0, to, &tr, rewritten);
-}
 
-/* A worker's part of --keep: write the slot's game, which is kept, in the
- * form (and encoding) of the records kept in earlier files (ks; form
- * FORM_UNSET: its own): its bytes (fixed or not) or PGN into slot->out, an
- * XML <game> into kept->xml for account_kept. */
-static void keep_game(const options *opt, const keep_state *ks, xq_slot *slot, kept_game *kept)
-{
-    const xq_game *g = &slot->game;
-    const xq_replay *r = &slot->replay;
-    /* only an ending the board decides: a repetition verdict or the move
-     * limit is a claim the players may not have made (xq(7)) */
-    bool fix = opt->fix_results && xq_replay_board_decides(r);
-    xq_result fixed = fix ? r->result_board : XQ_RESULT_NONE;
-    bool has_bytes = g->raw_len > 0;   /* XML keeps none */
-    if (has_bytes && ks->form != FORM_XML) {
-        kept->bytes = true;
-        keep_bytes(ks, slot, kept, fix, fixed);
-    } else if (ks->form == FORM_BYTES) {   /* XML after records kept as bytes: as PGN */
-        keep_as_pgn(ks, slot, kept, fixed, false);
-    } else {
-        FILE *f = open_memstream(&kept->xml, &kept->len);
-        if (f) {
-            xq_write_kept(f, g, r, XQ_OUT_XML, fixed);
-            fclose(f);
-        }
-    }
-}
 
 /* A worker's part: replay one game and format what it produces. */
 static void process_game(void *ctx, xq_slot *slot)
@@ -550,41 +302,16 @@ static void process_game(void *ctx, xq_slot *slot)
                 print_finding(slot->err, g, r, &r->findings[order[i]]);
     }
     if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad))
-        keep_game(opt, &((run_state *)ctx)->keep, slot, slot->user);
+        xq_keep_game(&((run_state *)ctx)->keep, slot, slot->user, opt->fix_results);
 }
 
-/* In input order: a kept XML game goes out after the document's start,
- * written before the first one.  The form is set by the first game kept,
- * the encoding by the first kept text not all ASCII; within one file
- * neither can change (one reader: every record has bytes, or none; every
- * text record the file's encoding), and the workers of later files follow
- * them.  Characters lost on the way to that encoding count as warnings. */
-static void account_kept(totals *t, kept_game *kept)
-{
-    static const xq_write_options xml = {.format = XQ_OUT_XML};
-    keep_state *ks = &t->keep;
-    if (kept->bytes && ks->form == FORM_UNSET) ks->form = FORM_BYTES;
-    if (kept->enc != XQ_ENC_AUTO && ks->enc == XQ_ENC_AUTO) ks->enc = kept->enc;
-    assert(kept->enc == XQ_ENC_AUTO || kept->enc == ks->enc);   /* (one file, one encoding) */
-    ks->written |= kept->wrote;
-    t->warnings += kept->lost;   /* (one for the game's note) */
-    if (kept->xml) {
-        if (ks->form == FORM_UNSET) {
-            ks->form = FORM_XML;
-            xq_write_begin(stdout, &xml);
-        }
-        fwrite(kept->xml, 1, kept->len, stdout);
-        free(kept->xml);
-    }
-    *kept = (kept_game){0};
-}
 
 /* In input order: add the game to the totals. */
 static void account_game(void *ctx, xq_slot *slot)
 {
     totals *t = ((run_state *)ctx)->t;
     const xq_replay *r = &slot->replay;
-    if (slot->user) account_kept(t, slot->user);
+    if (slot->user) t->warnings += xq_keep_account(&t->keep, slot->user, stdout);
     t->games++;
     t->plies += (unsigned long long)r->plies;
     t->warnings += (unsigned long long)r->warning_count;
@@ -600,7 +327,7 @@ static int validate_file(const char *path, const options *opt, totals *t)
     run_state state = {opt, t->keep, t};
     xq_pipeline_options po = {
         .threads = opt->threads, .memos = &t->memos, .ctx = &state, .process = process_game,
-        .account = account_game, .user_size = opt->keep != KEEP_NONE ? sizeof(kept_game) : 0,
+        .account = account_game, .user_size = opt->keep != KEEP_NONE ? sizeof(xq_kept_game) : 0,
     };
     bool input_failed;
     char why[512];
@@ -715,10 +442,7 @@ int main(int argc, char **argv)
     }
     xq_cli_inputs_free(paths, npaths, argc - optind);
     xq_pipeline_memos_free(&t.memos);
-    if (t.keep.form == FORM_XML) {
-        static const xq_write_options xml = {.format = XQ_OUT_XML};
-        xq_write_end(stdout, &xml);
-    }
+    xq_keep_end(&t.keep, stdout);
     bool out_failed = xq_cli_stdout_check(PROG) != XQ_EXIT_OK;   /* the report or the kept records */
     if (out_failed) status = XQ_EXIT_USAGE;
     if (status == XQ_EXIT_OK && (t.with_errors || t.unreadable)) status = XQ_EXIT_FINDINGS;

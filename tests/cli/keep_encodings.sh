@@ -137,3 +137,9 @@ $V -q --keep valid $D/big5.pgn "$TMP/simpl2.pgn" >"$TMP/ks2.pgn" 2>"$TMP/err"
 expect_eq "big5 + a simplified tag: its bytes kept, the place of the tag's character" 1 \
   "$(grep -c "simpl2.pgn:2:7: warning: .*: 1 character it lacks written as '?'" "$TMP/err")"
 expect_eq "big5 + a simplified tag: no rewrite" 0 "$(grep -c 'written as PGN' "$TMP/err")"
+# the warning quotes the record's tags by the one escaping rule (xq(7)):
+# an ESC in the Event tag is written \033, never raw
+printf '[Event "a\033[31mb"]\n[Red "红方"]\n\n1. 炮二平五 馬８進７ *\n' > "$TMP/esc.pgn"
+$V -q --keep valid $D/big5.pgn "$TMP/esc.pgn" >/dev/null 2>"$TMP/err"
+expect_eq "big5 + an ESC in a tag: the warning escapes it" "1 0" \
+  "$(grep -c 'esc.pgn:2:7: warning: game 1 (a\\033\[31mb; 红方 vs ?): kept in big5' "$TMP/err") $(grep -c "$(printf '\033')" "$TMP/err")"

@@ -4,7 +4,7 @@
  * a one-shot iconv of the same text, characters the target lacks ('?',
  * counted, the first one's offset), bytes the source has no character for
  * (U+FFFD in UTF-8, '?' in Big5/GBK), the same encoding copied unchanged,
- * line endings kept; the ASCII test against a plain loop; the place of a
+ * line endings kept; counting without a sink the same; the ASCII test against a plain loop; the place of a
  * byte (lines, columns in characters) in each encoding. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,6 +29,14 @@ static char *transcoded(const char *s, size_t n, xq_encoding from, xq_encoding t
     assert_non_null(f);
     assert_true(xq_transcode(f, s, n, from, to, rep));
     assert_int_equal(fclose(f), 0);
+    /* counting only (no sink) finds the same losses */
+    xq_transcode_report counted;
+    assert_true(xq_transcode(NULL, s, n, from, to, &counted));
+    if (rep) {
+        assert_int_equal(counted.bad, rep->bad);
+        assert_int_equal(counted.unencodable, rep->unencodable);
+        assert_int_equal(counted.first_lost, rep->first_lost);
+    }
     *len = blen;
     return buf;
 }
