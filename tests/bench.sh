@@ -5,7 +5,8 @@
 # machine.  Prints medians of RUNS runs; the 10x input runs once.
 #
 #   SHARED  path of ../shared (default ../shared)
-#   BIN     where the optimised tools are (make bench builds and uses bin/, the build users run)
+#   BIN     where the optimised tools are (make bench builds bin/ with make pgo and uses it)
+#   BUILD_KIND  how they were built, for the heading (make bench: "make pgo")
 #   RUNS    runs per figure on the 1x input (default 5)
 #   SCALE   copies of masters.pgn for the large input (default 10; 0 skips it)
 #   SMALL   games written one per file for the many-small-files line
@@ -58,6 +59,7 @@ report() {
     printf "\n" }'
 }
 
+echo "build: ${BUILD_KIND:-the tools in $BIN} ($("$BIN/xq-validate" --version 2>/dev/null | head -1))"
 echo "input: masters.pgn.gz, $GAMES games, $PLIES plies, $BYTES bytes uncompressed (Big5)"
 # the load when the run starts: other work on the machine slows every
 # figure below (the floors and the anchor too: compare within one run)

@@ -572,7 +572,7 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
 
 xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, char *err, size_t errsz)
 {
-    char dummy[1];
+    char dummy[128];   /* no err given: room for any message all the same (no cut to warn of) */
     if (incomplete) *incomplete = false;
     if (!err || !errsz) {
         err = dummy;
