@@ -266,3 +266,18 @@ expect_eq "--fix-results: a Result tag later on its line is set" '[Red "x"] [Res
 expect_eq "--fix-results: ... and no Result tag added" 1 "$(grep -c Result $TMP/fixed.pgn)"
 expect_eq "--fix-results: ... the record reads back as one valid game" "1 game: 1 valid, 0 with errors, 0 unreadable" \
   "$($V --strict $TMP/fixed.pgn 2>&1 | tail -1)"
+
+# Inputs read as they come (tests/unit/test_input_live.c reads files that
+# grow or are truncated while read, and pipes): a file of over a megabyte
+# gives the same findings read by name, from a pipe, as /dev/stdin, and as
+# standard input from the file at an offset other than 0 (after its first
+# line) the same as the lines after that one from a pipe
+i=0; : > $TMP/big.pgn
+while [ $i -lt 400 ]; do cat corpus/sample-games.pgn corpus/edge-cases.pgn >> $TMP/big.pgn; i=$((i+1)); done
+expect_eq "input: the big file is over a megabyte" 1 "$([ $(wc -c < $TMP/big.pgn) -gt 1048576 ] && echo 1)"
+$V -j1 -W $TMP/big.pgn 2>&1 | sed "s|^$TMP/big.pgn:|-:|" > $TMP/by-name.txt
+expect_eq "input: a pipe reads as the file" "$(cat $TMP/by-name.txt)" "$(cat $TMP/big.pgn | $V -j1 -W - 2>&1)"
+expect_eq "input: /dev/stdin reads as the file" "$(cat $TMP/by-name.txt)" \
+  "$($V -j1 -W /dev/stdin < $TMP/big.pgn 2>&1 | sed 's|^/dev/stdin:|-:|')"
+expect_eq "input: standard input at an offset reads the rest of the file" \
+  "$(tail -n +2 $TMP/big.pgn | $V -j1 -W - 2>&1)" "$({ read -r first; $V -j1 -W - 2>&1; } < $TMP/big.pgn)"
