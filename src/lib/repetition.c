@@ -598,12 +598,12 @@ static void memo_find_cycle(const xq_rep_memo *memo, const xq_position *pos, con
  * ply (a full memo may have replaced it since); a ply found in none was
  * added since only if an earlier ply of the same hash was: then looked up
  * again, else known to be missing without reading a slot. */
-static const xq_rep_memo_entry *memo_kept(const xq_rep_memo *memo, const xq_position *pos, xq_move m,
-                                          xq_rules rules, const uint32_t *h, const int32_t *found, const bool *added,
-                                          uint64_t added_bits, int k)
+static xq_rep_memo_entry *memo_kept(const xq_rep_memo *memo, const xq_position *pos, xq_move m, xq_rules rules,
+                                    const uint32_t *h, const int32_t *found, const bool *added, uint64_t added_bits,
+                                    int k)
 {
     if (found[k] >= 0) {
-        const xq_rep_memo_entry *e = memo_entry(memo, found[k]);
+        xq_rep_memo_entry *e = memo_entry(memo, found[k]);
         if (memo_same(e, pos, m, rules)) return e;
     }
     bool again = false;
@@ -821,11 +821,28 @@ bool xq_repetition_judge_back(const xq_position *now, int now_ply, const xq_move
     return ok;
 }
 
+/* The facts of m from pos under rules (xq_classify_move_with, or with
+ * idle_kind false xq_classify_move_act: the kind of an idle move left
+ * XQ_IDLE_UNKNOWN), with memo's table of mate-search results. */
+static void classify_facts(const xq_position *pos, xq_move m, xq_rules rules, xq_rep_memo *memo, bool idle_kind,
+                           move_facts *f)
+{
+    /* (the mate searches' table comes with the first classification) */
+    if (!memo->mates) memo->mates = xq_mate_table_new();
+    xq_move_class full;
+    if (idle_kind) xq_classify_move_with(pos, m, rules, memo->mates, &full);
+    else xq_classify_move_act(pos, m, rules, memo->mates, &full);
+    facts_of(&full, f);
+}
+
 /* The verdict on the cycle pos[first..n] (the position of pos[n] occurring
  * count times from pos[first] on; moves[i] leads from pos[i] to
  * pos[i + 1], pos[0] after game ply base_ply) into *out (zeroed): each
  * move classified once (memo), the sides' patterns, the verdict, and with
- * `text` its kind, clause and reason (else left empty). */
+ * `text` its kind, clause and reason (else left empty) and the kinds of
+ * the idle moves in its plies (else XQ_IDLE_UNKNOWN: the verdict never
+ * reads them, and they are the costliest part of an idle move's
+ * classification). */
 static void judge_cycle(const xq_position *pos, const xq_move *moves, int first, int n, int count, int base_ply,
                         xq_rules rules, bool text, xq_rep_memo *memo, judge_room *room, xq_rep_verdict *out)
 {
@@ -872,16 +889,17 @@ static void judge_cycle(const xq_position *pos, const xq_move *moves, int first,
      * earlier call) */
     for (int i = first; i < n; i++) {
         move_facts mc;
-        const xq_rep_memo_entry *kept =
+        xq_rep_memo_entry *kept =
             memo_kept(memo, &pos[i], moves[i], rules, hash, found, added, added_bits, i - first);
-        if (kept) {
-            entry_get_facts(kept, &mc);
-        } else {
-            /* (the mate searches' table comes with the first classification) */
-            if (!memo->mates) memo->mates = xq_mate_table_new();
-            xq_move_class full;
-            xq_classify_move_with(&pos[i], moves[i], rules, memo->mates, &full);
-            facts_of(&full, &mc);
+        if (kept) entry_get_facts(kept, &mc);
+        if (kept && text && mc.idle == XQ_IDLE_UNKNOWN) {
+            /* kept by a judge without text, whose idle move's kind the
+             * plies now quote: classified again with it, the entry
+             * completed (its other facts are the same) */
+            classify_facts(&pos[i], moves[i], rules, memo, true, &mc);
+            entry_put_facts(kept, &mc);
+        } else if (!kept) {
+            classify_facts(&pos[i], moves[i], rules, memo, text, &mc);
             added[i - first] = memo_add(memo, &pos[i], moves[i], rules, hash[i - first], &mc);
             if (added[i - first]) added_bits |= (uint64_t)1 << (hash[i - first] & 63);
         }
@@ -924,7 +942,9 @@ static void judge_cycle(const xq_position *pos, const xq_move *moves, int first,
             p->ply = base_ply + i + 1;
             p->move = moves[i];
             p->act = (uint8_t)mc.act;
-            p->idle = (uint8_t)mc.idle;
+            /* (without text every idle ply's kind unknown, whatever
+             * the memo kept: the same verdict from any memo) */
+            p->idle = (uint8_t)(text || mc.act != XQ_ACT_IDLE ? mc.idle : XQ_IDLE_UNKNOWN);
             p->victim = (int8_t)(mc.nvictims ? mc.victims[0] : -1);
         }
         /* follow the pieces */

@@ -74,13 +74,15 @@ typedef enum {
     XQ_IDLE_SOLDIER_CHASE,   /* a soldier alone attacks a piece (§27.2) */
     XQ_IDLE_CHASE_KEPT,      /* the attack existed before the move (§29.2, ch.7 item 6) */
     XQ_IDLE_CAPTURE_MATED,   /* the capture would get the mover mated (§29.4, ch.7 item 7) */
+    XQ_IDLE_UNKNOWN,         /* not found: asked for the act alone (xq_classify_move_act, a
+                                judge without text, xq_repetition_judge_back) */
     XQ_IDLE_KIND_COUNT
 } xq_idle_kind;
 
 /* "idle", "chase", "mate threat", "check" (static storage). */
 const char *xq_act_str(xq_act a);
 /* "idle", "exchange offer", "offer", "block", "follow", "general chase",
- * "soldier chase", "chase kept", "capture would be mated". */
+ * "soldier chase", "chase kept", "capture would be mated", "unknown". */
 const char *xq_idle_str(xq_idle_kind k);
 
 enum { XQ_MAX_VICTIMS = 16 };
@@ -293,11 +295,14 @@ bool xq_repetition_judge_memo(const xq_position *base, int base_ply, const xq_mo
  * from now, each move taken back (xq_unmake), and only until the
  * occurrences are found: the cycle's positions, not the whole stretch's.
  * text false: the verdict's kind, clause and reason are left empty (""),
- * for a caller that never reads them (a replay whose warnings have no
- * text and that has no --strict: only warnings quote them); every other
- * field is the one xq_repetition_judge_memo gives with the base position
- * after ply now_ply - n, as is the return value
- * (tests/unit/test_judge_back.c). */
+ * and the idle kind of each idle ply in plies is XQ_IDLE_UNKNOWN (not
+ * found: xq_classify_move_act), for a caller that never reads them (a
+ * replay whose warnings have no text and that has no --strict: only
+ * warnings and the JSON report quote them, and those ask for text);
+ * every other field is the one xq_repetition_judge_memo gives with the
+ * base position after ply now_ply - n, as is the return value
+ * (tests/unit/test_judge_back.c).  A memo entry kept without the kind is
+ * completed when a judge with text meets it. */
 bool xq_repetition_judge_back(const xq_position *now, int now_ply, const xq_move *moves, const uint64_t *keys,
                               int n, int occurrences, xq_rules rules, bool text, xq_rep_memo *memo,
                               xq_rep_verdict *out);
@@ -397,6 +402,18 @@ bool xq_mate_search(const xq_position *pos, int depth, int budget, bool quiet, x
  * with less work. */
 void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *mates,
                            xq_move_class *out);
+
+/* xq_classify_move_with without the kind of an idle move: out->idle is
+ * XQ_IDLE_UNKNOWN when out->act is XQ_ACT_IDLE, and every other field
+ * (the act, check, mate threat, the victims, chasers, soldier and pinner
+ * victims) the one xq_classify_move_with gives, with the same searches
+ * (the kind is found last and searches nothing: its 攔 block count of
+ * legal moves and 獻 exchange cost about a tenth of a judge on
+ * masters.pgn).  For a judge whose verdict nobody quotes the plies of
+ * (xq_repetition_judge_back without text): the verdict never reads the
+ * kind (tests/unit/test_judge_back.c, test_judge_idle.c). */
+void xq_classify_move_act(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *mates,
+                          xq_move_class *out);
 
 /* How many more legal moves the other side has after m than before it
  * (with it to move both times; negative: m hinders its pieces, §28.7),

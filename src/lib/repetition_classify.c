@@ -83,6 +83,7 @@ const char *xq_idle_str(xq_idle_kind k)
         [XQ_IDLE_SOLDIER_CHASE] = "soldier chase",
         [XQ_IDLE_CHASE_KEPT] = "chase kept",
         [XQ_IDLE_CAPTURE_MATED] = "capture would be mated",
+        [XQ_IDLE_UNKNOWN] = "unknown",
     };
     return (unsigned)k < XQ_IDLE_KIND_COUNT ? names[k] : "idle";
 }
@@ -2302,8 +2303,31 @@ void xq_classify_move(const xq_position *before, xq_move m, xq_rules rules, xq_m
     xq_classify_move_with(before, m, rules, NULL, out);
 }
 
-void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *tt,
-                           xq_move_class *out)
+/* Which kind of idle move m is (evidence only: the verdict reads the act,
+ * never the kind), for xq_classify_move_with; sa and was as classify
+ * found them, after = before + m, o the other side. */
+static xq_idle_kind idle_kind_of(const xq_position *before, const xq_position *after, xq_move m, xq_color o,
+                                 const capture_scan *sa, const int8_t *was, bool axf, bool soldier_chase)
+{
+    int to = XQ_TO(m);
+    if (soldier_chase) return XQ_IDLE_SOLDIER_CHASE;
+    if (!set_empty_of(fresh_victims(was, sa, CAP_GENERAL, axf))) return XQ_IDLE_GENERAL_CHASE;
+    if (!set_empty_of(fresh_victims(was, sa, CAP_MATED, axf))) return XQ_IDLE_CAPTURE_MATED;
+    for (int i = 0; i < sa->n; i++)
+        if (sa->pair[i].kind == CAP_PIECE) return XQ_IDLE_CHASE_KEPT;   /* (a chase, none new) */
+    if (attacker_has(sa, to, CAP_EXCHANGE)) return XQ_IDLE_EXCHANGE;
+    xq_position reply = *after;   /* the other side to move: can it win the moved piece? */
+    if (!exchange_below(&reply, to, 0, NULL, 1)) return XQ_IDLE_OFFER;
+    if (attacker_has(sa, to, CAP_FOLLOW) && !set_empty_of(fresh_victims(was, sa, CAP_FOLLOW, axf)))
+        return XQ_IDLE_FOLLOW;
+    if (legal_delta(before, after, m, o) < 0) return XQ_IDLE_BLOCK;
+    return XQ_IDLE_PLAIN;
+}
+
+/* xq_classify_move_with, and with idle_kind false
+ * xq_classify_move_act. */
+static void classify(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *tt, bool idle_kind,
+                     xq_move_class *out)
 {
     memset(out, 0, sizeof *out);
     mate_table_clear(tt);
@@ -2313,7 +2337,6 @@ void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules,
     xq_position after = *before;
     xq_undo u;
     xq_make(&after, m, &u);
-    int to = XQ_TO(m);
 
     out->check = xq_in_check(&after, o);
 
@@ -2358,28 +2381,20 @@ void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules,
     else if (out->nvictims || out->npinner_victims) out->act = XQ_ACT_CHASE;
     else out->act = XQ_ACT_IDLE;
     if (out->act != XQ_ACT_IDLE) return;
+    /* (the kind of an idle move is found last, and searches nothing: a
+     * classification without it finds every other fact alike) */
+    out->idle = idle_kind ? idle_kind_of(before, &after, m, o, &sa, was, axf, !set_empty(&fresh_soldier))
+                          : XQ_IDLE_UNKNOWN;
+}
 
-    /* which kind of idle move (evidence only) */
-    bool kept = false;
-    for (int i = 0; i < sa.n && !kept; i++) kept = sa.pair[i].kind == CAP_PIECE;
-    if (!set_empty(&fresh_soldier)) {
-        out->idle = XQ_IDLE_SOLDIER_CHASE;
-    } else if (!set_empty_of(fresh_victims(was, &sa, CAP_GENERAL, axf))) {
-        out->idle = XQ_IDLE_GENERAL_CHASE;
-    } else if (!set_empty_of(fresh_victims(was, &sa, CAP_MATED, axf))) {
-        out->idle = XQ_IDLE_CAPTURE_MATED;
-    } else if (kept) {
-        out->idle = XQ_IDLE_CHASE_KEPT;
-    } else if (attacker_has(&sa, to, CAP_EXCHANGE)) {
-        out->idle = XQ_IDLE_EXCHANGE;
-    } else {
-        xq_position reply = after;   /* the other side to move: can it win the moved piece? */
-        if (!exchange_below(&reply, to, 0, NULL, 1)) out->idle = XQ_IDLE_OFFER;
-        else if (attacker_has(&sa, to, CAP_FOLLOW) && !set_empty_of(fresh_victims(was, &sa, CAP_FOLLOW, axf)))
-            out->idle = XQ_IDLE_FOLLOW;
-        else if (legal_delta(before, &after, m, o) < 0)
-            out->idle = XQ_IDLE_BLOCK;
-        else
-            out->idle = XQ_IDLE_PLAIN;
-    }
+void xq_classify_move_with(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *tt,
+                           xq_move_class *out)
+{
+    classify(before, m, rules, tt, true, out);
+}
+
+void xq_classify_move_act(const xq_position *before, xq_move m, xq_rules rules, xq_mate_table *tt,
+                          xq_move_class *out)
+{
+    classify(before, m, rules, tt, false, out);
 }

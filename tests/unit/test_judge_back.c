@@ -5,9 +5,14 @@
  * forward).
  *
  * With text, the same return value and the same verdict, byte for byte;
- * without, the same but for kind, clause and reason, which are empty.
+ * without, the same but for kind, clause and reason, which are empty, and
+ * the idle kind of each idle ply, which is XQ_IDLE_UNKNOWN (not found).
  * Each with a memo of its own kept over a file, so that the memo's state
- * differs between the calls compared.  Stretches: every ply of the records'
+ * differs between the calls compared; and a memo shared by a judge
+ * without text and then one with text on each stretch (and the other way
+ * on the next), whose entries kept without the idle kind are completed
+ * when the judge with text meets them: the same verdicts as the judges
+ * with memos of their own.  Stretches: every ply of the records'
  * main lines whose position occurred before since the last capture
  * (occurrences 2 and 3, both rule sets), in tests/data's repetition records
  * and, when ../shared is there, the first games of the masters, endgame
@@ -45,7 +50,8 @@ typedef struct {
 /* Memos kept over a file: the forward judge's, and the backward judge's
  * with and without text. */
 typedef struct {
-    xq_rep_memo forward, back, back_quiet;
+    xq_rep_memo forward, back, back_quiet, mixed;
+    long stretches;   /* (odd ones ask the mixed memo without text first) */
 } memos;
 
 static void memos_free(memos *m)
@@ -53,6 +59,37 @@ static void memos_free(memos *m)
     xq_rep_memo_free(&m->forward);
     xq_rep_memo_free(&m->back);
     xq_rep_memo_free(&m->back_quiet);
+    xq_rep_memo_free(&m->mixed);
+}
+
+/* The verdict v as a judge without text gives it: no kind, clause or
+ * reason, and each idle ply's kind unknown. */
+static xq_rep_verdict without_text(const xq_rep_verdict *v)
+{
+    xq_rep_verdict q = *v;
+    memset(q.kind, 0, sizeof q.kind);
+    memset(q.clause, 0, sizeof q.clause);
+    memset(q.reason, 0, sizeof q.reason);
+    for (int i = 0; i < q.nplies; i++)
+        if (q.plies[i].act == XQ_ACT_IDLE) q.plies[i].idle = XQ_IDLE_UNKNOWN;
+    return q;
+}
+
+/* Judge the stretch back with the memo shared by both kinds of judge,
+ * without text first when quiet_first; true when both verdicts are the
+ * ones expected (with_text, with its texts, and no_text). */
+static bool mixed_agrees(const xq_position *now, int now_ply, const xq_move *moves, const uint64_t *keys, int n,
+                         int occ, xq_rules rules, xq_rep_memo *memo, bool quiet_first, bool ok,
+                         const xq_rep_verdict *with_text, const xq_rep_verdict *no_text)
+{
+    xq_rep_verdict v[2];
+    bool agree = true;
+    for (int k = 0; k < 2; k++) {
+        bool text = quiet_first == (k == 1);
+        bool got = xq_repetition_judge_back(now, now_ply, moves, keys, n, occ, rules, text, memo, &v[k]);
+        agree = agree && got == ok && !memcmp(&v[k], text ? with_text : no_text, sizeof v[k]);
+    }
+    return agree;
 }
 
 /* Judge the stretch both ways: base (after ply base_ply) + moves[0..n-1]
@@ -68,11 +105,10 @@ static void compare_stretch(const xq_position *base, int base_ply, const xq_posi
     bool c = xq_repetition_judge_back(now, base_ply + n, moves, keys, n, occ, rules, false, &m->back_quiet, &quiet);
     t->judged += a;
     t->long_ones += a && n > 48;
-    xq_rep_verdict no_text = fw;
-    memset(no_text.kind, 0, sizeof no_text.kind);
-    memset(no_text.clause, 0, sizeof no_text.clause);
-    memset(no_text.reason, 0, sizeof no_text.reason);
-    if (a != b || a != c || memcmp(&fw, &bk, sizeof fw) || memcmp(&no_text, &quiet, sizeof fw)) {
+    xq_rep_verdict no_text = without_text(&fw);
+    bool mixed = mixed_agrees(now, base_ply + n, moves, keys, n, occ, rules, &m->mixed, m->stretches++ % 2, a, &fw,
+                              &no_text);
+    if (a != b || a != c || memcmp(&fw, &bk, sizeof fw) || memcmp(&no_text, &quiet, sizeof fw) || !mixed) {
         print_message("# differ: ply %d, %d occurrences, %s: %d %d %d, %s / %s\n", base_ply + n, occ,
                       xq_rules_str(rules), a, b, c, fw.kind, bk.kind);
         t->differ++;
