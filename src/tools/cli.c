@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "json.h"
 
 void xq_cli_error(const char *prog, const char *fmt, ...)
 {
@@ -24,13 +27,48 @@ void xq_cli_version(const char *prog)
     printf("%s (xq-tools) %s\n", prog, XQ_VERSION);
 }
 
+/* The errno of the first failed write(2) to standard output once
+ * xq_cli_watch_stdout ran; 0 while none failed. */
+static int stdout_errno;
+
+/* The watched standard output's write function (fopencookie): all of
+ * buf to fd 1, or -1 with the reason kept in stdout_errno. */
+static ssize_t stdout_write(void *cookie, const char *buf, size_t size)
+{
+    (void)cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(STDOUT_FILENO, buf + done, size - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (!stdout_errno) stdout_errno = n < 0 ? errno : EIO;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+void xq_cli_watch_stdout(void)
+{
+    static bool watched;
+    if (watched) return;
+    cookie_io_functions_t io = {.write = stdout_write};
+    FILE *f = fopencookie(NULL, "w", io);
+    if (!f) return;   /* (the plain stream stays: a reason may then be missing) */
+    /* as the C library buffers standard output: by lines on a terminal */
+    if (isatty(STDOUT_FILENO)) setvbuf(f, NULL, _IOLBF, BUFSIZ);
+    stdout = f;
+    watched = true;
+}
+
 int xq_cli_stdout_check(const char *prog)
 {
     errno = 0;
     bool flush_failed = fflush(stdout) != 0;
-    int err = errno;
+    int err = stdout_errno ? stdout_errno : flush_failed ? errno : 0;
     if (!flush_failed && !ferror(stdout)) return XQ_EXIT_OK;
-    if (flush_failed && err) xq_cli_error(prog, "write error on standard output: %s", strerror(err));
+    if (err) xq_cli_error(prog, "write error on standard output: %s", strerror(err));
     else xq_cli_error(prog, "write error on standard output");
     return XQ_EXIT_USAGE;
 }
@@ -129,15 +167,34 @@ void xq_cli_rules_finish(xq_replay_options *rules, bool cap_given)
     if (rules->rules == XQ_RULES_AXF && !cap_given) rules->check_cap = 10;   /* AXF clause */
 }
 
+/* The reason in an input's failure msg: msg without the path it starts
+ * with, whatever follows the path ("PATH: reason" gives "reason",
+ * "PATH:LINE:COL: reason" gives "LINE:COL: reason"), for a report that
+ * names the file itself. */
+static const char *failure_reason(const char *path, const char *msg)
+{
+    size_t pl = strlen(path);
+    if (strncmp(msg, path, pl) || msg[pl] != ':') return msg;
+    msg += pl + 1;
+    return *msg == ' ' ? msg + 1 : msg;
+}
+
 /* Print an input's failure msg ("PATH: reason") and keep its reason in
  * why[0..whysz). */
 static void input_failure(const char *prog, const char *path, const char *msg, char *why, size_t whysz)
 {
     xq_cli_error(prog, "%s", msg);
-    size_t pl = strlen(path);
-    const char *reason = msg;
-    if (!strncmp(msg, path, pl) && !strncmp(msg + pl, ": ", 2)) reason = msg + pl + 2;
-    if (whysz) snprintf(why, whysz, "%s", reason);
+    if (whysz) snprintf(why, whysz, "%s", failure_reason(path, msg));
+}
+
+void xq_cli_json_file_error(FILE *o, const char *path, const char *why)
+{
+    int first = 1;
+    putc('{', o);
+    xq_json_key(o, "file", &first); xq_json_string(o, path);   /* ("-" for stdin, as the games' lines) */
+    xq_json_key(o, "status", &first); xq_json_string(o, "unreadable-file");
+    xq_json_key(o, "error", &first); xq_json_string(o, why);
+    fputs("}\n", o);
 }
 
 int xq_cli_run_file_why(const char *prog, const char *path, const xq_read_options *ropt,

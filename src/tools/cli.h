@@ -109,11 +109,21 @@ int xq_cli_run_file_told(const char *prog, const char *path, const xq_read_optio
                          const xq_pipeline_options *po, bool *input_failed);
 
 /* xq_cli_run_file_told, also giving the reason printed for an input that
- * failed (why[0..whysz), "" otherwise): without the "PATH: " the reader's
- * messages start with, e.g. "No such file or directory", for a report
- * that names the file itself (xq-validate --report json). */
+ * failed (why[0..whysz), "" otherwise): without the "PATH:" (and the
+ * blank after it) the reader's messages start with, e.g. "No such file
+ * or directory", or "12:3: XML error: ..." from "PATH:12:3: XML error:
+ * ...", for a report that names the file itself (xq_cli_json_file_error). */
 int xq_cli_run_file_why(const char *prog, const char *path, const xq_read_options *ropt,
                         const xq_pipeline_options *po, bool *input_failed, char *why, size_t whysz);
+
+/* The JSON line of a file that could not be read, or not to its end
+ * (written after the games read before the failure), to o:
+ * {"file":PATH,"status":"unreadable-file","error":WHY} and a newline;
+ * why as xq_cli_run_file_why gives it.  Without it a JSON consumer could
+ * not see that a file was not read (the text is on stderr only).  No
+ * "game" key: a game's line always has one.  xq-validate --report json
+ * and xq-parse --json write it. */
+void xq_cli_json_file_error(FILE *o, const char *path, const char *why);
 
 /* The input files of every tool: the FILE operands, then the names read
  * from a list given with --files-from=LIST (one name per line; a '\r'
@@ -168,11 +178,21 @@ void xq_cli_error(const char *prog, const char *fmt, ...)
 /* Print "PROG (xq-tools) VERSION" to stdout, for --version. */
 void xq_cli_version(const char *prog);
 
+/* Make stdout a stream (same fd 1, same buffering) that keeps the errno
+ * of the first write(2) to it that fails, for xq_cli_stdout_check: stdio
+ * keeps only an error flag, and once a write that went past the buffer
+ * (a game's whole output, written by the pipeline) failed, the final
+ * flush has nothing left to fail on and no reason to give.  Every tool
+ * calls it first thing in main; a second call does nothing.  On failure
+ * (no memory) stdout stays as it was. */
+void xq_cli_watch_stdout(void);
+
 /* Flush standard output and check that every byte of it was written (a
  * full disk, /dev/full, a file over its size limit: stdio only sets the
  * stream's error flag).  Returns XQ_EXIT_OK, else XQ_EXIT_USAGE after
- * printing "PROG: write error on standard output: REASON" (REASON from
- * errno when the flush itself failed, else omitted).  Every tool calls it
+ * printing "PROG: write error on standard output: REASON" (REASON: the
+ * errno of the first write that failed (xq_cli_watch_stdout), else of the
+ * flush; omitted only when neither is known).  Every tool calls it
  * before its summary and after --help, --version, --perft, so that a
  * write error never exits 0. */
 int xq_cli_stdout_check(const char *prog);

@@ -408,6 +408,7 @@ static int parse_options(int argc, char **argv, options *opt)
 
 int main(int argc, char **argv)
 {
+    xq_cli_watch_stdout();   /* (a write error's reason kept: cli.h) */
     options opt;
     memset(&opt, 0, sizeof opt);
     opt.write.format = XQ_OUT_PGN;

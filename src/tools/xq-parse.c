@@ -156,11 +156,18 @@ static int parse_file(const char *path, const options *opt, totals *t)
         .threads = opt->threads, .memos = &t->memos, .user_size = sizeof(game_counts), .ctx = &st,
         .process = parse_game, .account = account_game,
     };
-    return xq_cli_run_file(PROG, path, &opt->read, &po);
+    bool input_failed;
+    char why[512];
+    int status = xq_cli_run_file_why(PROG, path, &opt->read, &po, &input_failed, why, sizeof why);
+    /* -J: a file not read (or not to its end) has its line, as in
+     * xq-validate --report json, or a JSON consumer could not tell */
+    if (input_failed && opt->output == OUT_JSON) xq_cli_json_file_error(stdout, path, why);
+    return status;
 }
 
 int main(int argc, char **argv)
 {
+    xq_cli_watch_stdout();   /* (a write error's reason kept: cli.h) */
     static const struct option longopts[] = {
         {"tags", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'J'},

@@ -465,6 +465,7 @@ static int run(char **files, int nfiles, int named, const options *opt_in);
 
 int main(int argc, char **argv)
 {
+    xq_cli_watch_stdout();   /* (a write error's reason kept: cli.h) */
     enum { OPT_JSON = 256, OPT_CSV, OPT_EVENT, OPT_SYSTEM, OPT_DERIVE, OPT_ECCO_PLIES, OPT_ECCO_MIN };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, OPT_JSON},

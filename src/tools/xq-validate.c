@@ -254,21 +254,6 @@ static void print_json(FILE *o, const xq_game *g, const xq_replay *r)
     fputs("]}\n", o);
 }
 
-/* The JSON report's line for a file that could not be read, or not to its
- * end (after the games read before the failure): {"file":..., "status":
- * "unreadable-file", "error":"No such file or directory"}; without it a
- * JSON consumer could not see that a file was not checked (the text is on
- * stderr only).  No "game" key: a game's line always has one. */
-static void print_json_file_error(FILE *o, const char *path, const char *why)
-{
-    int first = 1;
-    putc('{', o);
-    xq_json_key(o, "file", &first); xq_json_string(o, path);   /* ("-" for stdin, as the games' lines) */
-    xq_json_key(o, "status", &first); xq_json_string(o, "unreadable-file");
-    xq_json_key(o, "error", &first); xq_json_string(o, why);
-    fputs("}\n", o);
-}
-
 /* What the pipeline callbacks share: the options and the form of the
  * kept records when the file's run began (read by the workers), and the
  * totals (written in input order, one account call at a time). */
@@ -332,7 +317,7 @@ static int validate_file(const char *path, const options *opt, totals *t)
     bool input_failed;
     char why[512];
     int status = xq_cli_run_file_why(PROG, path, &opt->read, &po, &input_failed, why, sizeof why);
-    if (input_failed && opt->report == REPORT_JSON) print_json_file_error(stdout, path, why);
+    if (input_failed && opt->report == REPORT_JSON) xq_cli_json_file_error(stdout, path, why);
     return status;
 }
 
@@ -352,6 +337,7 @@ static int run_perft(const char *depth_text, const char *fen)
 
 int main(int argc, char **argv)
 {
+    xq_cli_watch_stdout();   /* (a write error's reason kept: cli.h) */
     enum { OPT_FIX = 256, OPT_PERFT, OPT_FEN };
     static const struct option longopts[] = {
         {"report", required_argument, NULL, 'r'},

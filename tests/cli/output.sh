@@ -19,6 +19,18 @@ if [ -w /dev/full ]; then
         "$t: write error on standard output: No space left on device" "$(cat "$TMP/err")"
     done
   done
+  # a game's output larger than stdio's buffer goes out in a write of its
+  # own: when that write fails, the final flush has nothing left to fail
+  # on, and the reason must come from the write itself (cli.h
+  # xq_cli_watch_stdout): every tool, every output of a run of games
+  for c in "xq-parse -J" "xq-parse -t Event" "xq-validate --report json" "xq-validate --keep valid" \
+           "xq-convert --to jsonl" "xq-convert --to xml" "xq-stats --json"; do
+    for j in 1 2; do
+      $BIN/$c -q -j $j $G >/dev/full 2>"$TMP/err"; st=$?
+      expect_eq "$c -j $j on $G to a full disk: exit 2 and the reason" \
+        "2|${c%% *}: write error on standard output: No space left on device" "$st|$(head -1 "$TMP/err")"
+    done
+  done
   "$BIN/xq-validate" --perft 2 >/dev/full 2>"$TMP/err"; st=$?
   expect_eq "xq-validate --perft to a full disk: exit 2" 2 "$st"
   expect_eq "xq-validate --perft to a full disk: message" \
@@ -117,5 +129,20 @@ fi
 mkdir "$TMP/dir.pgn"
 "$BIN/xq-validate" --report json "$TMP/dir.pgn" >"$TMP/out" 2>/dev/null
 expect_eq "json: a directory" "{\"file\":\"$TMP/dir.pgn\",\"status\":\"unreadable-file\",\"error\":\"Is a directory\"}" "$(cat "$TMP/out")"
+
+# ---- xq-parse -J: the same line for a file it could not read (one writer: cli.h xq_cli_json_file_error)
+"$BIN/xq-parse" -J "$TMP/none.pgn" $G >"$TMP/out" 2>/dev/null; st=$?
+expect_eq "parse -J: a missing file: its line first, then the games, exit 2" \
+  "2|{\"file\":\"$TMP/none.pgn\",\"status\":\"unreadable-file\",\"error\":\"No such file or directory\"}|3" \
+  "$st|$(head -1 "$TMP/out")|$(grep -c '"game":' "$TMP/out")"
+"$BIN/xq-parse" -J - < "$TMP/cut.gz" >"$TMP/out" 2>/dev/null; st=$?
+expect_eq "parse -J: gzip data cut short on stdin: the games read, then the file's line" \
+  "2|3|{\"file\":\"-\",\"status\":\"unreadable-file\",\"error\":\"unexpected end of file: the gzip data is cut short\"}" \
+  "$st|$(grep -c '"game":' "$TMP/out")|$(tail -1 "$TMP/out")"
+"$BIN/xq-parse" -J "$TMP/dir.pgn" >"$TMP/out" 2>/dev/null
+"$BIN/xq-validate" --report json "$TMP/dir.pgn" >"$TMP/out2" 2>/dev/null
+expect_eq "parse -J: a directory, the line of xq-validate --report json" "$(cat "$TMP/out2")" "$(cat "$TMP/out")"
+"$BIN/xq-parse" -t Event "$TMP/none.pgn" >"$TMP/out" 2>/dev/null
+expect_eq "parse --tags: no line for a missing file (TSV has no place for one)" "" "$(cat "$TMP/out")"
 "$BIN/xq-validate" -q --report text "$TMP/none.pgn" >"$TMP/out" 2>/dev/null
 expect_eq "text report: nothing on stdout for a missing file" "" "$(cat "$TMP/out")"
