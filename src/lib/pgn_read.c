@@ -1079,8 +1079,42 @@ static bool simple_tag(xq_reader *r, xq_game *g, const char *s, const char *p, c
     return true;
 }
 
+/* Up to max bytes of UTF-8 text t[0..n), cut at a character's start:
+ * the length to show in a message. */
+static int shown_len(const char *t, size_t n, size_t max)
+{
+    if (n <= max) return (int)n;
+    while (max && ((unsigned char)t[max] & 0xC0) == 0x80) max--;
+    return (int)max;
+}
+
+/* The tag name[0..n) at column col of its line repeats a tag this record
+ * has from the same line (a line of tags is never split into records,
+ * unlike a tag line: xq(7)), and value[0..vn) is its new value: warn,
+ * saying which value the tools read (the first: xq_game_tag, the Result
+ * and Format notes).  Before the tag is added. */
+static __attribute__((noinline, cold)) void repeat_on_line_warn(xq_reader *r, xq_game *g, uint32_t col,
+                                                                const char *name, size_t n,
+                                                                const char *value, size_t vn)
+{
+    const char *first = "";
+    for (size_t i = 0; i < g->tag_count; i++)
+        if (name_is(g->tags[i].name, name, n)) {
+            first = g->tags[i].value;
+            break;
+        }
+    size_t fn = strlen(first);
+    diag(r, g, XQ_SEV_WARNING, col,
+         "the tag [%.*s] repeats one of this record's tags, in a line of several tags, which is never "
+         "split into records: its first value \"%.*s%s\" is the one read, \"%.*s%s\" is not",
+         shown_len(name, n, 31), name, shown_len(first, fn, 40), first, fn > 40 ? "..." : "",
+         shown_len(value, vn, 40), value, vn > 40 ? "..." : "");
+}
+
 /* Parse the tags of a line starting at p ('['); leftover text after the
- * last tag is movetext. */
+ * last tag is movetext.  A tag name that repeats one of the record's
+ * (a line of tags whose first name is new: starts_record) is kept as a
+ * second tag of that name, with a warning (repeat_on_line_warn). */
 static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, const char *end)
 {
     if (simple_tag(r, g, s, p, end)) return;
@@ -1143,6 +1177,9 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
             else diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, tag), "tag not closed by ']'");
             diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, tag), "tag value not in quotes");
         }
+        if (g->tag_count && names_seen(r, g, name, name_len))
+            repeat_on_line_warn(r, g, 1 + nchars(s, tag), name, name_len, r->scratch.p ? r->scratch.p : "",
+                                r->scratch.len);
         if (xq_game_add_tag(g, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len))
             tag_added(r, g, name_len, s, value, verbatim);
         p = skip_blanks(p, end);
@@ -1279,11 +1316,66 @@ static __attribute__((noinline, cold)) void split_warn(xq_reader *r, xq_game *g,
                  (int)r->split_name_len, r->split_name, (unsigned long long)next_line);
 }
 
+/* Is there a blank line (ASCII blanks only) among the record's lines
+ * after its last line that starts with '[' (a tag line)?  Read back from
+ * the end of the record's run of raw bytes in the input's buffer
+ * (raw_take_whole); true, as the plain reading of a record of tags,
+ * when that run does not reach back to a tag line (a cut line flushed
+ * it): no warning then. */
+static bool blank_after_tags(const xq_reader *r)
+{
+    if (r->raw_to <= r->raw_from) return true;
+    const unsigned char *b = xq_input_kept(r->in, r->raw_from);
+    size_t end = (size_t)(r->raw_to - r->raw_from);
+    while (end) {
+        size_t start = end - 1;   /* (end - 1: the line's '\n') */
+        while (start && b[start - 1] != '\n') start--;
+        size_t i = start;
+        while (i < end && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+        if (i == end) return true;
+        if (b[i] == '[') return false;
+        end = start;
+    }
+    return true;
+}
+
+/* A record of tags, then text but no play (a comment, on the tags' last
+ * line or a line of its own), that a tag line at next_line ended: the
+ * tag line after movetext starts the next record (starts_record,
+ * tag_run, fast_tag) whatever its name.  When the name repeats one of
+ * the record's tags and no blank line came after the tags, it is
+ * split_warn's case with a comment between: warn the same.  The tag line is the one left unread: at the start of the
+ * input's window after the fast path (ASCII names only there), else
+ * pushed back (the window empty) and decoded in r->text. */
+static __attribute__((noinline, cold)) void split_after_text(xq_reader *r, xq_game *g, uint64_t next_line)
+{
+    const unsigned char *w;
+    uint64_t off, number;
+    size_t wn = xq_input_window(r->in, &w, &off, &number);
+    const char *p, *end;
+    if (wn) {
+        p = (const char *)w;
+        const char *nl = memchr(p, '\n', wn);
+        end = nl ? nl : p + wn;
+    } else {
+        end = r->text.s + r->text.len;
+        p = skip_blanks(r->text.s, end);
+    }
+    if (!tag_start(p, end)) return;
+    const char *name = p + 1, *q = name;
+    while (name_char(q, end)) q++;
+    if (!names_seen(r, g, name, (size_t)(q - name)) || blank_after_tags(r)) return;
+    split_at_tag(r, name, (size_t)(q - name));
+    split_warn(r, g, next_line);
+}
+
 /* Close everything still open and fill the rest of g.  next_line is the
  * line that starts the next record, 0 at the end of the input. */
 static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
 {
     if (r->split_tag && next_line && !has_play(r, g)) split_warn(r, g, next_line);
+    else if (r->ph == PH_MOVES && next_line && g->tag_count && !r->in_comment && !has_play(r, g))
+        split_after_text(r, g, next_line);
     char where[64] = "";
     if (r->in_comment || r->depth || r->skip) {   /* only for these messages */
         if (next_line) snprintf(where, sizeof where, "before the next record at line %llu",
