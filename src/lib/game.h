@@ -143,6 +143,17 @@ typedef struct {
     bool out_of_memory;      /* an allocation for the record failed (game.c's allocators, the
                                 readers): a tag, move, text or diagnostic of it was dropped, so
                                 the record is incomplete; the pipeline fails the run for it */
+    /* The record's text as the file has it, for a record without raw bytes
+     * that is text all the same (XML: the lines of its <game> element,
+     * from first_line to its last text; JSON Lines: its line), in the
+     * file's encoding (`encoding`), so that a character of it can be
+     * placed (line: first_line + the line breaks before it; column as a
+     * diagnostic's), as raw places one of a PGN record: where xq-validate
+     * --keep finds the first character its output lacks.  Arena memory;
+     * NULL (source_len 0) for the other readers, under
+     * xq_read_options.no_raw, and for an XML document not in UTF-8. */
+    const char *source;
+    size_t source_len;
 
     /* private */
     xq_arena *arena;

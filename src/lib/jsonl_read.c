@@ -72,6 +72,7 @@ struct xq_jsonl_reader {
     xq_input *in;
     const char *path;
     bool decode;             /* GBK or Big5 forced: each line decoded from it (xq_input_decode) */
+    bool keep_source;        /* a record's line copied to its source (xq_jsonl_reader_keep_source) */
     uint64_t index;          /* records returned */
     xq_json_doc doc;         /* reused line after line */
     filler fill;
@@ -515,8 +516,17 @@ static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, si
     f->cc_at = f->cc_chars = 0;
     f->depth = 0;
     f->failed = false;
-    if (!fill_record(f, &j->doc.root))
+    if (!fill_record(f, &j->doc.root)) {
         record_error(g, line, text_col(f, f->bad_at), file_offset(j, l, skip, text, f->bad_at), f->msg);
+        return;
+    }
+    /* the line as the game's columns count it: decoded, after any BOM */
+    if (j->keep_source && (g->source = xq_game_strndup(g, text, t.len))) g->source_len = t.len;
+}
+
+void xq_jsonl_reader_keep_source(xq_jsonl_reader *j, bool keep)
+{
+    j->keep_source = keep;
 }
 
 /* Bytes of a UTF-8 BOM at the start of the file's first line, else 0. */

@@ -53,6 +53,7 @@
 #ifndef XQ_JSONL_READ_H
 #define XQ_JSONL_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "game.h"
@@ -74,6 +75,12 @@ int xq_jsonl_reader_next(xq_jsonl_reader *j, xq_game *g, char *err, size_t errsz
 
 /* Free the reader (NULL is fine); the input is not closed. */
 void xq_jsonl_reader_close(xq_jsonl_reader *j);
+
+/* Whether a record read from here on keeps its line in the game's source
+ * (game.h; UTF-8, decoded when GBK or Big5 was forced, after any BOM, as
+ * its columns count; not for a line in error): the caller reads raw bytes
+ * (xq_read_options.no_raw false).  Off by default. */
+void xq_jsonl_reader_keep_source(xq_jsonl_reader *j, bool keep);
 
 /* Characters a JSON Lines tag name cannot hold, for reader and writer
  * alike: a name is written back as a PGN tag line [Name "value"], so it

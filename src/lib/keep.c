@@ -131,6 +131,28 @@ static void keep_bytes(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kep
     tell_lost(slot, g.raw, g.raw_len, ks->enc, &tr, false);
 }
 
+/* Where the character at text[at] (the writer's UTF-8 text of g, which
+ * the output's encoding lacks) is in g's source (XML, JSON Lines: game.h,
+ * UTF-8 as the readers keep it): the offset there of the same run of
+ * text around it (up to the markup, quotes, escapes or blanks of either
+ * form, at most 120 bytes each way), else of the character alone; SIZE_MAX
+ * when there is no source or neither is in it (the character written as
+ * an escape or entity in the file). */
+static size_t source_place(const xq_game *g, const char *text, size_t len, size_t at)
+{
+    if (!g->source || g->encoding != XQ_ENC_UTF8 || at >= len) return SIZE_MAX;
+    static const char stops[] = " \t\r\n\"\\[]{}<>&";
+    size_t a = at, b = at + 1;
+    while (a > 0 && at - a < 120 && !strchr(stops, text[a - 1])) a--;
+    while (b < len && b - at < 120 && !strchr(stops, text[b])) b++;
+    const char *found = memmem(g->source, g->source_len, text + a, b - a);
+    if (found) return (size_t)(found - g->source) + (at - a);
+    size_t n = 1;   /* the character alone: its UTF-8 sequence */
+    while (at + n < len && n < 4 && ((unsigned char)text[at + n] & 0xC0) == 0x80) n++;
+    found = memmem(g->source, g->source_len, text + at, n);
+    return found ? (size_t)(found - g->source) : SIZE_MAX;
+}
+
 /* A kept record without bytes (XML input) after records kept as bytes:
  * as PGN, in their encoding. */
 static void keep_as_pgn(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kept, xq_result fixed, bool rewritten)
@@ -158,16 +180,22 @@ static void keep_as_pgn(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *ke
     if (ks->enc == XQ_ENC_AUTO && !ascii) kept->enc = XQ_ENC_UTF8;
     kept->wrote = true;
     bool ok = ascii ? fwrite(buf, 1, len, slot->out) == len : xq_transcode(slot->out, buf, len, XQ_ENC_UTF8, to, &tr);
+    if (ascii) tr = (xq_transcode_report){.first_lost = SIZE_MAX};
+    /* the place: the first character lost, in the record's source (XML,
+     * JSON Lines: game.h), as a PGN record's (keep_bytes); else the game's
+     * first line */
+    size_t in_source = ok && !rewritten && tr.first_lost != SIZE_MAX
+                           ? source_place(&slot->game, buf, len, tr.first_lost) : SIZE_MAX;
     free(buf);
     if (!ok) {
         slot->game.out_of_memory = true;
         return;
     }
-    if (ascii) tr = (xq_transcode_report){.first_lost = SIZE_MAX};
     if (tr.first_lost == SIZE_MAX && !rewritten) return;
     kept->lost = true;
-    tr.first_lost = 0;   /* (the place: the game's first line; the text is the writer's) */
-    tell_lost(slot, "", 0, to, &tr, rewritten);
+    tr.first_lost = in_source != SIZE_MAX ? in_source : 0;
+    if (in_source != SIZE_MAX) tell_lost(slot, slot->game.source, slot->game.source_len, to, &tr, rewritten);
+    else tell_lost(slot, "", 0, to, &tr, rewritten);   /* (the text is the writer's) */
 }
 
 /* xq_keep_game (keep.h). */

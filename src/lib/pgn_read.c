@@ -3044,12 +3044,14 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
             xq_reader_close(r);
             return NULL;
         }
+        xq_xml_reader_keep_source(r->xml, !o.no_raw);   /* (game.h source: a raw for places) */
         r->next = xml_next;
     } else if (fmt == XQ_FMT_JSONL) {
         if (!(r->jsonl = xq_jsonl_reader_open(in, o.encoding, err, errsz))) {
             xq_reader_close(r);
             return NULL;
         }
+        xq_jsonl_reader_keep_source(r->jsonl, !o.no_raw);
         r->next = jsonl_next;
     } else if (fmt != XQ_FMT_PGN) {
         r->sub = fmt == XQ_FMT_XQF       ? xq_xqf_reader_open(in, err, errsz)

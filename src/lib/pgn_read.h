@@ -68,7 +68,8 @@ typedef struct {
                                and XQ_FMT_JSONL those formats */
     bool no_raw;            /* the caller never reads a game's raw bytes (only raw_len): text
                                records then leave g->raw NULL and count raw_len alone, sparing a
-                               copy of every record (xq-validate without --keep, xq-stats) */
+                               copy of every record (xq-validate without --keep, xq-stats);
+                               nor its source (XML, JSON Lines: game.h) */
 } xq_read_options;
 
 typedef struct xq_reader xq_reader;

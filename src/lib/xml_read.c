@@ -39,6 +39,13 @@ struct xq_xml_reader {
     uint32_t err_line, err_col;/* where the first error is */
     uint64_t index;
     char error[512];           /* first libxml2 error, or ours */
+    /* the lines fed to libxml2 from line src_line on, each ended by '\n',
+     * for the games' source (game.h): the lines before the last game's
+     * last one are dropped as it is handed over (take_source); src_off
+     * false once memory ran out for them (no source from then on) */
+    xq_buf src;
+    uint64_t src_line;
+    bool src_ok, keep_source;
 };
 
 /* Marks a <game> element already handed over (its _private, application
@@ -64,6 +71,18 @@ __attribute__((format(printf, 2, 3))) static void input_failed(xq_xml_reader *x,
     }
 }
 
+/* Add the line just taken (x->line) to the lines kept for the games'
+ * source. */
+static void keep_line(xq_xml_reader *x)
+{
+    if (!x->src_ok) return;
+    if (!x->src.len) x->src_line = x->line.number;
+    if (!xq_buf_append(&x->src, x->line.bytes, x->line.len) || !xq_buf_append(&x->src, "\n", 1)) {
+        x->src_ok = false;
+        xq_buf_free(&x->src);
+    }
+}
+
 static int read_cb(void *ctx, char *buf, int len)
 {
     xq_xml_reader *x = ctx;
@@ -84,6 +103,7 @@ static int read_cb(void *ctx, char *buf, int len)
             }
             x->have_line = true;
             x->line_pos = 0;
+            keep_line(x);
         }
         const xq_raw_line *l = &x->line;
         while (n < len && x->line_pos < l->raw_len) {
@@ -209,6 +229,7 @@ xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz)
     x->lx = lx;
     x->in = in;
     x->path = path;
+    x->src_ok = true;
     if (prolog_has_doctype(x)) {
         if (errsz) snprintf(err, errsz, "%s", x->error);
         free(x);
@@ -228,7 +249,13 @@ void xq_xml_reader_close(xq_xml_reader *x)
 {
     if (!x) return;
     if (x->rd) x->lx->xmlFreeTextReader(x->rd);
+    xq_buf_free(&x->src);
     free(x);
+}
+
+void xq_xml_reader_keep_source(xq_xml_reader *x, bool keep)
+{
+    x->keep_source = keep;
 }
 
 /* ---- one <game> subtree to the game model -------------------------------------- */
@@ -384,12 +411,84 @@ static int fail(xq_xml_reader *x, char *err, size_t errsz, const char *fallback)
     return -1;
 }
 
+/* The last line of n's subtree that holds text: the greatest line of its
+ * elements (libxml2 numbers one by its start tag) and of its text nodes'
+ * last characters that are not blanks (libxml2 numbers a text node by the
+ * line where its text ended: the line breaks after that character taken
+ * off; the blanks between elements hold nothing).  Should a text node be
+ * numbered otherwise (a text over a parser buffer's end), a character
+ * past the line found is only not placed (xq-validate --keep then names
+ * the game's first line). */
+static uint64_t last_line(const xq_libxml2 *lx, const xmlNode *n)
+{
+    long line = lx->xmlGetLineNo(n);
+    uint64_t last = line > 0 ? (uint64_t)line : 0;
+    if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
+        uint64_t breaks = 0, upto = 0;   /* line breaks before the last non-blank character */
+        bool any = false;
+        for (const xmlChar *c = n->content; c && *c; c++) {
+            if (*c == '\n') breaks++;
+            else if (*c != ' ' && *c != '\t' && *c != '\r') {
+                upto = breaks;
+                any = true;
+            }
+        }
+        return any && last > breaks - upto ? last - (breaks - upto) : 0;
+    }
+    for (const xmlNode *c = n->children; c; c = c->next) {   /* (depth: libxml2's limit) */
+        uint64_t l = last_line(lx, c);
+        if (l > last) last = l;
+    }
+    return last;
+}
+
+/* The byte offset in x->src of line `line`'s start, or SIZE_MAX when it
+ * is not kept. */
+static size_t src_at(const xq_xml_reader *x, uint64_t line)
+{
+    if (line < x->src_line) return SIZE_MAX;
+    size_t at = 0;
+    for (uint64_t l = x->src_line; l < line; l++) {
+        const char *nl = memchr(x->src.p + at, '\n', x->src.len - at);
+        if (!nl) return SIZE_MAX;
+        at = (size_t)(nl - x->src.p) + 1;
+    }
+    return at < x->src.len ? at : SIZE_MAX;
+}
+
+/* g, read from <game> el, gets its lines (first_line to last_line) as
+ * its source when the caller wants it (xq_xml_reader_keep_source) and
+ * they are UTF-8 (the encoding g says; a document in another declares it,
+ * and libxml2 decodes it: its lines are left out); the kept lines before the last
+ * one are dropped, whether copied or not (the next game starts there at
+ * the earliest). */
+static void take_source(xq_xml_reader *x, const xmlNode *el, xq_game *g)
+{
+    uint64_t last = last_line(x->lx, el);
+    size_t from = src_at(x, g->first_line), to = src_at(x, last + 1), end = src_at(x, last);
+    if (to == SIZE_MAX) to = x->src.len;
+    if (x->keep_source && from != SIZE_MAX && from < to &&
+        xq_utf8_valid((const unsigned char *)x->src.p + from, to - from, false)) {
+        char *s = xq_game_strndup(g, x->src.p + from, to - from);
+        if (s) {
+            g->source = s;
+            g->source_len = to - from;
+        }
+    }
+    if (end != SIZE_MAX && end > 0) {
+        memmove(x->src.p, x->src.p + end, x->src.len - end);
+        x->src.len -= end;
+        x->src_line = last;
+    }
+}
+
 /* Hand over the <game> el: read it into g and mark it returned.  The game
  * open at the reader's error (x->cut) gets an error diagnostic there, as
  * the PGN reader does with a record the input cuts. */
 static int give_game(xq_xml_reader *x, xmlNode *el, xq_game *g)
 {
     read_game(x, el, g);
+    take_source(x, el, g);
     el->_private = &RETURNED;
     if (el != x->cut) return 1;
     /* x->error without its place ("PATH:LINE:COL: " is the diag's, "PATH: "

@@ -16,11 +16,14 @@
  * comment; <variation> -> node variation; result -> the movetext result.
  * Nodes carry the element's line (column 1).  raw/raw_len stay empty:
  * an XML record has no standalone original bytes (xq-validate --keep
- * writes such games through the XML writer, game_io.h).
+ * writes such games through the XML writer, game_io.h); its lines can be
+ * kept as the game's source (xq_xml_reader_keep_source), to place a
+ * character in.
  */
 #ifndef XQ_XML_READ_H
 #define XQ_XML_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "game.h"
@@ -56,6 +59,12 @@ xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz);
  * games cuts no game.  Unknown elements and moves without text become
  * diagnostics in g. */
 int xq_xml_reader_next(xq_xml_reader *x, xq_game *g, char *err, size_t errsz);
+
+/* Whether a game read from here on keeps the lines of its <game> element
+ * (from its first line to the last that holds its text) in its source
+ * (game.h), when they are UTF-8: the caller reads raw bytes
+ * (xq_read_options.no_raw false).  Off by default. */
+void xq_xml_reader_keep_source(xq_xml_reader *x, bool keep);
 
 /* Free the reader (NULL is fine); the input is not closed. */
 void xq_xml_reader_close(xq_xml_reader *x);

@@ -143,3 +143,30 @@ printf '[Event "a\033[31mb"]\n[Red "红方"]\n\n1. 炮二平五 馬８進７ *\n
 $V -q --keep valid $D/big5.pgn "$TMP/esc.pgn" >/dev/null 2>"$TMP/err"
 expect_eq "big5 + an ESC in a tag: the warning escapes it" "1 0" \
   "$(grep -c 'esc.pgn:2:7: warning: game 1 (a\\033\[31mb; 红方 vs ?): kept in big5' "$TMP/err") $(grep -c "$(printf '\033')" "$TMP/err")"
+
+# an XML or JSON Lines record whose text the output's encoding lacks: the
+# warning at that character's line and column in the file (its source,
+# game.h), as a PGN record's (above), not at the game's start; -j 1 and 3
+# alike; a second game of the file placed in its own lines
+printf '[Event "s"]\n[Red "红方"]\n\n1. 炮二平五 馬８進７ *\n\n[Event "t"]\n\n1. 炮二平五 馬８進７\n{plain, then ☃}\n*\n' > "$TMP/lack.pgn"
+$C -q --to xml "$TMP/lack.pgn" > "$TMP/lack.xml"
+$C -q --to jsonl "$TMP/lack.pgn" > "$TMP/lack.jsonl"
+want_xml=$(grep -n '红方' "$TMP/lack.xml" | cut -d: -f1):$(($(grep '红方' "$TMP/lack.xml" | sed 's/红方.*//' | wc -m)))
+want_xml2=$(grep -n '☃' "$TMP/lack.xml" | cut -d: -f1):$(($(grep '☃' "$TMP/lack.xml" | sed 's/☃.*//' | wc -m)))
+want_jsonl=1:$(($(head -1 "$TMP/lack.jsonl" | sed 's/红方.*//' | wc -m)))
+want_jsonl2=2:$(($(sed -n 2p "$TMP/lack.jsonl" | sed 's/☃.*//' | wc -m)))
+for j in 1 3; do
+  $V -q -j $j --keep valid $D/big5.pgn "$TMP/lack.xml" "$TMP/lack.jsonl" >/dev/null 2>"$TMP/err"
+  expect_eq "big5 + xml, jsonl lacking characters (-j $j): the warnings at the characters" \
+"$TMP/lack.xml:$want_xml: warning: game 1 (s; 红方 vs ?): kept in big5, the encoding of the records kept before it: 1 character it lacks written as '?'
+$TMP/lack.xml:$want_xml2: warning: game 2 (t): kept in big5, the encoding of the records kept before it: 1 character it lacks written as '?'
+$TMP/lack.jsonl:$want_jsonl: warning: game 1 (s; 红方 vs ?): kept in big5, the encoding of the records kept before it: 1 character it lacks written as '?'
+$TMP/lack.jsonl:$want_jsonl2: warning: game 2 (t): kept in big5, the encoding of the records kept before it: 1 character it lacks written as '?'" \
+    "$(cat "$TMP/err")"
+done
+# the character written as an escape in the file: no place there, the game's start
+sed 's/红/\\u7ea2/' "$TMP/lack.jsonl" > "$TMP/esc.jsonl"
+$V -q --keep valid $D/big5.pgn "$TMP/esc.jsonl" >/dev/null 2>"$TMP/err"
+expect_eq "big5 + jsonl, the character as an escape: at the line's start" \
+  "$TMP/esc.jsonl:1:1: warning: game 1 (s; 红方 vs ?): kept in big5, the encoding of the records kept before it: 1 character it lacks written as '?'" \
+  "$(head -1 "$TMP/err")"
