@@ -520,7 +520,7 @@ static inline bool names_seen_id(const xq_reader *r, const xq_game *g, const cha
     return id >= 0 ? r->known_seen >> id & 1 : names_seen_other(r, g, s, n);
 }
 
-static bool names_seen(const xq_reader *r, const xq_game *g, const char *s, size_t n)
+static inline __attribute__((always_inline)) bool names_seen(const xq_reader *r, const xq_game *g, const char *s, size_t n)
 {
     bool exact;
     return names_seen_id(r, g, s, n, known_name(s, n, &exact));
@@ -1118,6 +1118,7 @@ static __attribute__((noinline, cold)) void repeat_on_line_warn(xq_reader *r, xq
 static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, const char *end)
 {
     if (simple_tag(r, g, s, p, end)) return;
+    const char *line_start = p;
     bool ok = true;
     while (ok && tag_start(p, end)) {
         const char *tag = p;   /* its column, 1 + nchars(s, tag), only for diagnostics */
@@ -1177,7 +1178,9 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
             else diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, tag), "tag not closed by ']'");
             diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, tag), "tag value not in quotes");
         }
-        if (g->tag_count && names_seen(r, g, name, name_len))
+        /* (the line's first name never repeats one: starts_record would
+         * have ended the record at this line) */
+        if (tag != line_start && names_seen(r, g, name, name_len))
             repeat_on_line_warn(r, g, 1 + nchars(s, tag), name, name_len, r->scratch.p ? r->scratch.p : "",
                                 r->scratch.len);
         if (xq_game_add_tag(g, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len))
@@ -1369,13 +1372,23 @@ static __attribute__((noinline, cold)) void split_after_text(xq_reader *r, xq_ga
     split_warn(r, g, next_line);
 }
 
+/* record_end's warnings about a record that a tag line at next_line (0:
+ * the end of the input) ended before any play: split_warn's case, or
+ * split_after_text's. */
+static __attribute__((noinline, cold)) void split_check(xq_reader *r, xq_game *g, uint64_t next_line)
+{
+    if (!next_line || has_play(r, g)) return;
+    if (r->split_tag) split_warn(r, g, next_line);
+    else if (r->ph == PH_MOVES && g->tag_count && !r->in_comment) split_after_text(r, g, next_line);
+}
+
 /* Close everything still open and fill the rest of g.  next_line is the
  * line that starts the next record, 0 at the end of the input. */
 static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
 {
-    if (r->split_tag && next_line && !has_play(r, g)) split_warn(r, g, next_line);
-    else if (r->ph == PH_MOVES && next_line && g->tag_count && !r->in_comment && !has_play(r, g))
-        split_after_text(r, g, next_line);
+    /* (a record that ends in its movetext without a result is rare: a
+     * test of two flags for the usual ones) */
+    if (__builtin_expect(r->split_tag || r->ph == PH_MOVES, 0)) split_check(r, g, next_line);
     char where[64] = "";
     if (r->in_comment || r->depth || r->skip) {   /* only for these messages */
         if (next_line) snprintf(where, sizeof where, "before the next record at line %llu",

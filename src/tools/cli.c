@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -56,8 +57,19 @@ void xq_cli_watch_stdout(void)
     cookie_io_functions_t io = {.write = stdout_write};
     FILE *f = fopencookie(NULL, "w", io);
     if (!f) return;   /* (the plain stream stays: a reason may then be missing) */
-    /* as the C library buffers standard output: by lines on a terminal */
-    if (isatty(STDOUT_FILENO)) setvbuf(f, NULL, _IOLBF, BUFSIZ);
+    /* buffered as the C library buffers fd 1 (glibc: by lines on a
+     * terminal, else in blocks of the file's st_blksize up to BUFSIZ), so
+     * that the output goes out at the same points: where it shares a file
+     * with standard error (2>&1), the two interleave as before */
+    size_t size = BUFSIZ;
+    struct stat st;
+    if (fstat(STDOUT_FILENO, &st) == 0 && st.st_blksize > 0 && (size_t)st.st_blksize < size)
+        size = (size_t)st.st_blksize;
+    static char buf[BUFSIZ];   /* (glibc sizes a buffer it allocates itself by BUFSIZ alone) */
+    if (setvbuf(f, buf, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, size) != 0) {
+        fclose(f);
+        return;
+    }
     stdout = f;
     watched = true;
 }
