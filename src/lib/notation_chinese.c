@@ -795,34 +795,43 @@ READ_PLAY_OUT static xq_played play_desc_full(xq_position *pos, unsigned d, xq_c
  * same from every rank: 進退平 fix the file and the rank step), the
  * ranks from which the move passes the geometry that needs no board
  * (on the board, palace, river, soldier direction: what fast_target
- * tests without reading the board), and the one board test left.
+ * tests without reading the board), and the one board test left, as one
+ * recipe for every kind (plan_board_ok): an occupancy mask (a rank's,
+ * or a file's), shifted right, the bits of the squares that must be
+ * empty, and whether a capture needs exactly one of them occupied (a
+ * cannon's screen).  A horse's leg, an elephant's eye and a chariot's
+ * or cannon's path are then one formula with no branch on the kind:
+ * the kind of the mover is as good as random from ply to ply, and the
+ * branches on it were the most mispredicted of the replay.
  * head == 0: not built yet.  8 bytes, so that the plans of args 1..8
  * of one (kind, file, action) share one cache line (plan_of; at 16
  * bytes they took three).  The plan's load still misses the first-level
  * cache on about two plies in three (cachegrind, the first 5,255 master
  * games): the reader's tables evict the plans between games. */
 enum {
-    PT_FREE = 0,       /* advisor, soldier: the own-piece test only */
-    PT_LEG = 1,        /* horse, elephant: from + aux (leg, eye) empty */
-    PT_LINE = 2,       /* chariot, cannon: no piece between (file) */
-    PT_RANK = 4,       /* the line is from's rank, not its file */
-    PT_CANNON = 8,     /* a capture needs exactly one piece between */
-    PT_GENERAL = 16,   /* the general: the own-piece test, then play_plan_any */
-    PT_HORSE = XQ_REL_HORSE   /* (a flag besides the test) a horse: plan_check_touched reads horse squares */
+    PT_RANK = 1,       /* a rank's mask (from's rank picks it); else a file's (from's rank adds to the shift) */
+    PT_AT = 62,        /* where the mask is: bytes past rank_occ (rank_occ and file_occ: one array of 19 masks) */
+    PT_NEED = 192,     /* the row of plan_need: PT_CANNON | the side */
+    PT_CANNON = 128,   /* a capture needs exactly one piece on the bits (a cannon's screen); else none */
+    PT_HORSE = XQ_REL_HORSE   /* in head: a horse (plan_check_touched reads horse squares) */
 };
+_Static_assert(PT_HORSE == 64, "head's bits 4 to 7 are free for the horse's");
+_Static_assert(offsetof(xq_position, file_occ) == offsetof(xq_position, rank_occ) + 2 * XQ_RANKS,
+               "the plan's PT_AT reads rank_occ and file_occ as one array");
 typedef struct {
-    /* p | fx << 8 | ranks << 16 | PLAN_BUILT | x << 28: the mover
-     * (kind | side << 3), x * 10 (where its file starts in fboard), bit
-     * r of ranks: playable from rank r as far as no board matters, the
-     * mover's file x.  0: not built.  Written last, with release order,
-     * by the one thread that builds the plan (under plan_lock), and read
-     * with acquire order: the fields below, written before it and never
-     * after, are read only once it is not 0. */
+    /* p | PT_HORSE for a horse | fx << 8 | ranks << 16 | PLAN_BUILT |
+     * x << 28: the mover (kind | side << 3), x * 10 (where its file
+     * starts in fboard), bit r of ranks: playable from rank r as far as
+     * no board matters, the mover's file x.  0: not built.  Written
+     * last, with release order, by the one thread that builds the plan
+     * (under plan_lock), and read with acquire order: the fields below,
+     * written before it and never after, are read only once it is not
+     * 0. */
     _Atomic uint32_t head;
     int8_t delta;       /* to - from */
-    uint8_t test;       /* PT_*, | PT_HORSE for a horse */
-    int8_t aux;         /* PT_LEG: the leg or eye - from; a file line: shift (below) */
-    uint8_t between;    /* PT_LINE: the squares between, on the line's mask (bits 0..7 at most) */
+    uint8_t test;       /* the mask (PT_AT, PT_RANK), the count needed (PT_NEED) */
+    int8_t aux;         /* the shift of the mask (PT_RANK), or what from's rank adds to it (a file's mask) */
+    uint8_t between;    /* the bits of the shifted mask that must be empty (0: no board test) */
 } desc_plan;
 _Static_assert(sizeof(desc_plan) == 8, "a plan is 8 bytes");
 #define PLAN_BUILT (1u << 26)
@@ -865,14 +874,21 @@ static inline unsigned plan_rel_to(xq_piece p)
     return XQ_REL_LINES | XQ_REL_SELF | (XQ_KIND(p) == XQ_HORSE ? XQ_REL_HORSE : 0);
 }
 
+/* The test byte of a plan whose mask is file fx's (shifted by from's
+ * rank + aux). */
+static inline uint8_t plan_file_test(int fx) { return (uint8_t)(2 * (XQ_RANKS + fx)); }
+
 /* Work out the plan of full-form desc d for side (see desc_plan) into
  * *pl, head last: the ranks from which fast_target finds a target on the
  * empty board, the offset it gives (the same from each), and the test
- * it makes on a real board: a horse's leg, an elephant's eye, a
- * chariot's or cannon's path (between: the ranks strictly between from
- * and to on the file mask shifted right by from's rank + aux, or the
- * files strictly between on the rank mask; a general: PT_GENERAL, its
- * own tests in play_plan_any).  The caller holds plan_lock. */
+ * it makes on a real board as a mask recipe (plan_board_ok): a horse's
+ * leg on from's rank (rank mask, the leg's file bit) or file (file
+ * mask, the leg's rank bit), an elephant's eye (the eye's file mask, its
+ * rank bit), a chariot's or cannon's path (the ranks strictly between
+ * from and to on the file mask shifted right by from's rank + aux, or
+ * the files strictly between on the rank mask); no bits for an advisor,
+ * a soldier or the general (its own tests in play_plan_any).  The
+ * caller holds plan_lock. */
 static void plan_fill(desc_plan *pl, xq_color side, unsigned d)
 {
     xq_kind kind = (xq_kind)(d >> 10 & 7);
@@ -880,7 +896,7 @@ static void plan_fill(desc_plan *pl, xq_color side, unsigned d)
     unsigned ranks = 0;
     int x = 0;
     pl->delta = 0;
-    pl->test = PT_FREE;
+    pl->test = PT_RANK;   /* rank_occ[r], no bits */
     pl->aux = 0;
     pl->between = 0;
     if (kind != XQ_NONE && num >= 1 && num <= 9 && action >= 1 && arg >= 1 && arg <= 9) {
@@ -893,30 +909,36 @@ static void plan_fill(desc_plan *pl, xq_color side, unsigned d)
         }
         int tx = xqn_file_x(side, arg);
         int dir = (action == XQN_FWD) == (side == XQ_RED) ? 1 : -1;   /* in ranks, as fast_target */
-        if (kind == XQ_GENERAL) {
-            pl->test = PT_GENERAL;
-        } else if (kind == XQ_HORSE || kind == XQ_ELEPHANT) {
-            pl->test = PT_LEG;
-            /* the eye halfway; a horse's leg one step along its longer leg */
-            pl->aux = (int8_t)(kind == XQ_ELEPHANT ? pl->delta / 2
-                               : (tx - x == 2 || x - tx == 2) ? (tx - x) / 2 : 9 * dir);
+        if (kind == XQ_ELEPHANT) {
+            /* the eye: the file between, one rank on */
+            pl->test = plan_file_test((x + tx) / 2);
+            pl->aux = (int8_t)dir;
+            pl->between = 1;
+        } else if (kind == XQ_HORSE && (tx - x == 2 || x - tx == 2)) {
+            /* the leg on from's rank, on the file between */
+            pl->aux = (int8_t)((x + tx) / 2);
+            pl->between = 1;
+        } else if (kind == XQ_HORSE) {
+            /* the leg on from's file, one rank on */
+            pl->test = plan_file_test(x);
+            pl->aux = (int8_t)dir;
+            pl->between = 1;
+        } else if ((kind == XQ_CHARIOT || kind == XQ_CANNON) && action == XQN_SIDE) {
+            int lo = tx < x ? tx : x, hi = tx < x ? x : tx;
+            pl->between = (uint8_t)(((1u << hi) - 1) & (~1u << lo));   /* bits 1..7 */
         } else if (kind == XQ_CHARIOT || kind == XQ_CANNON) {
-            pl->test = (uint8_t)(PT_LINE | (kind == XQ_CANNON ? PT_CANNON : 0) | (action == XQN_SIDE ? PT_RANK : 0));
-            if (action == XQN_SIDE) {
-                int lo = tx < x ? tx : x, hi = tx < x ? x : tx;
-                pl->between = (uint8_t)(((1u << hi) - 1) & (~1u << lo));   /* bits 1..7 */
-            } else {
-                /* ranks r+1 .. r+dr-1 or r+dr+1 .. r-1: arg - 1 of them
-                 * from the lower end's next rank, r + aux */
-                int dr = dir * arg;
-                pl->aux = (int8_t)((dr > 0 ? 0 : dr) + 1);
-                pl->between = (uint8_t)((1u << (arg - 1)) - 1);   /* arg <= 9: 8 bits */
-            }
+            /* ranks r+1 .. r+dr-1 or r+dr+1 .. r-1: arg - 1 of them
+             * from the lower end's next rank, r + aux */
+            int dr = dir * arg;
+            pl->test = plan_file_test(x);
+            pl->aux = (int8_t)((dr > 0 ? 0 : dr) + 1);
+            pl->between = (uint8_t)((1u << (arg - 1)) - 1);   /* arg <= 9: 8 bits */
         }
+        if (kind == XQ_CANNON) pl->test |= PT_CANNON;
     }
-    if (kind == XQ_HORSE) pl->test |= PT_HORSE;
-    atomic_store_explicit(&pl->head, XQ_PIECE(kind, side) | (unsigned)x * XQ_RANKS << 8 | ranks << 16 | PLAN_BUILT |
-                                         (unsigned)x << 28,
+    pl->test |= (uint8_t)(side << 6);   /* plan_need's row: PT_CANNON | side */
+    atomic_store_explicit(&pl->head, XQ_PIECE(kind, side) | (kind == XQ_HORSE ? PT_HORSE : 0) |
+                                         (unsigned)x * XQ_RANKS << 8 | ranks << 16 | PLAN_BUILT | (unsigned)x << 28,
                           memory_order_release);
 }
 
@@ -983,7 +1005,7 @@ READ_PLAY_OUT static xq_played play_check_rest(xq_position *pos, unsigned ft, xq
  * impossible start), else the REL bits of from that matter | those of
  * to << 8 (not 0).  A side without a general reads xq_rel's row of 0:
  * 0, no check (xq_in_check's answer).  rel_to: plan_rel_to(p) (a
- * plan's test keeps its horse bit, PT_HORSE). */
+ * plan's head keeps its horse bit, PT_HORSE). */
 __attribute__((always_inline)) static inline unsigned plan_check_touched(const xq_position *pos, xq_color opp,
                                                                          int from, int to, unsigned rel_to,
                                                                          const xq_checks *s)
@@ -1168,20 +1190,48 @@ __attribute__((always_inline)) static inline bool plan_safe_at_once(int g, int f
     return !rf && t && !(rt & XQ_REL_SELF);
 }
 
-/* Whether the plan's board test passes for the piece on from (rank r)
- * onto t: a leg or eye empty, or the line between from and to clear (a
- * cannon's capture: one piece there); nothing for the others. */
-__attribute__((always_inline)) static inline bool plan_board_ok(const xq_position *pos, const desc_plan *e, int x,
-                                                                int r, int from, xq_piece t)
+/* The pieces on a plan's bits (plan_board_ok), counted up to 2: 0, 1,
+ * or 2 for more. */
+#define PLAN_N2_(b) ((b) == 0 ? 0 : ((b) & ((b) - 1)) == 0 ? 1 : 2)
+#define PLAN_N8_(b) PLAN_N2_((b) + 0), PLAN_N2_((b) + 1), PLAN_N2_((b) + 2), PLAN_N2_((b) + 3), \
+                    PLAN_N2_((b) + 4), PLAN_N2_((b) + 5), PLAN_N2_((b) + 6), PLAN_N2_((b) + 7)
+#define PLAN_N64_(b) PLAN_N8_((b) + 0), PLAN_N8_((b) + 8), PLAN_N8_((b) + 16), PLAN_N8_((b) + 24), \
+                     PLAN_N8_((b) + 32), PLAN_N8_((b) + 40), PLAN_N8_((b) + 48), PLAN_N8_((b) + 56)
+static const uint8_t plan_pieces_on[256] = {PLAN_N64_(0), PLAN_N64_(64), PLAN_N64_(128), PLAN_N64_(192)};
+#undef PLAN_N64_
+#undef PLAN_N8_
+#undef PLAN_N2_
+
+/* The count of pieces on a plan's bits that a move onto t needs, by
+ * [cannon][side][t] (the plan's PT_NEED row): 0 (an empty target, or
+ * another kind's capture), 1 (a cannon's capture: its screen), none
+ * (0xFF: t is the mover's own piece, refused whatever the bits hold). */
+#define PLAN_NEED_(cannon, side)                                                                            \
+    {0, (side) ? (cannon) : 0xFF, (side) ? (cannon) : 0xFF, (side) ? (cannon) : 0xFF, (side) ? (cannon) : 0xFF, \
+     (side) ? (cannon) : 0xFF, (side) ? (cannon) : 0xFF, (side) ? (cannon) : 0xFF, 0,                           \
+     (side) ? 0xFF : (cannon), (side) ? 0xFF : (cannon), (side) ? 0xFF : (cannon), (side) ? 0xFF : (cannon),   \
+     (side) ? 0xFF : (cannon), (side) ? 0xFF : (cannon), (side) ? 0xFF : (cannon)}
+static const uint8_t plan_need[4][16] = {PLAN_NEED_(0, 0), PLAN_NEED_(0, 1), PLAN_NEED_(1, 0), PLAN_NEED_(1, 1)};
+_Static_assert(PT_CANNON >> 6 == 2, "plan_need's rows: cannon * 2 + side");
+#undef PLAN_NEED_
+
+/* Whether the move of the piece on rank r onto t passes the plan's board
+ * test and the own-piece test (its recipe, desc_plan: a leg or eye
+ * empty, or the line between from and to clear, a cannon's capture: one
+ * piece there; no bits for the others; t not the mover's own), with no
+ * branch: the mask read (as bytes of the position past rank_occ: PT_AT,
+ * + 2r for a rank's), shifted (aux, + r for a file's), the bits kept,
+ * and their count (plan_pieces_on) compared with the one the target
+ * needs (plan_need's PT_NEED row). */
+__attribute__((always_inline)) static inline bool plan_board_ok(const xq_position *pos, const desc_plan *e, int r,
+                                                                xq_piece t)
 {
     unsigned test = e->test;
-    if (test & PT_LINE) {
-        unsigned occ = (test & PT_RANK) ? pos->rank_occ[r] : (unsigned)pos->file_occ[x] >> (r + e->aux);
-        unsigned between = occ & e->between;
-        if ((test & PT_CANNON) && t) return between && !(between & (between - 1));
-        return !between;
-    }
-    return !(test & PT_LEG) || !pos->board[from + e->aux];
+    unsigned on_rank = (test & PT_RANK) * (unsigned)r;   /* a rank's mask: r; a file's: 0 */
+    unsigned at = (unsigned)offsetof(xq_position, rank_occ) + (test & PT_AT) + 2 * on_rank;
+    unsigned occ = *(const uint16_t *)(const void *)((const unsigned char *)pos + at);
+    unsigned bits = occ >> (unsigned)(e->aux + r - (int)on_rank) & e->between;
+    return plan_pieces_on[bits] == plan_need[test >> 6][t];
 }
 
 /* The ranks of the file starting at fboard[fx] that hold piece p (0..15):
@@ -1224,15 +1274,16 @@ xq_played xq_move_play_desc(xq_position *pos, unsigned d, xq_checks *s)
     if (!(m & head >> 16) || (m & (m - 1))) return play_desc_other(pos, d, s);
     int x = (int)(head >> 28), r = __builtin_ctz(m), from = XQ_SQ(x, r), to = from + e->delta;
     xq_piece t = pos->board[to], p = (xq_piece)(head & 15);
-    if ((t && XQ_COLOR(t) == side) || !plan_board_ok(pos, e, x, r, from, t)) return (xq_played){XQ_MOVE_NONE, XQ_NONE};
+    /* one branch, rarely taken (a recorded error) */
+    if (!plan_board_ok(pos, e, r, t)) return (xq_played){XQ_MOVE_NONE, XQ_NONE};
     unsigned ft = (unsigned)XQ_MOVE(from, to);
-    if (e->test == PT_GENERAL || s->in_check[side]) return play_plan_any(pos, ft, s);
+    if ((XQ_KIND(p) == XQ_GENERAL) | s->in_check[side]) return play_plan_any(pos, ft, s);
     int g = pos->general[side];
     if (!plan_safe_at_once(g, from, to, t) &&   /* no general: a row of 0, safe at once */
         !plan_guard_clear(pos, g, from, to, xq_rel[g][from], xq_rel[g][to], t))
         return play_plan_guarded(pos, ft | (unsigned)g << 14, s);
     xq_played out = {(xq_move)ft, xq_make_known_plain(pos, from, to, p, t)};
-    unsigned rel = plan_check_touched(pos, pos->side, from, to, (e->test & PT_HORSE) | XQ_REL_LINES | XQ_REL_SELF, s);
+    unsigned rel = plan_check_touched(pos, pos->side, from, to, (head & PT_HORSE) | XQ_REL_LINES | XQ_REL_SELF, s);
     if (rel) return play_check_rest(pos, ft, s, out, rel & 0xFFFF);
     return out;
 }
