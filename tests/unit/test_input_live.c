@@ -73,12 +73,11 @@ static unsigned read_lines(xq_input *in, unsigned first, unsigned max, uint64_t 
     return n;
 }
 
-/* A file appended to after the open (and after part of it was read): the
- * appended lines are read too, after the others. */
-static void test_grows(void **state)
+/* A made-up file of FILE_LINES lines at a fresh path (path: room for
+ * 64 bytes), opened as UTF-8 input. */
+static xq_input *open_made_file(char path[64])
 {
-    (void)state;
-    char path[64] = "/tmp/xq-live-XXXXXX";
+    snprintf(path, 64, "/tmp/xq-live-XXXXXX");
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
@@ -86,15 +85,32 @@ static void test_grows(void **state)
     char err[256];
     xq_input *in = xq_input_open(path, XQ_ENC_UTF8, err, sizeof err);
     assert_non_null(in);
-    uint64_t off = 0;
-    assert_int_equal(read_lines(in, 0, 1000, UINT64_MAX, &off), 1000);
-    write_lines(path, FILE_LINES, FILE_LINES + 5000);
-    assert_int_equal(read_lines(in, 1000, 0, UINT64_MAX, &off), FILE_LINES + 4000);
+    return in;
+}
+
+/* in is at its end: no line more, no error; then closed and its file
+ * removed. */
+static void ends_clean(xq_input *in, const char *path)
+{
     xq_raw_line l;
     assert_int_equal(xq_input_line(in, &l), 0);
     assert_string_equal(xq_input_error(in), "");
     xq_input_close(in);
     unlink(path);
+}
+
+/* A file appended to after the open (and after part of it was read): the
+ * appended lines are read too, after the others. */
+static void test_grows(void **state)
+{
+    (void)state;
+    char path[64];
+    xq_input *in = open_made_file(path);
+    uint64_t off = 0;
+    assert_int_equal(read_lines(in, 0, 1000, UINT64_MAX, &off), 1000);
+    write_lines(path, FILE_LINES, FILE_LINES + 5000);
+    assert_int_equal(read_lines(in, 1000, 0, UINT64_MAX, &off), FILE_LINES + 4000);
+    ends_clean(in, path);
 }
 
 /* A file truncated after the open, past the bytes already read (in the
@@ -103,25 +119,15 @@ static void test_grows(void **state)
 static void test_truncated(void **state)
 {
     (void)state;
-    char path[64] = "/tmp/xq-live-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    write_lines(path, 0, FILE_LINES);
-    char err[256];
-    xq_input *in = xq_input_open(path, XQ_ENC_UTF8, err, sizeof err);
-    assert_non_null(in);
+    char path[64];
+    xq_input *in = open_made_file(path);
     uint64_t off = 0;
     assert_int_equal(read_lines(in, 0, 1000, UINT64_MAX, &off), 1000);
     const uint64_t end = 1024 * 1024 + 17;   /* (line 32768, cut after 17 bytes) */
     assert_int_equal(truncate(path, (off_t)end), 0);
     read_lines(in, 1000, 0, end, &off);
     assert_int_equal(off, end);
-    xq_raw_line l;
-    assert_int_equal(xq_input_line(in, &l), 0);
-    assert_string_equal(xq_input_error(in), "");
-    xq_input_close(in);
-    unlink(path);
+    ends_clean(in, path);
 }
 
 /* A file emptied after the open: whatever was read before it is whole
@@ -129,14 +135,8 @@ static void test_truncated(void **state)
 static void test_emptied(void **state)
 {
     (void)state;
-    char path[64] = "/tmp/xq-live-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    write_lines(path, 0, FILE_LINES);
-    char err[256];
-    xq_input *in = xq_input_open(path, XQ_ENC_UTF8, err, sizeof err);
-    assert_non_null(in);
+    char path[64];
+    xq_input *in = open_made_file(path);
     uint64_t off = 0;
     assert_int_equal(read_lines(in, 0, 10, UINT64_MAX, &off), 10);
     assert_int_equal(truncate(path, 0), 0);
@@ -156,10 +156,7 @@ static void test_emptied(void **state)
         off += l.raw_len;
     }
     assert_true(n < FILE_LINES);
-    assert_int_equal(xq_input_line(in, &l), 0);
-    assert_string_equal(xq_input_error(in), "");
-    xq_input_close(in);
-    unlink(path);
+    ends_clean(in, path);
 }
 
 /* Lines written into a pipe by another process in pieces of odd sizes
