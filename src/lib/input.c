@@ -998,7 +998,11 @@ bool xq_sniff_our_xml(const unsigned char *p, size_t n)
         q = c + strlen(close);
     }
     const unsigned char *gt = memchr(q, '>', (size_t)(end - q));   /* the root's start tag */
-    return gt && find(q, (size_t)(gt - q), XQ_XML_NS) != NULL;
+    static const char CBF[] = "<ChineseChessRecord";   /* a CBF record (cbf_read.h), read as XML too */
+    bool cbf = gt && (size_t)(gt - q) >= sizeof CBF - 1 && !memcmp(q, CBF, sizeof CBF - 1) &&
+               (q[sizeof CBF - 1] == '>' || q[sizeof CBF - 1] == ' ' || q[sizeof CBF - 1] == '\t' ||
+                q[sizeof CBF - 1] == '\r' || q[sizeof CBF - 1] == '\n' || q[sizeof CBF - 1] == '/');
+    return gt && (cbf || find(q, (size_t)(gt - q), XQ_XML_NS) != NULL);
 }
 
 xq_format xq_sniff_format(const unsigned char *p, size_t n)

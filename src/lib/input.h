@@ -81,7 +81,8 @@ xq_format xq_sniff_format(const unsigned char *p, size_t n);
 
 /* Is p[0..n) (a file's start) a document of our XML format: its root
  * element, after the prolog (declaration, comments, doctype), carries our
- * namespace (xml_read.h XQ_XML_NS)?  Then a "[DhtmlXQ" inside it is text,
+ * namespace (xml_read.h XQ_XML_NS), or is a CBF record's
+ * <ChineseChessRecord> (cbf_read.h, read by the XML reader too)?  Then a "[DhtmlXQ" inside it is text,
  * not an HTML page carrying DhtmlXQ.  False when the root's start tag is
  * not within the n bytes. */
 bool xq_sniff_our_xml(const unsigned char *p, size_t n);

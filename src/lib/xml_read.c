@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cbf_read.h"
 #include "replay.h"
 #include "xml_lib.h"
 
@@ -119,9 +120,12 @@ static int read_cb(void *ctx, char *buf, int len)
 /* The <game> (a child of the root element) that holds node, or NULL. */
 static const xmlNode *game_of(const xmlNode *node)
 {
-    for (const xmlNode *n = node; n && n->parent; n = n->parent)
-        if (n->parent->type == XML_ELEMENT_NODE && n->parent->parent && n->parent->parent->type == XML_DOCUMENT_NODE)
+    for (const xmlNode *n = node; n && n->parent; n = n->parent) {
+        if (n->parent->type == XML_DOCUMENT_NODE) return xq_cbf_root(n) ? n : NULL;   /* a CBF file's one game */
+        if (n->parent->type == XML_ELEMENT_NODE && n->parent->parent && n->parent->parent->type == XML_DOCUMENT_NODE &&
+            !xq_cbf_root(n->parent))
             return is_el(n, "game") ? n : NULL;
+    }
     return NULL;
 }
 
@@ -487,7 +491,8 @@ static void take_source(xq_xml_reader *x, const xmlNode *el, xq_game *g)
  * the PGN reader does with a record the input cuts. */
 static int give_game(xq_xml_reader *x, xmlNode *el, xq_game *g)
 {
-    read_game(x, el, g);
+    if (xq_cbf_root(el)) xq_cbf_read_game(x->lx, el, g, xq_input_path(x->in), ++x->index);
+    else read_game(x, el, g);
     take_source(x, el, g);
     el->_private = &RETURNED;
     if (el != x->cut) return 1;
@@ -507,6 +512,7 @@ static int give_game(xq_xml_reader *x, xmlNode *el, xq_game *g)
 static xmlNode *unreturned(const xq_xml_reader *x, bool last)
 {
     xmlNode *root = x->doc ? x->lx->xmlDocGetRootElement(x->doc) : NULL, *found = NULL;
+    if (xq_cbf_root(root)) return root->_private != &RETURNED ? root : NULL;
     if (!root || !is_el(root, "games")) return NULL;
     for (xmlNode *c = root->children; c; c = c->next)
         if (is_el(c, "game") && c->_private != &RETURNED) {
@@ -568,12 +574,12 @@ int xq_xml_reader_next(xq_xml_reader *x, xq_game *g, char *err, size_t errsz)
         if (type == XML_READER_TYPE_ENTITY_REFERENCE) return refuse(x, err, errsz, "entity references are refused");
         if (type != XML_READER_TYPE_ELEMENT) continue;
         xmlNodePtr node = lx->xmlTextReaderCurrentNode(x->rd);
-        if (depth == 0 && !is_el(node, "games")) {
+        if (depth == 0 && !is_el(node, "games") && !xq_cbf_root(node)) {
             char msg[200];
             snprintf(msg, sizeof msg, "root element <%s> is not <games> of %s", (const char *)node->name, XQ_XML_NS);
             return refuse(x, err, errsz, msg);
         }
-        if (depth == 1 && is_el(node, "game")) {
+        if ((depth == 1 && is_el(node, "game")) || (depth == 0 && xq_cbf_root(node))) {   /* (CBF: cbf_read.h) */
             xmlNodePtr el = lx->xmlTextReaderExpand(x->rd);
             if (!el || x->stopped) break;   /* cut: handed over from the tree, with the others left */
             x->at_game = true;

@@ -55,7 +55,9 @@ xq_xml_reader *xq_xml_reader_open(xq_input *in, char *err, size_t errsz);
  * "XML error: MSG; the record is cut here" or "input ends early (REASON);
  * the record is cut here" -- and then -1, on this and every later call.
  * A refused document (DOCTYPE, an entity reference, another root
- * element) gives -1 at once.  An error in a <game> start tag or between
+ * element) gives -1 at once.  A document whose root is <ChineseChessRecord>
+ * (no namespace) is a 象棋橋 CBF record, one game read by cbf_read.h's
+ * xq_cbf_read_game, with the same handling of errors.  An error in a <game> start tag or between
  * games cuts no game.  Unknown elements and moves without text become
  * diagnostics in g. */
 int xq_xml_reader_next(xq_xml_reader *x, xq_game *g, char *err, size_t errsz);

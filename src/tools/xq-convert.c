@@ -60,7 +60,7 @@ static void usage(FILE *to)
           "                          (default), gbk or big5\n"
           "  -i, --input-encoding=ENC  auto (default), utf8, gbk or big5\n"
           XQ_CLI_FILES_HELP
-          "  -f, --from=FORMAT       input format: auto (default), pgn, xml or jsonl\n"
+          "  -f, --from=FORMAT       input format: auto (default), pgn, xml, cbf or jsonl\n"
           "  -o, --output=FILE       write to FILE, replaced only once complete (its mode\n"
           "                          and group kept), instead of standard output ('-')\n"
           "  -q, --quiet             no summary line and no notes after it (a game's\n"
@@ -372,10 +372,11 @@ static int parse_options(int argc, char **argv, options *opt)
         case 'f':
             if (!strcasecmp(optarg, "auto")) opt->read.format = XQ_FMT_AUTO;
             else if (!strcasecmp(optarg, "pgn")) opt->read.format = XQ_FMT_PGN;
-            else if (!strcasecmp(optarg, "xml")) opt->read.format = XQ_FMT_XML;
+            /* CBF is XML: the XML reader takes its root element (cbf_read.h) */
+            else if (!strcasecmp(optarg, "xml") || !strcasecmp(optarg, "cbf")) opt->read.format = XQ_FMT_XML;
             else if (!strcasecmp(optarg, "jsonl")) opt->read.format = XQ_FMT_JSONL;
             else {
-                xq_cli_error(PROG, "unknown input format '%s' (auto, pgn, xml or jsonl)", optarg);
+                xq_cli_error(PROG, "unknown input format '%s' (auto, pgn, xml, cbf or jsonl)", optarg);
                 return XQ_EXIT_USAGE;
             }
             if (!xq_cli_choose(PROG, &from, "--from", optarg, optarg)) return XQ_EXIT_USAGE;

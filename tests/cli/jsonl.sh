@@ -96,7 +96,7 @@ expect_eq "--from jsonl on PGN: the first line's error" \
   "corpus/sample-games.pgn:1:2: error: game 1: not valid JSON: unexpected character" "$(head -1 "$TMP/err")"
 expect_status "--from json is unknown" 2 $C --from json "$TMP/s.jsonl"
 expect_eq "--from: the formats named" \
-  "xq-convert: unknown input format 'json' (auto, pgn, xml or jsonl)" "$(head -1 "$TMP/err")"
+  "xq-convert: unknown input format 'json' (auto, pgn, xml, cbf or jsonl)" "$(head -1 "$TMP/err")"
 
 # jq in the middle, as users do
 if command -v jq >/dev/null 2>&1; then
