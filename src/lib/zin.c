@@ -66,11 +66,7 @@ struct xq_zin {
     bool raw_eof;
     bool out_full;              /* the last inflate filled its output space */
     char perr[160];             /* the producer's message for ZS_FAIL */
-    bool ptrailing;             /* that ZS_FAIL cut nothing delivered: bytes after whole gzip
-                                   data, or a later member that fails before its first output
-                                   (set with perr) */
-    uint64_t member_at;         /* raw offset of the current member (0: the first) */
-    uint64_t member_made;       /* output of the current member by runs that did not fail */
+    bool ptrailing;             /* that ZS_FAIL is bytes after whole gzip data (set with perr) */
     /* the ring (threaded gzip only) */
     bool threaded;
     pthread_t thread;
@@ -183,8 +179,6 @@ static zin_status after_member(xq_zin *z)
     if (gzip_magic(z)) {
         inflateReset(&z->zs);
         z->in_member = true;
-        z->member_at = z->raw_done + z->pos;
-        z->member_made = 0;
         return ZS_HARD;
     }
     uint64_t at = z->raw_done + z->pos, extra = z->len - z->pos;
@@ -197,25 +191,6 @@ static zin_status after_member(xq_zin *z)
     z->ptrailing = true;   /* every byte of the data was made: only what follows it is wrong */
     return pfail(z, "%llu bytes after the end of the gzip data at byte offset %llu are not read",
                  (unsigned long long)extra, (unsigned long long)at);
-}
-
-/* The data fails (cut short, or corrupt: what) inside the current member.
- * A member after the first that has delivered no byte yet (the output of
- * a failing run never is) cut nothing: every byte delivered came from
- * whole members, so the last record is whole, and the failure is told as
- * bytes after the data are (ptrailing), with the count of the member's
- * bytes to the end of the file.  Otherwise the plain message. */
-static zin_status member_fails(xq_zin *z, const char *what, const char *plain)
-{
-    if (z->member_at == 0 || z->member_made) return pfail(z, "%s", plain);
-    while (!z->raw_eof) {           /* count them all, for the message */
-        z->raw_done += z->len;
-        z->pos = z->len = 0;
-        if (!fill(z, ZIN_CHUNK)) return ZS_FAIL;
-    }
-    z->ptrailing = true;
-    return pfail(z, "%llu bytes from byte offset %llu, %s, are not read",
-                 (unsigned long long)(z->raw_done + z->len - z->member_at), (unsigned long long)z->member_at, what);
 }
 
 /* Inflate into out[0..space) (space > 0) until one inflate run makes
@@ -237,8 +212,7 @@ static zin_status inflate_some(xq_zin *z, unsigned char *out, size_t space, size
             z->raw_done += z->len;
             z->pos = z->len = 0;
             if (!fill(z, 1)) return ZS_FAIL;
-            if (z->len == 0)
-                return member_fails(z, "a gzip member cut short", "unexpected end of file: the gzip data is cut short");
+            if (z->len == 0) return pfail(z, "unexpected end of file: the gzip data is cut short");
         }
         z->zs.next_in = z->in + z->pos;
         z->zs.avail_in = (uInt)(z->len - z->pos);
@@ -249,20 +223,13 @@ static zin_status inflate_some(xq_zin *z, unsigned char *out, size_t space, size
         *made = space - z->zs.avail_out;
         z->out_full = z->zs.avail_out == 0;
         if (r == Z_STREAM_END) z->in_member = false;
-        else if (r != Z_OK && r != Z_BUF_ERROR) {
-            char plain[160], what[100];
-            const char *why = z->zs.msg ? z->zs.msg : "zlib error";
-            snprintf(plain, sizeof plain, "corrupt gzip data near byte offset %llu (%s)",
-                     (unsigned long long)(z->raw_done + z->pos), why);
-            snprintf(what, sizeof what, "a corrupt gzip member (%s)", why);
-            return member_fails(z, what, plain);
-        }
+        else if (r != Z_OK && r != Z_BUF_ERROR)
+            return pfail(z, "corrupt gzip data near byte offset %llu (%s)",
+                         (unsigned long long)(z->raw_done + z->pos), z->zs.msg ? z->zs.msg : "zlib error");
         /* hard: stopped for want of input (with output space left: when
          * both ran out, zlib may still hold output) or at a member's end */
-        if (*made) {
-            z->member_made += *made;
+        if (*made)
             return r == Z_STREAM_END || (z->zs.avail_in == 0 && z->zs.avail_out > 0) ? ZS_HARD : ZS_SOFT;
-        }
     }
 }
 

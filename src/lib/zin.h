@@ -7,8 +7,7 @@
  * Bytes after the last member that are not another member are an error
  * ("N bytes after the end of the gzip data at byte offset X"), reported
  * after all the decompressed data was delivered (xq_zin_trailing tells it
- * apart), as is a later member cut short or corrupt before its first byte
- * of output; so is a stream cut short.
+ * apart); so is a stream cut short.
  *
  * Gzip data from a regular file of 128 KiB or more is inflated ahead by a
  * thread of its own (up to 1 MiB, in 256 KiB blocks), so that inflating
@@ -42,14 +41,10 @@ ssize_t xq_zin_read(xq_zin *z, void *dst, size_t room);
 /* The message of the last -1; "" before any. */
 const char *xq_zin_error(const xq_zin *z);
 
-/* Whether the last -1 cut nothing delivered: bytes after the gzip data
- * (not another member: "N bytes after the end of the gzip data at byte
- * offset X are not read"), or a member after the first cut short or
- * corrupt before it gave any byte ("N bytes from byte offset X, a gzip
- * member cut short, are not read"; `cat a.gz part.gz`): every byte
- * delivered came from whole members, so no record was cut by the fault;
- * the file is still not clean (gzip -t fails on it).  False for a read
- * error, and for cut or corrupt data once its member gave a byte. */
+/* Whether the last -1 was for bytes after the gzip data (not another
+ * member): every byte of the data had been delivered before it, so no
+ * record was cut; the file is still not clean (gzip -t fails on it).
+ * False for a read error, corrupt or cut data. */
 bool xq_zin_trailing(const xq_zin *z);
 
 /* Whether the data was gzip (known after the first read). */

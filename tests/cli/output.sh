@@ -122,23 +122,6 @@ gzip -c corpus/broken.pgn | head -c 300 > "$TMP/cut.gz"
 expect_eq "json: gzip data cut short on stdin: the games read, then the file's line" \
   "2|3|{\"file\":\"-\",\"status\":\"unreadable-file\",\"error\":\"unexpected end of file: the gzip data is cut short\"}" \
   "$st|$(grep -c '"game":' "$TMP/out")|$(tail -1 "$TMP/out")"
-# a whole member, then a second one cut short (even its first 2 bytes only):
-# the error stays (exit 2), but the last game came whole from the first
-# member and is not cut (zin.h xq_zin_trailing)
-gzip -c $G > "$TMP/whole.gz"
-n=$(wc -c < "$TMP/whole.gz")
-for tail in '\037\213' '\037\213\010\000\000\000'; do
-  { cat "$TMP/whole.gz"; printf "$tail"; } > "$TMP/two.gz"
-  t=$(($(wc -c < "$TMP/two.gz") - n))
-  "$BIN/xq-validate" "$TMP/two.gz" >/dev/null 2>"$TMP/err"; st=$?
-  expect_eq "a cut second gzip member ($t bytes): exit 2, every game whole, the error" \
-    "2|xq-validate: $TMP/two.gz: $t bytes from byte offset $n, a gzip member cut short, are not read; the games before them were read whole
-3 games: 3 valid, 0 with errors, 0 unreadable" "$st|$(cat "$TMP/err")"
-  "$BIN/xq-parse" -J "$TMP/two.gz" >"$TMP/out" 2>/dev/null; st=$?
-  expect_eq "a cut second gzip member ($t bytes): xq-parse -J, 3 valid games and the file's line" \
-    "2|3|{\"file\":\"$TMP/two.gz\",\"status\":\"unreadable-file\",\"error\":\"$t bytes from byte offset $n, a gzip member cut short, are not read; the games before them were read whole\"}" \
-    "$st|$(grep -c '"status":"valid"' "$TMP/out")|$(tail -1 "$TMP/out")"
-done
 if [ "$(id -u)" != 0 ]; then
   "$BIN/xq-validate" --report json "$TMP/unreadable.pgn" >"$TMP/out" 2>/dev/null
   expect_eq "json: an unreadable file" "{\"file\":\"$TMP/unreadable.pgn\",\"status\":\"unreadable-file\",\"error\":\"Permission denied\"}" "$(cat "$TMP/out")"

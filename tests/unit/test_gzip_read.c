@@ -38,7 +38,6 @@ typedef struct {
     size_t pos, len;
     uint64_t raw_done;
     bool raw_eof;
-    uint64_t member_at, member_made;   /* (fix17: a later member failing before its output) */
     char err[160];
 } ref_zin;
 
@@ -89,8 +88,6 @@ static ssize_t ref_after_member(ref_zin *z)
     if (ref_magic(z)) {
         inflateReset(&z->zs);
         z->in_member = true;
-        z->member_at = z->raw_done + z->pos;
-        z->member_made = 0;
         return 1;
     }
     uint64_t at = z->raw_done + z->pos, extra = z->len - z->pos;
@@ -102,21 +99,6 @@ static ssize_t ref_after_member(ref_zin *z)
     }
     return ref_fail(z, "%llu bytes after the end of the gzip data at byte offset %llu are not read",
                     (unsigned long long)extra, (unsigned long long)at);
-}
-
-/* A failure inside a member after the first that made no output yet: the
- * member's bytes to the end of the file are not read (and nothing
- * delivered was cut); else the plain message. */
-static ssize_t ref_member_fails(ref_zin *z, const char *what, const char *plain)
-{
-    if (!z->member_at || z->member_made) return ref_fail(z, "%s", plain);
-    while (!z->raw_eof) {
-        z->raw_done += z->len;
-        z->pos = z->len = 0;
-        if (!ref_fill(z, REF_CHUNK)) return -1;
-    }
-    return ref_fail(z, "%llu bytes from byte offset %llu, %s, are not read",
-                    (unsigned long long)(z->raw_done + z->len - z->member_at), (unsigned long long)z->member_at, what);
 }
 
 static ssize_t ref_read(ref_zin *z, void *dst, size_t room)
@@ -158,8 +140,7 @@ static ssize_t ref_read(ref_zin *z, void *dst, size_t room)
             z->raw_done += z->len;
             z->pos = z->len = 0;
             if (!ref_fill(z, 1)) return -1;
-            if (z->len == 0)
-                return ref_member_fails(z, "a gzip member cut short", "unexpected end of file: the gzip data is cut short");
+            if (z->len == 0) return ref_fail(z, "unexpected end of file: the gzip data is cut short");
         }
         z->zs.next_in = z->in + z->pos;
         z->zs.avail_in = (uInt)(z->len - z->pos);
@@ -169,14 +150,9 @@ static ssize_t ref_read(ref_zin *z, void *dst, size_t room)
         z->pos = z->len - z->zs.avail_in;
         size_t made = room - z->zs.avail_out;
         if (r == Z_STREAM_END) z->in_member = false;
-        else if (r != Z_OK && r != Z_BUF_ERROR) {
-            char plain[160], what[100];
-            snprintf(plain, sizeof plain, "corrupt gzip data near byte offset %llu (%s)",
-                     (unsigned long long)(z->raw_done + z->pos), z->zs.msg ? z->zs.msg : "zlib error");
-            snprintf(what, sizeof what, "a corrupt gzip member (%s)", z->zs.msg ? z->zs.msg : "zlib error");
-            return ref_member_fails(z, what, plain);
-        }
-        z->member_made += made;
+        else if (r != Z_OK && r != Z_BUF_ERROR)
+            return ref_fail(z, "corrupt gzip data near byte offset %llu (%s)",
+                            (unsigned long long)(z->raw_done + z->pos), z->zs.msg ? z->zs.msg : "zlib error");
         if (made) return (ssize_t)made;
     }
 }
@@ -356,9 +332,7 @@ static bytes read_all(const char *path, size_t size, bool ref, int *end, char *m
         /* bytes after whole gzip data, and only they, are told apart
          * (the data was whole: input.c ends it without cutting a record) */
         if (!ref)
-            assert_int_equal(xq_zin_trailing(z), n < 0 && (strstr(msg, "bytes after the end of the gzip data") ||
-                                                           strstr(msg, "a gzip member cut short") ||
-                                                           strstr(msg, "a corrupt gzip member")));
+            assert_int_equal(xq_zin_trailing(z), n < 0 && strstr(msg, "bytes after the end of the gzip data") != NULL);
         /* the end stays */
         assert_int_equal(ref ? ref_read(r, a, room) : xq_zin_read(z, a, room), n);
         break;
@@ -502,71 +476,6 @@ static void test_garbage_after(void **state)
     free(text);
 }
 
-/* Whole members, then one that fails (cut short, or corrupt) before it
- * gives a byte: every byte of the whole members is delivered, then the
- * error, told apart as cutting nothing (xq_zin_trailing: input.c then
- * ends the data, and the last record is whole); the same member failing
- * after some output is a plain error.  Large (the producer's ring) and
- * small (inline) files. */
-static void test_later_member_fails(void **state)
-{
-    unsigned char *text = make_text(BIG);
-    const size_t lens[] = {BIG, 3000};
-    for (size_t l = 0; l < 2; l++) {
-        const size_t cuts[] = {lens[l] / 3};
-        bytes gz = gzip_members(text, lens[l], cuts, 1, 6);
-        bytes want = one_shot(&gz);
-        bytes next = {0};
-        gzip_member(&next, text, 100000, 6);
-        /* the damaged member: its first 2 bytes, its header, a little of its
-         * deflate data; a bad block type right after the header */
-        const size_t keep[] = {2, 10, 12};
-        for (size_t k = 0; k <= sizeof keep / sizeof keep[0]; k++) {
-            bytes f = {0};
-            put(&f, gz.p, gz.n);
-            if (k < sizeof keep / sizeof keep[0]) put(&f, next.p, keep[k]);
-            else put(&f, "\x1f\x8b\x08\0\0\0\0\0\0\x03\xff\xff\xff", 13);
-            const char *path = write_file(&f);
-            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-                bool failed = false;
-                bytes got = compare_reads(path, sizes[i], true, &failed);
-                assert_true(failed);
-                assert_int_equal(got.n, want.n);   /* every byte of the whole members */
-                assert_memory_equal(got.p, want.p, got.n);
-                free(got.p);
-            }
-            int end;
-            char msg[200], expect[200];
-            bytes got = read_all(path, 65536, false, &end, msg);
-            snprintf(expect, sizeof expect, "%zu bytes from byte offset %zu, %s, are not read", f.n - gz.n, gz.n,
-                     k < sizeof keep / sizeof keep[0] ? "a gzip member cut short" : "a corrupt gzip member (invalid block type)");
-            assert_int_equal(end, -1);
-            assert_string_equal(msg, expect);   /* (read_all asserts xq_zin_trailing for it) */
-            free(got.p);
-            unlink(path);
-            free(f.p);
-        }
-        /* cut after the damaged member gave output: a plain error, no trailing */
-        bytes f = {0};
-        put(&f, gz.p, gz.n);
-        put(&f, next.p, next.n - 8);
-        const char *path = write_file(&f);
-        int end;
-        char msg[200];
-        bytes got = read_all(path, 1 << 20, false, &end, msg);
-        assert_int_equal(end, -1);
-        assert_string_equal(msg, "unexpected end of file: the gzip data is cut short");
-        assert_true(got.n > want.n);
-        free(got.p);
-        unlink(path);
-        free(f.p);
-        free(next.p);
-        free(gz.p);
-        free(want.p);
-    }
-    free(text);
-}
-
 static void test_corrupt(void **state)
 {
     unsigned char *text = make_text(BIG);
@@ -652,7 +561,6 @@ int main(void)
         cmocka_unit_test(test_multi_member),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_garbage_after),
-        cmocka_unit_test(test_later_member_fails),
         cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_small_and_plain),
         cmocka_unit_test(test_close_early),
