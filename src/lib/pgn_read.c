@@ -1120,8 +1120,12 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
     if (simple_tag(r, g, s, p, end)) return;
     const char *line_start = p;
     bool ok = true;
+    /* the columns of the tags, counted on from one tag to the next: a line
+     * of many tags costs no count from the line's start for each */
+    colpos cp = {s, 1};
     while (ok && tag_start(p, end)) {
-        const char *tag = p;   /* its column, 1 + nchars(s, tag), only for diagnostics */
+        const char *tag = p;
+        uint32_t tag_col = col_of(&cp, tag);   /* (for diagnostics: nchars(tag, x) on from it) */
         const char *name = ++p;
         while (name_char(p, end)) p++;
         size_t name_len = (size_t)(p - name);
@@ -1147,7 +1151,7 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
                 p++;
             }
             if (p == end) {
-                diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, quote),
+                diag(r, g, XQ_SEV_ERROR, tag_col + nchars(tag, quote),
                      "tag value not closed by '\"' at end of line");
                 ok = false;
                 const char *e = end;
@@ -1157,13 +1161,13 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
                 xq_buf_append(&r->scratch, v, (size_t)(p - v));
                 verbatim = r->scratch.len == (size_t)(p - value);   /* no escape in it */
                 if (bare_quote)
-                    diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, quote),
+                    diag(r, g, XQ_SEV_WARNING, tag_col + nchars(tag, quote),
                          "'\"' inside a tag value not escaped");
                 p = skip_blanks(p + 1, end);
                 if (p < end && *p == ']') {
                     p++;
                 } else {
-                    diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, p), "tag not closed by ']'");
+                    diag(r, g, XQ_SEV_ERROR, tag_col + nchars(tag, p), "tag not closed by ']'");
                     ok = false;
                 }
             }
@@ -1175,21 +1179,24 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
             while (e > v && blank_len(e - 1, end) == 1) e--;
             xq_buf_append(&r->scratch, v, (size_t)(e - v));
             if (p < end) p++;
-            else diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, tag), "tag not closed by ']'");
-            diag(r, g, XQ_SEV_WARNING, 1 + nchars(s, tag), "tag value not in quotes");
+            else diag(r, g, XQ_SEV_ERROR, tag_col, "tag not closed by ']'");
+            diag(r, g, XQ_SEV_WARNING, tag_col, "tag value not in quotes");
         }
         /* (the line's first name never repeats one: starts_record would
          * have ended the record at this line) */
-        if (tag != line_start && names_seen(r, g, name, name_len))
-            repeat_on_line_warn(r, g, 1 + nchars(s, tag), name, name_len, r->scratch.p ? r->scratch.p : "",
-                                r->scratch.len);
+        if (tag != line_start && names_seen(r, g, name, name_len)) {
+            /* (its search of the tags only while the list takes warnings:
+             * a line of many repeats stays linear) */
+            if (g->diag_count > XQ_GAME_MAX_DIAGS) g->diag_dropped++;
+            else repeat_on_line_warn(r, g, tag_col, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len);
+        }
         if (xq_game_add_tag(g, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len))
             tag_added(r, g, name_len, s, value, verbatim);
         p = skip_blanks(p, end);
     }
     if (ok && p < end) {
         r->ph = PH_MOVES;
-        movetext(r, g, p, end, 1 + nchars(s, p));
+        movetext(r, g, p, end, col_of(&cp, p));
     }
 }
 

@@ -281,3 +281,16 @@ expect_eq "input: /dev/stdin reads as the file" "$(cat $TMP/by-name.txt)" \
   "$($V -j1 -W /dev/stdin < $TMP/big.pgn 2>&1 | sed 's|^/dev/stdin:|-:|')"
 expect_eq "input: standard input at an offset reads the rest of the file" \
   "$(tail -n +2 $TMP/big.pgn | $V -j1 -W - 2>&1)" "$({ read -r first; $V -j1 -W - 2>&1; } < $TMP/big.pgn)"
+
+# a line of several tags: each warning at its tag's column, counted on
+# from the tag before (CJK values count one column a character); a line
+# of 3,000 repeats warns up to the diagnostics cap, no more, and the
+# error that says so is told though a game's report keeps 16 findings
+printf '[Event "象棋"] [Red "甲"] [Event "b"] [Site x] [Event "c"]\n\n1. 炮二平五 *\n' > "$TMP/cols.pgn"
+expect_eq "a line of tags: the warnings' columns" "1:24 1:36 1:45" \
+  "$($BIN/xq-validate -W "$TMP/cols.pgn" 2>&1 | sed -n 's/^[^:]*:\([0-9]*:[0-9]*\): warning.*/\1/p' | paste -sd' ')"
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "[Event \"v%d\"] ", i; printf "\n\n1. h2e2 *\n" }' > "$TMP/many.pgn"
+$BIN/xq-validate "$TMP/many.pgn" >/dev/null 2>"$TMP/many.err"
+expect_eq "a line of 3,000 repeated tags: the cap's error told, the count" \
+  "many.pgn:1:1: error: game 1 (v0): 1 more error than listed (a game's report keeps its first 16 findings)|1 game: 0 valid, 1 with errors, 0 unreadable; 200 warnings (-W shows them)" \
+  "$(sed "s|^$TMP/||" "$TMP/many.err" | paste -sd'|')"
