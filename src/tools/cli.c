@@ -28,21 +28,28 @@ void xq_cli_version(const char *prog)
     printf("%s (xq-tools) %s\n", prog, XQ_VERSION);
 }
 
-/* The errno of the first failed write(2) to standard output once
- * xq_cli_watch_stdout ran; 0 while none failed. */
-static int stdout_errno;
+/* A watched stream's file descriptor and the errno of its first failed
+ * write(2) (0 while none failed); closing the stream closes fd when owned. */
+typedef struct {
+    int fd;
+    bool owned;
+    int err;
+} watched_fd;
 
-/* The watched standard output's write function (fopencookie): all of
- * buf to fd 1, or -1 with the reason kept in stdout_errno. */
-static ssize_t stdout_write(void *cookie, const char *buf, size_t size)
+/* The watched standard output's (xq_cli_watch_stdout). */
+static watched_fd stdout_watch = {STDOUT_FILENO, false, 0};
+
+/* A watched stream's write function (fopencookie): all of buf to its fd,
+ * or -1 with the reason kept in err. */
+static ssize_t watched_write(void *cookie, const char *buf, size_t size)
 {
-    (void)cookie;
+    watched_fd *w = cookie;
     size_t done = 0;
     while (done < size) {
-        ssize_t n = write(STDOUT_FILENO, buf + done, size - done);
+        ssize_t n = write(w->fd, buf + done, size - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            if (!stdout_errno) stdout_errno = n < 0 ? errno : EIO;
+            if (!w->err) w->err = n < 0 ? errno : EIO;
             return done ? (ssize_t)done : -1;
         }
         done += (size_t)n;
@@ -50,12 +57,37 @@ static ssize_t stdout_write(void *cookie, const char *buf, size_t size)
     return (ssize_t)done;
 }
 
+/* Its close function: the fd closed when owned (its error, as fclose's);
+ * the cookie freed unless it is standard output's. */
+static int watched_close(void *cookie)
+{
+    watched_fd *w = cookie;
+    int rc = w->owned ? close(w->fd) : 0;
+    if (w != &stdout_watch) free(w);
+    return rc;
+}
+
+FILE *xq_cli_watched_fd(int fd, const int **err)
+{
+    watched_fd *w = malloc(sizeof *w);
+    if (!w) return NULL;
+    *w = (watched_fd){fd, true, 0};
+    cookie_io_functions_t io = {.write = watched_write, .close = watched_close};
+    FILE *f = fopencookie(w, "w", io);
+    if (!f) {
+        free(w);
+        return NULL;
+    }
+    *err = &w->err;
+    return f;
+}
+
 void xq_cli_watch_stdout(void)
 {
     static bool watched;
     if (watched) return;
-    cookie_io_functions_t io = {.write = stdout_write};
-    FILE *f = fopencookie(NULL, "w", io);
+    cookie_io_functions_t io = {.write = watched_write, .close = watched_close};
+    FILE *f = fopencookie(&stdout_watch, "w", io);
     if (!f) return;   /* (the plain stream stays: a reason may then be missing) */
     /* buffered as the C library buffers fd 1 (glibc: by lines on a
      * terminal, else in blocks of the file's st_blksize up to BUFSIZ), so
@@ -78,7 +110,7 @@ int xq_cli_stdout_check(const char *prog)
 {
     errno = 0;
     bool flush_failed = fflush(stdout) != 0;
-    int err = stdout_errno ? stdout_errno : flush_failed ? errno : 0;
+    int err = stdout_watch.err ? stdout_watch.err : flush_failed ? errno : 0;
     if (!flush_failed && !ferror(stdout)) return XQ_EXIT_OK;
     if (err) xq_cli_error(prog, "write error on standard output: %s", strerror(err));
     else xq_cli_error(prog, "write error on standard output");

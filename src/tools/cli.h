@@ -187,6 +187,13 @@ void xq_cli_version(const char *prog);
  * (no memory) stdout stays as it was. */
 void xq_cli_watch_stdout(void);
 
+/* A stream writing to fd (owned: fclose closes it), buffered fully, that
+ * keeps the errno of the first write(2) to it that fails in **err (0
+ * while none failed; valid until the stream is closed), as the watched
+ * standard output does: the reason of a write error (xq-convert -o).
+ * NULL when out of memory (fd then still open, the caller's). */
+FILE *xq_cli_watched_fd(int fd, const int **err);
+
 /* Flush standard output and check that every byte of it was written (a
  * full disk, /dev/full, a file over its size limit: stdio only sets the
  * stream's error flag).  Returns XQ_EXIT_OK, else XQ_EXIT_USAGE after

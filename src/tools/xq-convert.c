@@ -4,6 +4,7 @@
  * translated are kept as text where the format allows and reported.
  * See man/xq-convert.1. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -83,6 +84,8 @@ static void usage(FILE *to)
 /* ---- atomic output -------------------------------------------------------------- */
 
 static char *tmp_path;   /* the temporary file while -o FILE is being written */
+static int out_fd = -1;   /* -o FILE's descriptor (the stream's: xq_cli_watched_fd) */
+static const int *out_errno;   /* the errno of its first failed write, 0 while none (cli.h) */
 static bool path_existed;   /* -o FILE was there before (close_output's message on failure) */
 
 static void on_signal(int sig)
@@ -124,6 +127,20 @@ static void keep_owner_and_mode(int fd, const struct stat *old)
     if (fchmod(fd, mode) != 0) { /* keep mkstemp's 0600 */ }
 }
 
+/* fd (open for -o) as the output stream that keeps the reason of a
+ * failed write (xq_cli_watched_fd); NULL, fd closed, when out of memory. */
+static FILE *watched(int fd)
+{
+    FILE *f = xq_cli_watched_fd(fd, &out_errno);
+    if (!f) {
+        close(fd);
+        xq_cli_error(PROG, "%s", strerror(ENOMEM));
+        return NULL;
+    }
+    out_fd = fd;
+    return f;
+}
+
 /* Open the output: a temporary file beside path, renamed over it once
  * complete (close_output), when path is a regular file or is not there;
  * else path itself (tmp_path stays NULL): a device such as /dev/null, a
@@ -134,9 +151,12 @@ static FILE *open_output(const char *path)
     struct stat st;
     path_existed = lstat(path, &st) == 0;
     if (path_existed && !S_ISREG(st.st_mode)) {
-        FILE *f = fopen(path, "w");
-        if (!f) xq_cli_error(PROG, "%s: %s", path, strerror(errno));
-        return f;
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            xq_cli_error(PROG, "%s: %s", path, strerror(errno));
+            return NULL;
+        }
+        return watched(fd);
     }
     size_t n = strlen(path);
     tmp_path = malloc(n + 16);
@@ -158,9 +178,7 @@ static FILE *open_output(const char *path)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
-    FILE *f = fdopen(fd, "w");
-    if (!f) close(fd);
-    return f;
+    return watched(fd);
 }
 
 /* Finish the output: rename the temporary file over path when ok, else
@@ -173,7 +191,7 @@ static bool close_output(FILE *f, const char *path, bool ok)
         if (ok && !closed) xq_cli_error(PROG, "%s: %s", path, strerror(errno));
         return ok && closed;
     }
-    bool flushed = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    bool flushed = fflush(f) == 0 && fsync(out_fd) == 0;
     int err = errno;
     if (fclose(f) != 0 && flushed) {
         flushed = false;
@@ -440,7 +458,11 @@ int main(int argc, char **argv)
     xq_write_end(out, &opt.write);
     bool out_failed;   /* the output not written, or not in full: nothing counts as converted */
     if (opt.output) {
-        if (ferror(out)) xq_cli_error(PROG, "%s: write error", opt.output);
+        if (ferror(out)) {
+            int err = out_errno ? *out_errno : 0;
+            if (err) xq_cli_error(PROG, "%s: write error: %s", opt.output, strerror(err));
+            else xq_cli_error(PROG, "%s: write error", opt.output);
+        }
         out_failed = !close_output(out, opt.output, status < XQ_EXIT_USAGE && !ferror(out));
     } else {
         out_failed = xq_cli_stdout_check(PROG) != XQ_EXIT_OK;

@@ -46,6 +46,12 @@ if [ -w /dev/full ]; then
   expect_eq "xq-convert -o /dev/full: message and summary" \
     "xq-convert: /dev/full: No space left on device|3 games read: none converted, the output was not written in full" \
     "$(paste -sd'|' "$TMP/err")"
+  # output larger than a stream buffer: the write fails before the end,
+  # and its reason is kept all the same (break17)
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do cat $G; done > "$TMP/big.pgn"
+  "$BIN/xq-convert" -q -o /dev/full "$TMP/big.pgn" 2>"$TMP/err"; st=$?
+  expect_eq "xq-convert -o /dev/full, a large output: exit 2, the reason" \
+    "2|xq-convert: /dev/full: write error: No space left on device" "$st|$(paste -sd'|' "$TMP/err")"
   "$BIN/xq-convert" $G >/dev/full 2>"$TMP/err"; st=$?
   expect_eq "xq-convert to a full stdout: exit 2, summary" \
     "2|xq-convert: write error on standard output: No space left on device|3 games read: none converted, the output was not written in full" \
