@@ -381,12 +381,15 @@ static void tell_bad_read(xq_replay *out, const xq_replay_options *opt, const xq
         out->termination = chk ? XQ_TERM_CHECKMATE : XQ_TERM_STALEMATE;
         out->result_board = loss_for(pos->side);   /* §3.1, §3.2 */
         record_bad_move(out, opt, pos, node, ply, XQ_FIND_GAME_OVER, reason, false);
+    } else if (r->status == XQ_NOTE_ILLEGAL && r->move != XQ_MOVE_NONE) {
+        /* the mover's own piece, and why the board refuses its move (an
+         * own piece on the target ...): that, even when the other side
+         * could make a move of the text (break17) */
+        record_bad_move(out, opt, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, xq_illegal_str(r->why), true);
     } else if ((r->status == XQ_NOTE_NO_PIECE || r->status == XQ_NOTE_ILLEGAL) &&
                other_side_could(pos, node, notation)) {
         snprintf(reason, sizeof reason, "wrong side to move: it is %s's turn", side_name(pos->side));
         record_bad_move(out, opt, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
-    } else if (r->status == XQ_NOTE_ILLEGAL && r->move != XQ_MOVE_NONE) {
-        record_bad_move(out, opt, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, xq_illegal_str(r->why), true);
     } else {
         xq_finding_kind kind = r->status == XQ_NOTE_AMBIGUOUS ? XQ_FIND_AMBIGUOUS_MOVE
                              : (r->status == XQ_NOTE_ILLEGAL || r->status == XQ_NOTE_NO_PIECE ||

@@ -294,3 +294,10 @@ $BIN/xq-validate "$TMP/many.pgn" >/dev/null 2>"$TMP/many.err"
 expect_eq "a line of 3,000 repeated tags: the cap's error told, the count" \
   "many.pgn:1:1: error: game 1 (v0): 1 more error than listed (a game's report keeps its first 16 findings)|1 game: 0 valid, 1 with errors, 0 unreadable; 200 warnings (-W shows them)" \
   "$(sed "s|^$TMP/||" "$TMP/many.err" | paste -sd'|')"
+
+# an illegal move of the mover's own piece is told as such, though the
+# other side could make a move of the same text (not "wrong side to move")
+printf '[FEN "5k2C/9/3P5/2c6/3R3p1/2Cr5/5PC2/8C/4K4/R3p4 w - - 0 1"]\n[Result "*"]\n\n1. 炮三平四 *\n' > "$TMP/own.pgn"
+expect_eq "an own piece on the target: that reason, not the side" \
+  "own.pgn:4:4: error: game 1, ply 1 (1. 炮三平四): the target square holds a piece of the same side" \
+  "$($BIN/xq-validate "$TMP/own.pgn" 2>&1 | head -1 | sed "s|^$TMP/||; s/; FEN before.*//")"
