@@ -816,7 +816,12 @@ static bool check_ctx_init(const xq_position *pos, const kind_sets *k, check_ctx
 {
     xq_color me = pos->side;
     c->king = pos->general[me ^ 1];
-    if (c->king >= XQ_SQUARES) return false;
+    if (c->king >= XQ_SQUARES) {
+        /* (no screens then: what check_ctx_screens reads is set on every
+         * path, which gcc's profiling build cannot otherwise see) */
+        c->cannon_file = c->cannon_rank = false;
+        return false;
+    }
     c->kf = xq_file_of[c->king];
     c->kr = xq_rank_of[c->king];
     c->legs.w[0] = c->legs.w[1] = 0;
