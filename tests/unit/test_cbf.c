@@ -81,16 +81,6 @@ static bool has_diag(const xq_game *g, xq_severity sev, uint32_t line, const cha
     return false;
 }
 
-static void assert_tag(const xq_game *g, const char *name, const char *value)
-{
-    const char *v = xq_game_tag(g, name);
-    if (!value) {
-        assert_null(v);
-        return;
-    }
-    assert_non_null(v);
-    assert_string_equal(v, value);
-}
 
 static void replay(xq_game *g, xq_replay *r)
 {
@@ -156,13 +146,13 @@ static void check_corpus_file(const char *path, int plies, const char *result, d
         assert_int_equal(g->main.nodes[i].col, 1);
         assert_int_equal(g->main.nodes[i].variation_count, 0);
     }
-    assert_tag(g, "Result", result);
-    assert_tag(g, "FEN", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    xqt_assert_tag(g, "Result", result);
+    xqt_assert_tag(g, "FEN", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
     assert_int_equal(g->fen_line, 36);
-    assert_tag(g, "Red", NULL);    /* empty fields are no tags */
-    assert_tag(g, "URL", NULL);
-    assert_tag(g, "RecordResult", NULL);
-    assert_tag(g, "Contest", NULL);
+    xqt_assert_tag(g, "Red", NULL);    /* empty fields are no tags */
+    xqt_assert_tag(g, "URL", NULL);
+    xqt_assert_tag(g, "RecordResult", NULL);
+    xqt_assert_tag(g, "Contest", NULL);
     xq_replay r;
     replay(g, &r);
     assert_int_equal(r.status, XQ_STATUS_VALID);
@@ -177,12 +167,12 @@ static void test_corpus_test_cbf(void **state)
     doc_read d;
     check_corpus_file(TD "test.cbf", 50, "*", &d);   /* RecordResult 0: unknown (the title says a draw) */
     xq_game *g = &d.g[0];
-    assert_tag(g, "Event", "居荣鑫《象棋古谱全局三种》");
-    assert_tag(g, "Name", "第一局 屏风马巡河炮抵当头炮局(和)");
-    assert_tag(g, "Commentator", "居荣鑫");
-    assert_tag(g, "ECCO", "C03");
-    assert_tag(g, "DateModified", "2014-09-08 20:19:09");
-    assert_tag(g, "RecordType", "1");
+    xqt_assert_tag(g, "Event", "居荣鑫《象棋古谱全局三种》");
+    xqt_assert_tag(g, "Name", "第一局 屏风马巡河炮抵当头炮局(和)");
+    xqt_assert_tag(g, "Commentator", "居荣鑫");
+    xqt_assert_tag(g, "ECCO", "C03");
+    xqt_assert_tag(g, "DateModified", "2014-09-08 20:19:09");
+    xqt_assert_tag(g, "RecordType", "1");
     assert_string_equal(g->main.comment, "中炮横车盘头马对屏风马双炮巡河");
     assert_string_equal(g->main.nodes[0].text, "h2e2");   /* 77-47, 炮二平五 */
     assert_null(g->main.nodes[0].comment);
@@ -206,9 +196,9 @@ static void test_corpus_test2_cbf(void **state)
     doc_read d;
     check_corpus_file(TD "test2.cbf", 75, "1/2-1/2", &d);   /* RecordResult 3 */
     xq_game *g = &d.g[0];
-    assert_tag(g, "Name", "第十局 当头炮抵当头炮局(和)");
-    assert_tag(g, "ECCO", "D04");
-    assert_tag(g, "Event", NULL);
+    xqt_assert_tag(g, "Name", "第十局 当头炮抵当头炮局(和)");
+    xqt_assert_tag(g, "ECCO", "D04");
+    xqt_assert_tag(g, "Event", NULL);
     assert_string_equal(g->main.comment, "顺炮横车弃马对直车不受弃马局");   /* leading blank dropped */
     assert_string_equal(g->main.nodes[74].comment, "和");
     assert_string_equal(g->main.nodes[74].text, "c3c6");   /* 26-23 */
@@ -236,20 +226,20 @@ static void test_results_and_head(void **state)
         assert_int_equal(d.n, 1);
         assert_int_equal(d.last, 0);
         xq_game *g = &d.g[0];
-        assert_tag(g, "Result", R[i].tag);
+        xqt_assert_tag(g, "Result", R[i].tag);
         bool warned = R[i].code[0] && strcmp(R[i].code, "0") && strcmp(R[i].code, "1") && strcmp(R[i].code, "2") &&
                       strcmp(R[i].code, "3") && strcmp(R[i].code, "4");
         assert_int_equal(g->diag_count, warned ? 1 : 0);
         if (warned) assert_true(has_diag(g, XQ_SEV_WARNING, 12, "is not 0-4; read as unknown"));
-        assert_tag(g, "Event", "杯");
-        assert_tag(g, "Red", "甲");
-        assert_tag(g, "RedTeam", "A");
-        assert_tag(g, "Black", "乙");
-        assert_tag(g, "BlackTeam", "B");
-        assert_tag(g, "Round", "3");
-        assert_tag(g, "Date", "2014-09-08");
-        assert_tag(g, "Site", "北京");
-        assert_tag(g, "TimeRule", "90");
+        xqt_assert_tag(g, "Event", "杯");
+        xqt_assert_tag(g, "Red", "甲");
+        xqt_assert_tag(g, "RedTeam", "A");
+        xqt_assert_tag(g, "Black", "乙");
+        xqt_assert_tag(g, "BlackTeam", "B");
+        xqt_assert_tag(g, "Round", "3");
+        xqt_assert_tag(g, "Date", "2014-09-08");
+        xqt_assert_tag(g, "Site", "北京");
+        xqt_assert_tag(g, "TimeRule", "90");
         assert_null(g->fen);
         assert_int_equal(g->main.count, 1);
         assert_string_equal(g->main.nodes[0].text, "h2e2");
@@ -361,7 +351,7 @@ static void test_no_move_list(void **state)
     assert_int_equal(d.n, 1);
     assert_int_equal(d.last, 0);
     xq_game *g = &d.g[0];
-    assert_tag(g, "Red", "甲");
+    xqt_assert_tag(g, "Red", "甲");
     assert_int_equal(g->main.count, 0);
     assert_int_equal(g->diag_count, 1);
     assert_true(has_diag(g, XQ_SEV_ERROR, 2, "CBF record without <MoveList>"));

@@ -41,16 +41,6 @@ static bool has_diag(const xq_game *g, xq_severity sev, uint64_t offset, const c
     return false;
 }
 
-static void assert_tag(const xq_game *g, const char *name, const char *value)
-{
-    const char *v = xq_game_tag(g, name);
-    if (!value) {
-        assert_null(v);
-        return;
-    }
-    assert_non_null(v);
-    assert_string_equal(v, value);
-}
 
 /* ---- the corpus --------------------------------------------------------------- */
 
@@ -80,15 +70,15 @@ static void test_cbl_1956(void **state)
     }
     assert_int_equal(g[0].main.count, 82);
     assert_string_equal(g[0].main.nodes[0].text, "h2e2");
-    assert_tag(&g[0], "Title", "初赛 保定邓裕如(红先负)哈尔滨王嘉良");
-    assert_tag(&g[0], "Event", "1956年全国象棋锦标赛（初赛）");
-    assert_tag(&g[0], "Date", "1956年12月17日");
-    assert_tag(&g[0], "Site", "北京市");
-    assert_tag(&g[0], "Red", "保定邓裕如");
-    assert_tag(&g[0], "Black", "哈尔滨王嘉良");
-    assert_tag(&g[0], "Result", "0-1");
-    assert_tag(&g[1], "Result", "1-0");
-    assert_tag(&g[37], "Result", "1/2-1/2");
+    xqt_assert_tag(&g[0], "Title", "初赛 保定邓裕如(红先负)哈尔滨王嘉良");
+    xqt_assert_tag(&g[0], "Event", "1956年全国象棋锦标赛（初赛）");
+    xqt_assert_tag(&g[0], "Date", "1956年12月17日");
+    xqt_assert_tag(&g[0], "Site", "北京市");
+    xqt_assert_tag(&g[0], "Red", "保定邓裕如");
+    xqt_assert_tag(&g[0], "Black", "哈尔滨王嘉良");
+    xqt_assert_tag(&g[0], "Result", "0-1");
+    xqt_assert_tag(&g[1], "Result", "1-0");
+    xqt_assert_tag(&g[37], "Result", "1/2-1/2");
     assert_int_equal(g[1].main.count, 55);
     free_all(g, n);
 }
@@ -113,20 +103,20 @@ static void test_cbl_1989(void **state)
     assert_int_equal(headings, 2);
     assert_int_equal(g[0].diag_count, 1);
     assert_int_equal(g[21].diag_count, 1);
-    assert_tag(&g[0], "Title", "龙化杯象棋名师邀请赛对局（男子组20局）");
+    xqt_assert_tag(&g[0], "Title", "龙化杯象棋名师邀请赛对局（男子组20局）");
     assert_non_null(g[0].main.comment);
-    assert_tag(&g[1], "Title", "    第一轮 徐天红 先和 徐天利");
-    assert_tag(&g[1], "Opening", "挺兵对飞象");
-    assert_tag(&g[1], "Event", "1989年龙化杯象棋名师邀请赛");
-    assert_tag(&g[1], "Date", "1989年6月3日");
-    assert_tag(&g[1], "Site", "柳州市");
-    assert_tag(&g[1], "Red", "徐天红");
-    assert_tag(&g[1], "RedTeam", "江苏");
-    assert_tag(&g[1], "Black", "徐天利");
-    assert_tag(&g[1], "BlackTeam", "上海");
-    assert_tag(&g[1], "Annotator", "覃瑞忠、屠景明、许纯钦");
-    assert_tag(&g[1], "Author", "千秋雪");
-    assert_tag(&g[1], "Result", "1/2-1/2");
+    xqt_assert_tag(&g[1], "Title", "    第一轮 徐天红 先和 徐天利");
+    xqt_assert_tag(&g[1], "Opening", "挺兵对飞象");
+    xqt_assert_tag(&g[1], "Event", "1989年龙化杯象棋名师邀请赛");
+    xqt_assert_tag(&g[1], "Date", "1989年6月3日");
+    xqt_assert_tag(&g[1], "Site", "柳州市");
+    xqt_assert_tag(&g[1], "Red", "徐天红");
+    xqt_assert_tag(&g[1], "RedTeam", "江苏");
+    xqt_assert_tag(&g[1], "Black", "徐天利");
+    xqt_assert_tag(&g[1], "BlackTeam", "上海");
+    xqt_assert_tag(&g[1], "Annotator", "覃瑞忠、屠景明、许纯钦");
+    xqt_assert_tag(&g[1], "Author", "千秋雪");
+    xqt_assert_tag(&g[1], "Result", "1/2-1/2");
     assert_int_equal(g[1].main.count, 60);
     free_all(g, n);
 }
@@ -149,15 +139,15 @@ static void test_cbr_files(void **state)
     assert_int_equal(bad_lines_game(&g[0], NULL, false), 0);
     assert_int_equal(g[0].diag_count, 0);
     assert_int_equal(g[0].raw_len, 2842);
-    assert_tag(&g[0], "Title", "黄丹青讲座004-破解新式弃马局的攻防要领");
-    assert_tag(&g[0], "Result", "*");
+    xqt_assert_tag(&g[0], "Title", "黄丹青讲座004-破解新式弃马局的攻防要领");
+    xqt_assert_tag(&g[0], "Result", "*");
     xq_game_free(&g[0]);
 
     assert_int_equal(read_path(TD "test2.cbr", g, 2, NULL), 1);
     assert_int_equal(g[0].main.count, 2);
     assert_string_equal(g[0].main.nodes[0].text, "h2e2");
     assert_string_equal(g[0].main.nodes[1].text, "h7e7");
-    assert_tag(&g[0], "Title", "Test");
+    xqt_assert_tag(&g[0], "Title", "Test");
     assert_int_equal(tally_of(&g[0]).comments, 3);
     assert_int_equal(g[0].diag_count, 0);
     xq_game_free(&g[0]);

@@ -43,13 +43,6 @@ static bool has_diag(const xq_game *g, xq_severity sev, uint32_t line, uint32_t 
     return false;
 }
 
-static void assert_tag(const xq_game *g, const char *name, const char *value)
-{
-    const char *v = xq_game_tag(g, name);
-    if (!v) fprintf(stderr, "no tag %s\n", name);
-    assert_non_null(v);
-    assert_string_equal(v, value);
-}
 
 static void assert_same_branch(const xq_branch *a, const xq_branch *b)
 {
@@ -116,10 +109,10 @@ static void test_corpus(void **state)
     assert_int_equal(t.comments, 314);
     assert_int_equal(t.depth, 11);
     assert_int_equal(g[0].tag_count, 4);
-    assert_tag(&g[0], "Title", "仙人指路全集（史上最全最新版）");
-    assert_tag(&g[0], "Result", "*");
-    assert_tag(&g[0], "Annotator", "东方剑客");
-    assert_tag(&g[0], "Author", "东方剑客");
+    xqt_assert_tag(&g[0], "Title", "仙人指路全集（史上最全最新版）");
+    xqt_assert_tag(&g[0], "Result", "*");
+    xqt_assert_tag(&g[0], "Annotator", "东方剑客");
+    xqt_assert_tag(&g[0], "Author", "东方剑客");
     assert_int_equal(strncmp(g[0].main.comment, "　　本文介绍20世纪90年代", 31), 0);
     assert_non_null(strstr(g[0].main.comment, "喜欢。\n　　由于时间紧"));   /* "||" */
     assert_string_equal(g[0].main.nodes[0].text, "c3c4");   /* 兵七进一 */
@@ -176,20 +169,20 @@ static void test_html_gbk(void **state)
     assert_int_equal(g[0].encoding, XQ_ENC_GBK);
     assert_int_equal(g[0].diag_count, 0);
     assert_int_equal(strlen(xq_game_tag(&g[0], "Title")), 6);   /* two CJK characters */
-    assert_tag(&g[0], "Event", "全国赛");
-    assert_tag(&g[0], "Red", "胡荣华");
-    assert_tag(&g[0], "Black", "杨官璘");
-    assert_tag(&g[0], "BlackTime", "10分");
-    assert_tag(&g[0], "Result", "1-0");
-    assert_tag(&g[0], "ECCO", "E27");
-    assert_tag(&g[0], "Opening", "仙人指路转左中炮对卒底炮飞左象");
+    xqt_assert_tag(&g[0], "Event", "全国赛");
+    xqt_assert_tag(&g[0], "Red", "胡荣华");
+    xqt_assert_tag(&g[0], "Black", "杨官璘");
+    xqt_assert_tag(&g[0], "BlackTime", "10分");
+    xqt_assert_tag(&g[0], "Result", "1-0");
+    xqt_assert_tag(&g[0], "ECCO", "E27");
+    xqt_assert_tag(&g[0], "Opening", "仙人指路转左中炮对卒底炮飞左象");
     assert_int_equal(g[0].main.count, 2);
     assert_string_equal(g[0].main.nodes[1].text, "h9g7");
     assert_int_equal(strncmp(g[0].main.nodes[0].comment, "好棋\n", 7), 0);
     assert_non_null(strstr(g[0].main.nodes[0].comment, "DhtmlXQ_movelist]9999"));
     assert_int_equal(g[0].first_line, 3);
     assert_int_equal(g[1].first_line, 14);
-    assert_tag(&g[1], "Date", "1960");
+    xqt_assert_tag(&g[1], "Date", "1960");
     assert_string_equal(g[1].main.nodes[0].text, "h7e7");
     assert_int_equal(g[1].main.nodes[0].line, 14);
     /* the raw bytes of both games give the page back */
@@ -390,8 +383,8 @@ static void test_damaged(void **state)
     assert_true(has_diag(&g[0], XQ_SEV_WARNING, 9, 1, "not a comment number"));
     assert_true(has_diag(&g[0], XQ_SEV_WARNING, 10, 1, "not a variation number"));
     assert_true(has_diag(&g[0], XQ_SEV_WARNING, 1, 1, "block without its closing tag"));
-    assert_tag(&g[0], "Title", "no end");
-    assert_tag(&g[0], "Result", "*");
+    xqt_assert_tag(&g[0], "Title", "no end");
+    xqt_assert_tag(&g[0], "Result", "*");
     assert_int_equal(g[0].main.nodes[1].variation_count, 1);
     assert_int_equal(g[0].main.nodes[1].variations[0].count, 1);   /* 7242, then 3 digits */
     xq_game_free(&g[0]);
@@ -496,10 +489,10 @@ static void test_write_from_pgn(void **state)
     assert_int_equal(read_tmp_bytes(t, n, b, 2, NULL), 1);
     assert_int_equal(b[0].diag_count, 0);
     assert_string_equal(b[0].fen, "4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1");
-    assert_tag(&b[0], "Event", "杯[赛] ［/DhtmlXQ_event]");
-    assert_tag(&b[0], "Result", "0-1");
-    assert_tag(&b[0], "ECCO", "A00");
-    assert_tag(&b[0], "PlyCount", "2");
+    xqt_assert_tag(&b[0], "Event", "杯[赛] ［/DhtmlXQ_event]");
+    xqt_assert_tag(&b[0], "Result", "0-1");
+    xqt_assert_tag(&b[0], "ECCO", "A00");
+    xqt_assert_tag(&b[0], "PlyCount", "2");
     assert_string_equal(b[0].main.comment, "a\nb");
     const xq_node *n0 = &b[0].main.nodes[0];
     assert_string_equal(n0->text, "e9d9");

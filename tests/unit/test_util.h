@@ -470,6 +470,20 @@ static inline unsigned xqt_xorshift_star(uint64_t *state, unsigned n)
     return (unsigned)((*state * 0x2545F4914F6CDD1Dull) >> 33) % n;
 }
 
+/* g's tag name (xq_game_tag) is value, or absent when value is NULL:
+ * the readers' tests of the tags a record gives. */
+static inline void xqt_assert_tag(const xq_game *g, const char *name, const char *value)
+{
+    const char *v = xq_game_tag(g, name);
+    if (!value) {
+        assert_null(v);
+        return;
+    }
+    if (!v) fprintf(stderr, "no tag %s\n", name);
+    assert_non_null(v);
+    assert_string_equal(v, value);
+}
+
 /* A generator of the legal moves of pos into moves (room for
  * XQ_MAX_MOVES), returning their count: xq_legal_moves, or a test's own
  * reference generator. */
