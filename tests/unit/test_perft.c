@@ -97,27 +97,15 @@ static const char *const CASES[] = {
     "9/9/3k5/9/9/9/9/9/9/2C1Kn1r1 w",
     "9/9/3k5/9/9/9/9/9/9/2C1K2r1 w",
     "4k4/9/9/9/9/9/9/9/9/3K5 w",
-    /* the start and the perft positions of engines-survey.md */
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+    /* after 炮二平五 (engines-survey.md); the start and the twelve perft positions: xqt_perft_fens */
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b",
-    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
-    "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w",
-    "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w",
-    "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w",
-    "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w",
-    "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w",
-    "4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5 w",
-    "2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w",
-    "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w",
-    "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w",
-    "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w",
-    "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w",
 };
 
 static void built_cases(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) same_perft_fen(CASES[i], 3);
+    for (size_t i = 0; i < sizeof xqt_perft_fens / sizeof xqt_perft_fens[0]; i++) same_perft_fen(xqt_perft_fens[i], 3);
     assert_true(compared_in_check >= 9);
 }
 
