@@ -133,14 +133,29 @@ bool xq_result_parse(const char *text, xq_result *out)
 
 /* ---- findings ---------------------------------------------------------- */
 
+/* Make room for an error in a full list of findings: the latest warning
+ * leaves it (still counted), the others keep their order.  False when
+ * every finding kept is an error. */
+static __attribute__((noinline, cold)) bool drop_latest_warning(xq_replay *out)
+{
+    int i = out->nfindings - 1;
+    while (i >= 0 && out->findings[i].severity == XQ_SEV_ERROR) i--;
+    if (i < 0) return false;
+    memmove(&out->findings[i], &out->findings[i + 1], (size_t)(out->nfindings - 1 - i) * sizeof out->findings[0]);
+    out->nfindings--;
+    return true;
+}
+
 /* The next finding slot of *out, its head filled in, or NULL when the
- * first XQ_REPLAY_MAX_FINDINGS are kept already (the finding is only
- * counted).  Its message is the caller's to write. */
+ * list is full (XQ_REPLAY_MAX_FINDINGS) and the finding is a warning or
+ * every finding kept is an error: it is then only counted.  Its message
+ * is the caller's to write. */
 static xq_finding *finding_slot(xq_replay *out, xq_finding_kind kind, xq_severity sev, int ply, const xq_node *at)
 {
+    out->kind_counts[kind][sev]++;
     if (sev == XQ_SEV_ERROR) out->error_count++;
     else out->warning_count++;
-    if (out->nfindings >= XQ_REPLAY_MAX_FINDINGS) return NULL;
+    if (out->nfindings >= XQ_REPLAY_MAX_FINDINGS && (sev != XQ_SEV_ERROR || !drop_latest_warning(out))) return NULL;
     xq_finding *f = &out->findings[out->nfindings++];
     f->kind = kind;
     f->severity = sev;
@@ -691,6 +706,7 @@ static void replay_head_clear(xq_replay *out)
     out->bad_side = XQ_RED;
     out->bad_line = out->bad_col = 0;
     out->error_count = out->warning_count = out->nfindings = 0;
+    memset(out->kind_counts, 0, sizeof out->kind_counts);
 }
 
 /* The limit of pos.halfmove at which the natural move limit is reached

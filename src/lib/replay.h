@@ -132,7 +132,16 @@ typedef struct {
     char reason[192];            /* why it is illegal / unreadable */
     char fen_before[XQ_FEN_MAX]; /* the position before the illegal move */
     int error_count, warning_count;
-    int nfindings;               /* findings kept (first XQ_REPLAY_MAX_FINDINGS) */
+    /* Every finding counted by kind and severity ([kind][xq_severity]),
+     * kept in findings[] or not: a count or kind taken from the list
+     * alone misses what did not fit (a game with 20 plain-file warnings
+     * and then an illegal move) */
+    int kind_counts[XQ_FIND_KIND_COUNT][2];
+    /* The findings kept: the first XQ_REPLAY_MAX_FINDINGS, errors before
+     * warnings (an error met with the list full takes the place of its
+     * latest warning; so the first min(error_count, XQ_REPLAY_MAX_FINDINGS)
+     * errors are always listed), in the order found */
+    int nfindings;
     xq_finding findings[XQ_REPLAY_MAX_FINDINGS];
     xq_position start, final;
     /* The first position that occurred `repetitions` times, judged under

@@ -130,7 +130,8 @@ void xq_stats_analyse(const xq_game *g, const xq_replay *r, xq_stats_game *out)
     out->plies = r->plies;
     out->from_start = r->status != XQ_STATUS_UNREADABLE && is_start_position(&r->start);
     out->has_error = r->error_count > 0;
-    for (int i = 0; i < r->nfindings; i++) out->finding_kinds |= 1u << r->findings[i].kind;
+    for (int k = 0; k < XQ_FIND_KIND_COUNT; k++)   /* (kept or not: kind_counts) */
+        if (r->kind_counts[k][XQ_SEV_ERROR] || r->kind_counts[k][XQ_SEV_WARNING]) out->finding_kinds |= 1u << k;
 
     const char *ecco = xq_game_tag(g, "ECCO");
     out->ecco_tag = !trimmed(ecco).s ? -1 : xq_ecco_parse(ecco) >= 0 ? xq_ecco_parse(ecco) : -2;

@@ -241,6 +241,18 @@ void xq_cli_json_file_error(FILE *o, const char *path, const char *why)
     fputs("}\n", o);
 }
 
+void xq_cli_print_unlisted(FILE *o, const xq_game *g, int errors)
+{
+    char label[512];
+    xq_game_label(g, label, sizeof label);
+    xq_name_put(o, g->file);
+    fprintf(o, ":%llu:1: ", (unsigned long long)g->first_line);
+    xq_name_printf(o, "error: game %llu%s%s%s: %d more error%s than listed (a game's report lists at most %d findings)",
+                   (unsigned long long)g->index, *label ? " (" : "", label, *label ? ")" : "", errors,
+                   errors == 1 ? "" : "s", XQ_REPLAY_MAX_FINDINGS);
+    putc('\n', o);
+}
+
 int xq_cli_run_file_why(const char *prog, const char *path, const xq_read_options *ropt,
                         const xq_pipeline_options *po, bool *input_failed, char *why, size_t whysz)
 {

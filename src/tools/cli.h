@@ -125,6 +125,13 @@ int xq_cli_run_file_why(const char *prog, const char *path, const xq_read_option
  * and xq-parse --json write it. */
 void xq_cli_json_file_error(FILE *o, const char *path, const char *why);
 
+/* One line to o for a game's errors that its report could not list (a
+ * replay keeps its first XQ_REPLAY_MAX_FINDINGS findings, errors before
+ * warnings), at the record's start, so that a game counted with errors
+ * always shows one: "FILE:LINE:1: error: game N (LABEL): K more errors
+ * than listed (...)".  errors > 0.  xq-validate and xq-parse. */
+void xq_cli_print_unlisted(FILE *o, const xq_game *g, int errors);
+
 /* The input files of every tool: the FILE operands, then the names read
  * from a list given with --files-from=LIST (one name per line; a '\r'
  * before the '\n' and empty lines are dropped) or --files0-from=LIST

@@ -83,10 +83,10 @@ static void print_tags(FILE *o, const xq_game *g, const char *list)
  * side to move could take; the other impossible positions (a general
  * missing included) are replayed, their moves decoded, and left to
  * xq-validate. */
-static bool is_parse_finding(const xq_finding *f, const xq_replay *r)
+static bool is_parse_kind(xq_finding_kind kind, const xq_replay *r)
 {
-    if (f->kind == XQ_FIND_IMPOSSIBLE_POSITION) return r->status == XQ_STATUS_UNREADABLE;
-    switch (f->kind) {
+    if (kind == XQ_FIND_IMPOSSIBLE_POSITION) return r->status == XQ_STATUS_UNREADABLE;
+    switch (kind) {
     case XQ_FIND_SYNTAX: case XQ_FIND_UNDECODABLE_MOVE: case XQ_FIND_AMBIGUOUS_MOVE:
     case XQ_FIND_ILLEGAL_MOVE: case XQ_FIND_GAME_OVER: case XQ_FIND_BAD_FEN:
     case XQ_FIND_TANDEM_PLAIN_FILE:
@@ -114,13 +114,19 @@ static void parse_game(void *ctx, xq_slot *slot)
     xq_replay *r = &slot->replay;
     game_counts *n = slot->user;
     xq_replay_game_memo(g, &opt->rules, slot->memo, r);
+    /* counted over every finding, kept in r->findings or not */
     n->errors = n->warnings = 0;
+    for (int k = 0; k < XQ_FIND_KIND_COUNT; k++)
+        if (is_parse_kind((xq_finding_kind)k, r)) {
+            n->errors += r->kind_counts[k][XQ_SEV_ERROR];
+            n->warnings += r->kind_counts[k][XQ_SEV_WARNING];
+        }
+    int errors_listed = 0;
     for (int i = 0; i < r->nfindings; i++) {
         const xq_finding *f = &r->findings[i];
-        if (!is_parse_finding(f, r)) continue;
+        if (!is_parse_kind(f->kind, r)) continue;
         bool error = f->severity == XQ_SEV_ERROR;
-        if (error) n->errors++;
-        else n->warnings++;
+        errors_listed += error;
         if (!error && !opt->warnings) continue;
         unsigned long line, col;
         xq_finding_place(f, g, &line, &col);
@@ -131,6 +137,7 @@ static void parse_game(void *ctx, xq_slot *slot)
                        at_bad ? r->bad_move : "", at_bad ? ": " : "", f->message);   /* (quotes the record) */
         putc('\n', slot->err);
     }
+    if (n->errors > errors_listed) xq_cli_print_unlisted(slot->err, g, n->errors - errors_listed);
     if (opt->output == OUT_TAGS) print_tags(slot->out, g, opt->tag_list);
     else if (opt->output == OUT_JSON) xq_write_json(slot->out, g, r);
 }

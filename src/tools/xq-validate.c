@@ -263,28 +263,6 @@ typedef struct {
     totals *t;
 } run_state;
 
-
-
-
-
-
-
-
-/* The errors of g beyond the findings a replay keeps (its first
- * XQ_REPLAY_MAX_FINDINGS, warnings among them): said in one line at the
- * record's start, so that a game counted with errors always shows one. */
-static void print_unlisted(FILE *to, const xq_game *g, int errors)
-{
-    char label[512];
-    xq_game_label(g, label, sizeof label);
-    xq_name_put(to, g->file);
-    fprintf(to, ":%llu:1: ", (unsigned long long)g->first_line);
-    xq_name_printf(to, "error: game %llu%s%s%s: %d more error%s than listed (a game's report keeps its first %d findings)",
-                   (unsigned long long)g->index, *label ? " (" : "", label, *label ? ")" : "", errors,
-                   errors == 1 ? "" : "s", XQ_REPLAY_MAX_FINDINGS);
-    putc('\n', to);
-}
-
 /* A worker's part: replay one game and format what it produces. */
 static void process_game(void *ctx, xq_slot *slot)
 {
@@ -303,7 +281,7 @@ static void process_game(void *ctx, xq_slot *slot)
                 print_finding(slot->err, g, r, &r->findings[order[i]]);
                 errors_listed += r->findings[order[i]].severity == XQ_SEV_ERROR;
             }
-        if (r->error_count > errors_listed) print_unlisted(slot->err, g, r->error_count - errors_listed);
+        if (r->error_count > errors_listed) xq_cli_print_unlisted(slot->err, g, r->error_count - errors_listed);
     }
     if ((opt->keep == KEEP_VALID && !bad) || (opt->keep == KEEP_INVALID && bad))
         xq_keep_game(&((run_state *)ctx)->keep, slot, slot->user, opt->fix_results);

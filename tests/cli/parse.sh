@@ -25,6 +25,18 @@ corpus/edge-cases.pgn	8	" "$($P -q --tags Result corpus/edge-cases.pgn)"
 expect_eq "--json: decoded ICCS of the tandem move" '"moves":[{"text":"車８平２","iccs":"h4b4"}]' \
   "$($P -q --json corpus/edge-cases.pgn | sed -n 2p | grep -o '"moves":\[[^]]*\]')"
 expect_eq "--json: one line per game" 8 "$($P -q --json corpus/edge-cases.pgn | wc -l)"
+# every finding counted, listed or not: 20 reader warnings fill a game's
+# list of 16, and the illegal move after them is still an error (listed,
+# in the place of the latest warning), the exit status 1
+awk 'BEGIN { printf "[Event \"w\"]\n\n"; for (i = 0; i < 20; i++) printf ")\n"; printf "1. 炮二平五 馬8進7 2. 車一進五 *\n" }' > "$TMP/crowd.pgn"
+expect_status "an error after 20 warnings exits 1" 1 $P "$TMP/crowd.pgn"
+expect_eq "an error after 20 warnings: listed and counted" \
+  "crowd.pgn:23:17: error: game 1: 車一進五: a piece stands in the way|1 game, 2 plies decoded: 1 error in 1 game, 20 warnings" \
+  "$(sed "s|^$TMP/||" $TMP/err | paste -sd'|')"
+expect_eq "-W: 15 warnings listed beside the error" 15 "$($P -W "$TMP/crowd.pgn" 2>&1 | grep -c ': warning: ')"
+expect_eq "xq-stats counts the illegal move among the kinds" 1 \
+  "$($BIN/xq-stats --json "$TMP/crowd.pgn" | grep -o '"findings":{"illegal-move":[0-9]*' | cut -d: -f3)"
+
 expect_status "unknown option" 2 $P --bogus
 expect_status "--help" 0 $P --help
 

@@ -285,15 +285,23 @@ expect_eq "input: standard input at an offset reads the rest of the file" \
 # a line of several tags: each warning at its tag's column, counted on
 # from the tag before (CJK values count one column a character); a line
 # of 3,000 repeats warns up to the diagnostics cap, no more, and the
-# error that says so is told though a game's report keeps 16 findings
+# error that says so is listed though the 200 warnings came first (a
+# game's report keeps 16 findings, errors before warnings)
 printf '[Event "象棋"] [Red "甲"] [Event "b"] [Site x] [Event "c"]\n\n1. 炮二平五 *\n' > "$TMP/cols.pgn"
 expect_eq "a line of tags: the warnings' columns" "1:24 1:36 1:45" \
   "$($BIN/xq-validate -W "$TMP/cols.pgn" 2>&1 | sed -n 's/^[^:]*:\([0-9]*:[0-9]*\): warning.*/\1/p' | paste -sd' ')"
 awk 'BEGIN { for (i = 0; i < 3000; i++) printf "[Event \"v%d\"] ", i; printf "\n\n1. h2e2 *\n" }' > "$TMP/many.pgn"
 $BIN/xq-validate "$TMP/many.pgn" >/dev/null 2>"$TMP/many.err"
 expect_eq "a line of 3,000 repeated tags: the cap's error told, the count" \
-  "many.pgn:1:1: error: game 1 (v0): 1 more error than listed (a game's report keeps its first 16 findings)|1 game: 0 valid, 1 with errors, 0 unreadable; 200 warnings (-W shows them)" \
+  "many.pgn:1:2906: error: game 1 (v0): too many diagnostics; further ones are not reported|1 game: 0 valid, 1 with errors, 0 unreadable; 200 warnings (-W shows them)" \
   "$(sed "s|^$TMP/||" "$TMP/many.err" | paste -sd'|')"
+
+# more than 16 errors: the first 16 listed, one line for the rest
+awk 'BEGIN { printf "[Event \"e\"]\n\n"; for (i = 0; i < 20; i++) printf "(h2e2)\n"; printf "1. h2e2 *\n" }' > "$TMP/errs.pgn"
+$BIN/xq-validate "$TMP/errs.pgn" >/dev/null 2>"$TMP/errs.err"
+expect_eq "20 errors: 16 listed, the rest in one line" \
+  "16|errs.pgn:1:1: error: game 1 (e): 4 more errors than listed (a game's report lists at most 16 findings)" \
+  "$(grep -c 'variation before any move' "$TMP/errs.err")|$(sed "s|^$TMP/||" "$TMP/errs.err" | grep 'than listed')"
 
 # an illegal move of the mover's own piece is told as such, though the
 # other side could make a move of the same text (not "wrong side to move")
