@@ -1498,6 +1498,8 @@ xq_encoding xq_input_encoding(const xq_input *in)
 
 bool xq_input_gzipped(const xq_input *in) { return in->gzipped; }
 
+bool xq_input_inflating(const xq_input *in) { return in->gz && xq_zin_threaded(in->gz); }
+
 const char *xq_input_path(const xq_input *in) { return in->path; }
 
 const char *xq_input_error(const xq_input *in) { return in->err; }

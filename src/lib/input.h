@@ -321,6 +321,11 @@ xq_encoding xq_input_encoding(const xq_input *in);
  * read). */
 bool xq_input_gzipped(const xq_input *in);
 
+/* Whether its data is inflated by a thread of its own (zin.h
+ * xq_zin_threaded; known once the first bytes were read, as by the
+ * format sniff of xq_reader_open). */
+bool xq_input_inflating(const xq_input *in);
+
 /* The path as given ("-" for stdin); owned by the input. */
 const char *xq_input_path(const xq_input *in);
 

@@ -3116,6 +3116,8 @@ xq_encoding xq_reader_encoding(const xq_reader *r) { return xq_input_encoding(r-
 
 xq_format xq_reader_format(const xq_reader *r) { return r->format; }
 
+bool xq_reader_inflating(const xq_reader *r) { return xq_input_inflating(r->in); }
+
 const char *xq_reader_error(const xq_reader *r) { return r->err; }
 
 const char *xq_reader_late_error(const xq_reader *r) { return xq_input_late_error(r->in); }

@@ -103,6 +103,12 @@ xq_encoding xq_reader_encoding(const xq_reader *r);
 /* The format chosen at open (never XQ_FMT_AUTO). */
 xq_format xq_reader_format(const xq_reader *r);
 
+/* Whether the file's data is inflated by a thread of its own, beside the
+ * readers' (gzip from a large regular file: input.h xq_input_inflating),
+ * known from xq_reader_open on: the pipeline's default number of threads
+ * leaves it a CPU. */
+bool xq_reader_inflating(const xq_reader *r);
+
 /* Message of the last -1 from xq_reader_next, "PATH: reason"; "" if none. */
 const char *xq_reader_error(const xq_reader *r);
 

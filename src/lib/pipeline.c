@@ -87,6 +87,13 @@ int xq_cpu_count(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
+int xq_pipeline_threads(const xq_reader *rd, bool light)
+{
+    int n = xq_cpu_count();
+    if (light && n > 1 && xq_reader_inflating(rd)) n--;
+    return n;
+}
+
 /* Make a zeroed slot (its game then an empty one: xq_game_init) ready
  * for a game: its memory streams and the tool's scratch; what an earlier
  * call made stays.  Done when a game is first read into the slot, so a
@@ -373,14 +380,14 @@ static bool ring_alloc(ring *r, int threads, crew **crews_out)
 int xq_pipeline_run(xq_reader *rd, const xq_pipeline_options *opt, const char **err_msg)
 {
     *err_msg = NULL;
-    if (opt->threads <= 1) return run_serial(rd, opt, err_msg);
+    int threads = opt->threads > 0 ? opt->threads : xq_pipeline_threads(rd, opt->light);
+    if (threads <= 1) return run_serial(rd, opt, err_msg);
 
     ring r;
     memset(&r, 0, sizeof r);
     r.opt = opt;
     r.rd = rd;
     r.status = 1;
-    int threads = opt->threads;
     crew *crews = NULL;
     pthread_t *tids = calloc((size_t)threads, sizeof *tids);
     if (!tids || !ring_alloc(&r, threads, &crews)) {

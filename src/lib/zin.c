@@ -116,6 +116,8 @@ void xq_zin_close(xq_zin *z)
 
 const char *xq_zin_error(const xq_zin *z) { return z->err; }
 bool xq_zin_gzipped(const xq_zin *z) { return z->zinit; }
+
+bool xq_zin_threaded(const xq_zin *z) { return z->threaded; }
 bool xq_zin_trailing(const xq_zin *z) { return z->trailing; }
 
 /* The reader fails for good with a message. */

@@ -50,6 +50,11 @@ bool xq_zin_trailing(const xq_zin *z);
 /* Whether the data was gzip (known after the first read). */
 bool xq_zin_gzipped(const xq_zin *z);
 
+/* Whether the data is inflated by a thread of its own (gzip from a
+ * regular file of 128 KiB or more; known after the first read): that
+ * thread keeps a CPU busy beside the caller's. */
+bool xq_zin_threaded(const xq_zin *z);
+
 void xq_zin_close(xq_zin *z);
 
 #endif

@@ -431,7 +431,7 @@ int main(int argc, char **argv)
     options opt;
     memset(&opt, 0, sizeof opt);
     opt.write.format = XQ_OUT_PGN;
-    opt.threads = xq_cpu_count();
+    opt.threads = 0;   /* -j not given: xq_pipeline_threads per file */
     opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     int st = parse_options(argc, argv, &opt);
     if (st >= 0) return st;

@@ -44,8 +44,9 @@ static void usage(FILE *to)
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
           XQ_CLI_FILES_HELP
           "  -q, --quiet             no summary line\n"
-          "  -j, --jobs=N            parse on N threads (default: the number of CPUs);\n"
-          "                          the output is the same for every N\n"
+          "  -j, --jobs=N            parse on N threads (default: the number of CPUs,\n"
+          "                          one fewer for a large gzip file, which a thread\n"
+          "                          inflates); the output is the same for every N\n"
           "  -h, --help              show this help and exit\n"
           "  -V, --version           show the version and exit\n"
           "\n"
@@ -160,7 +161,7 @@ static int parse_file(const char *path, const options *opt, totals *t)
 {
     run_state st = {opt, t};
     xq_pipeline_options po = {
-        .threads = opt->threads, .memos = &t->memos, .user_size = sizeof(game_counts), .ctx = &st,
+        .threads = opt->threads, .light = true, .memos = &t->memos, .user_size = sizeof(game_counts), .ctx = &st,
         .process = parse_game, .account = account_game,
     };
     bool input_failed;
@@ -191,7 +192,7 @@ int main(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     xq_replay_options_default(&opt.rules);
     opt.rules.no_final = true;   /* (no output reads the final position: replay.h) */
-    opt.threads = xq_cpu_count();
+    opt.threads = 0;   /* -j not given: xq_pipeline_threads per file */
     opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     xq_cli_list list = {0};
     /* each choice made once (a second, other value: a usage error) */

@@ -66,7 +66,8 @@ static void usage(FILE *to)
           "  -s, --strict            treat warnings as errors\n"
           "  -e, --encoding=ENC      auto (default), utf8, gbk or big5\n"
           XQ_CLI_FILES_HELP
-          "  -j, --jobs=N            replay on N threads (default: all CPUs)\n"
+          "  -j, --jobs=N            replay on N threads (default: all CPUs, one fewer\n"
+          "                          for a large gzip file, which a thread inflates)\n"
           "  -q, --quiet             no progress line (shown only on a terminal, for\n"
           "                          inputs that take more than a second)\n"
           "\n"
@@ -212,7 +213,7 @@ static void account_game(void *ctx, xq_slot *slot)
 static void read_file(const char *path, run_state *st)
 {
     xq_pipeline_options po = {
-        .threads = st->opt->threads, .memos = &st->memos, .user_size = sizeof(slot_data), .ctx = st,
+        .threads = st->opt->threads, .light = true, .memos = &st->memos, .user_size = sizeof(slot_data), .ctx = st,
         .process = process_game, .account = account_game,
     };
     st->prog->bytes_file = 0;
@@ -494,7 +495,7 @@ int main(int argc, char **argv)
     opt.stats.rules.no_warning_text = true;
     opt.stats.rules.no_final = true;   /* (no statistic reads the final position: replay.h) */
     opt.report.top = 20;
-    opt.threads = xq_cpu_count();
+    opt.threads = 0;   /* -j not given: xq_pipeline_threads per file */
     opt.read.no_raw = true;   /* no record's bytes are written, only counted (pgn_read.h) */
     opt.ecco_plies = 20;
     opt.ecco_min = 1;

@@ -66,8 +66,9 @@ static void usage(FILE *to)
           XQ_CLI_FILES_HELP
           "  -q, --quiet             no summary line\n"
           "  -j, --jobs=N            games processed in parallel on N threads\n"
-          "                          (default: the number of CPUs); the output is\n"
-          "                          the same for every N\n"
+          "                          (default: the number of CPUs, one fewer for a\n"
+          "                          large gzip file, which a thread inflates); the\n"
+          "                          output is the same for every N\n"
           "      --perft=DEPTH       print the perft count of the position and exit\n"
           "      --fen=FEN           the position for --perft (default: start)\n"
           "  -h, --help              show this help and exit\n"
@@ -308,7 +309,7 @@ static int validate_file(const char *path, const options *opt, totals *t)
 {
     run_state state = {opt, t->keep, t};
     xq_pipeline_options po = {
-        .threads = opt->threads, .memos = &t->memos, .ctx = &state, .process = process_game,
+        .threads = opt->threads, .light = true, .memos = &t->memos, .ctx = &state, .process = process_game,
         .account = account_game, .user_size = opt->keep != KEEP_NONE ? sizeof(xq_kept_game) : 0,
     };
     bool input_failed;
@@ -356,7 +357,7 @@ int main(int argc, char **argv)
     options opt;
     memset(&opt, 0, sizeof opt);
     xq_replay_options_default(&opt.rules);
-    opt.threads = xq_cpu_count();
+    opt.threads = 0;   /* -j not given: xq_pipeline_threads per file */
     const char *perft = NULL, *fen = NULL;
     bool check_cap_given = false;
     xq_cli_list list = {0};

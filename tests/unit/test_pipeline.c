@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -97,22 +98,25 @@ static void account(void *ctx, xq_slot *slot)
     atomic_store(&c->in_account, 0);
 }
 
-/* Run path through the pipeline on threads threads; the output (malloc'd)
- * goes to *out, its status is returned, the accounted games to *games, the
- * games processed by a thread other than the caller's to *on_workers (when
- * not NULL). */
+/* Run path through the pipeline on threads threads (0: the default,
+ * light work); the output (malloc'd) goes to *out, its status is
+ * returned, the accounted games to *games, the games processed by a
+ * thread other than the caller's to *on_workers (when not NULL). */
 static int run_on(const char *path, int threads, char **out, unsigned long long *games,
                   unsigned long long *on_workers)
 {
     char err[256];
     xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
     assert_non_null(rd);
+    int asked = threads;
+    if (threads == 0) threads = xq_pipeline_threads(rd, true);
     size_t len = 0;
     FILE *f = open_memstream(out, &len);
     assert_non_null(f);
     run_check c = {.threads = threads, .caller = pthread_self()};
     pthread_mutex_init(&c.memo_lock, NULL);
-    xq_pipeline_options po = {.threads = threads, .out = f, .ctx = &c, .process = process, .account = account};
+    xq_pipeline_options po = {.threads = asked, .light = true, .out = f, .ctx = &c, .process = process,
+                               .account = account};
     const char *why = NULL;
     int st = xq_pipeline_run(rd, &po, &why);
     fclose(f);
@@ -187,7 +191,7 @@ static void same_as_serial(const char *path, unsigned long long want_min)
     unsigned long long base_games;
     int base_st = run(path, 1, &base, &base_games);
     assert_true(base_games >= want_min);
-    static const int threads[] = {2, 3, 4, 7};
+    static const int threads[] = {0, 2, 3, 4, 7};   /* (0: the default) */
     for (size_t k = 0; k < sizeof threads / sizeof *threads; k++)
         for (int rep = 0; rep < 3; rep++) {
             char *out;
@@ -319,6 +323,64 @@ static void test_out_of_memory_fails(void **state)
     free(text);
 }
 
+/* ngames games with a comment of 200 random hex digits each: text that
+ * gzip cannot shrink much, so that 1,500 of them make a gzip file of over
+ * 128 KiB, which a thread of its own inflates (zin.h). */
+static char *make_noisy_pgn(int ngames, size_t *n)
+{
+    char *text;
+    FILE *f = open_memstream(&text, n);
+    assert_non_null(f);
+    uint64_t s = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < ngames; i++) {
+        fprintf(f, "[Game \"%d\"]\n\n{", i + 1);
+        for (int k = 0; k < 200; k++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            putc("0123456789abcdef"[s & 15], f);
+        }
+        fputs("}\n1. h2e2 h9g7 2. h0g2 *\n\n", f);
+    }
+    fclose(f);
+    return text;
+}
+
+/* The default number of threads (-j not given): every CPU, but for light
+ * work one fewer on a file that a thread of its own inflates; and the
+ * output is the serial run's. */
+static void test_default_threads(void **state)
+{
+    int cpus = xq_cpu_count();
+    size_t n, small_n;
+    char *text = make_noisy_pgn(1500, &n), *small = make_pgn(20, &small_n);
+    char big_gz[64], plain[64], small_gz[64];
+    save(text, n, big_gz, true, 0);
+    save(text, n, plain, false, 0);
+    save(small, small_n, small_gz, true, 0);
+    struct stat st;
+    assert_int_equal(stat(big_gz, &st), 0);
+    assert_true(st.st_size >= 128 * 1024);
+    const struct {
+        const char *path;
+        bool inflating;
+    } files[] = {{big_gz, true}, {plain, false}, {small_gz, false}};
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        char err[256];
+        xq_reader *rd = xq_reader_open(files[k].path, NULL, err, sizeof err);
+        assert_non_null(rd);
+        assert_int_equal(xq_reader_inflating(rd), files[k].inflating);
+        int light = files[k].inflating && cpus > 1 ? cpus - 1 : cpus;
+        assert_int_equal(xq_pipeline_threads(rd, true), light);
+        assert_int_equal(xq_pipeline_threads(rd, false), cpus);
+        xq_reader_close(rd);
+    }
+    same_as_serial(big_gz, 1500);
+    unlink(big_gz);
+    unlink(plain);
+    unlink(small_gz);
+    free(text);
+    free(small);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_few_games),
         cmocka_unit_test(test_one_batch),
         cmocka_unit_test(test_out_of_memory_fails),
+        cmocka_unit_test(test_default_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
