@@ -231,12 +231,33 @@ static void input_failure(const char *prog, const char *path, const char *msg, c
     if (whysz) snprintf(why, whysz, "%s", failure_reason(path, msg));
 }
 
+/* The place a failure's reason starts with ("LINE:COL: ..."), else 0 and
+ * 0: line and col from 1, as in every diagnostic. */
+static void reason_place(const char *why, unsigned long *line, unsigned long *col)
+{
+    char *end;
+    *line = *col = 0;
+    if (*why < '1' || *why > '9') return;
+    unsigned long l = strtoul(why, &end, 10);
+    if (*end != ':' || end[1] < '1' || end[1] > '9') return;
+    unsigned long c = strtoul(end + 1, &end, 10);
+    if (*end != ':') return;
+    *line = l;
+    *col = c;
+}
+
 void xq_cli_json_file_error(FILE *o, const char *path, const char *why)
 {
     int first = 1;
+    unsigned long line, col;
+    reason_place(why, &line, &col);
     putc('{', o);
     xq_json_key(o, "file", &first); xq_json_string(o, path);   /* ("-" for stdin, as the games' lines) */
     xq_json_key(o, "status", &first); xq_json_string(o, "unreadable-file");
+    xq_json_key(o, "line", &first);
+    if (line) fprintf(o, "%lu", line); else fputs("null", o);
+    xq_json_key(o, "col", &first);
+    if (col) fprintf(o, "%lu", col); else fputs("null", o);
     xq_json_key(o, "error", &first); xq_json_string(o, why);
     fputs("}\n", o);
 }

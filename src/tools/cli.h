@@ -118,8 +118,9 @@ int xq_cli_run_file_why(const char *prog, const char *path, const xq_read_option
 
 /* The JSON line of a file that could not be read, or not to its end
  * (written after the games read before the failure), to o:
- * {"file":PATH,"status":"unreadable-file","error":WHY} and a newline;
- * why as xq_cli_run_file_why gives it.  Without it a JSON consumer could
+ * {"file":PATH,"status":"unreadable-file","line":L,"col":C,"error":WHY}
+ * and a newline; why as xq_cli_run_file_why gives it, L and C the place
+ * it starts with ("60:34: XML error: ..."), else null.  Without it a JSON consumer could
  * not see that a file was not read (the text is on stderr only).  No
  * "game" key: a game's line always has one.  xq-validate --report json
  * and xq-parse --json write it. */

@@ -121,29 +121,29 @@ chmod 755 "$TMP/ro"
 : > "$TMP/unreadable.pgn"; chmod 000 "$TMP/unreadable.pgn"
 "$BIN/xq-validate" --report json "$TMP/none.pgn" $G >"$TMP/out" 2>"$TMP/err"; st=$?
 expect_eq "json: a missing file: its line first, then the games, exit 2" \
-  "2|{\"file\":\"$TMP/none.pgn\",\"status\":\"unreadable-file\",\"error\":\"No such file or directory\"}|3" \
+  "2|{\"file\":\"$TMP/none.pgn\",\"status\":\"unreadable-file\",\"line\":null,\"col\":null,\"error\":\"No such file or directory\"}|3" \
   "$st|$(head -1 "$TMP/out")|$(grep -c '"game":' "$TMP/out")"
 gzip -c corpus/broken.pgn | head -c 300 > "$TMP/cut.gz"
 "$BIN/xq-validate" --report json - < "$TMP/cut.gz" >"$TMP/out" 2>/dev/null; st=$?
 expect_eq "json: gzip data cut short on stdin: the games read, then the file's line" \
-  "2|3|{\"file\":\"-\",\"status\":\"unreadable-file\",\"error\":\"unexpected end of file: the gzip data is cut short\"}" \
+  "2|3|{\"file\":\"-\",\"status\":\"unreadable-file\",\"line\":null,\"col\":null,\"error\":\"unexpected end of file: the gzip data is cut short\"}" \
   "$st|$(grep -c '"game":' "$TMP/out")|$(tail -1 "$TMP/out")"
 if [ "$(id -u)" != 0 ]; then
   "$BIN/xq-validate" --report json "$TMP/unreadable.pgn" >"$TMP/out" 2>/dev/null
-  expect_eq "json: an unreadable file" "{\"file\":\"$TMP/unreadable.pgn\",\"status\":\"unreadable-file\",\"error\":\"Permission denied\"}" "$(cat "$TMP/out")"
+  expect_eq "json: an unreadable file" "{\"file\":\"$TMP/unreadable.pgn\",\"status\":\"unreadable-file\",\"line\":null,\"col\":null,\"error\":\"Permission denied\"}" "$(cat "$TMP/out")"
 fi
 mkdir "$TMP/dir.pgn"
 "$BIN/xq-validate" --report json "$TMP/dir.pgn" >"$TMP/out" 2>/dev/null
-expect_eq "json: a directory" "{\"file\":\"$TMP/dir.pgn\",\"status\":\"unreadable-file\",\"error\":\"Is a directory\"}" "$(cat "$TMP/out")"
+expect_eq "json: a directory" "{\"file\":\"$TMP/dir.pgn\",\"status\":\"unreadable-file\",\"line\":null,\"col\":null,\"error\":\"Is a directory\"}" "$(cat "$TMP/out")"
 
 # ---- xq-parse -J: the same line for a file it could not read (one writer: cli.h xq_cli_json_file_error)
 "$BIN/xq-parse" -J "$TMP/none.pgn" $G >"$TMP/out" 2>/dev/null; st=$?
 expect_eq "parse -J: a missing file: its line first, then the games, exit 2" \
-  "2|{\"file\":\"$TMP/none.pgn\",\"status\":\"unreadable-file\",\"error\":\"No such file or directory\"}|3" \
+  "2|{\"file\":\"$TMP/none.pgn\",\"status\":\"unreadable-file\",\"line\":null,\"col\":null,\"error\":\"No such file or directory\"}|3" \
   "$st|$(head -1 "$TMP/out")|$(grep -c '"game":' "$TMP/out")"
 "$BIN/xq-parse" -J - < "$TMP/cut.gz" >"$TMP/out" 2>/dev/null; st=$?
 expect_eq "parse -J: gzip data cut short on stdin: the games read, then the file's line" \
-  "2|3|{\"file\":\"-\",\"status\":\"unreadable-file\",\"error\":\"unexpected end of file: the gzip data is cut short\"}" \
+  "2|3|{\"file\":\"-\",\"status\":\"unreadable-file\",\"line\":null,\"col\":null,\"error\":\"unexpected end of file: the gzip data is cut short\"}" \
   "$st|$(grep -c '"game":' "$TMP/out")|$(tail -1 "$TMP/out")"
 "$BIN/xq-parse" -J "$TMP/dir.pgn" >"$TMP/out" 2>/dev/null
 "$BIN/xq-validate" --report json "$TMP/dir.pgn" >"$TMP/out2" 2>/dev/null

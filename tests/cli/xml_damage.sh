@@ -29,7 +29,7 @@ xq-validate: cut.xml:60:34: XML error: the document ends early: <game> (line 40)
 $V -j 1 cut.xml 2>err1
 expect_eq "cut: -j 1 says the same" "$(cat err)" "$(cat err1)"
 $V -q --report json cut.xml > cut.json 2>/dev/null
-expect_eq "cut: JSON, one line per game, then the file's" '2|{"file":"cut.xml","status":"unreadable-file","error":"60:34: XML error: the document ends early: <game> (line 40) is not closed"}' "$(grep -c '"game":' cut.json)|$(sed -n 3p cut.json)"
+expect_eq "cut: JSON, one line per game, then the file's" '2|{"file":"cut.xml","status":"unreadable-file","line":60,"col":34,"error":"60:34: XML error: the document ends early: <game> (line 40) is not closed"}' "$(grep -c '"game":' cut.json)|$(sed -n 3p cut.json)"
 expect_eq "cut: JSON, the cut game: 12 plies read, a syntax error at 60:34" \
 '"game":2,"line":40,"plies":12,"errors":1,"findings":[{"kind":"syntax","severity":"error","ply":0,"line":60,"col":34,' \
 "$(sed -n 2p cut.json | sed 's/^.*\("game":2,"line":40\),.*\("plies":12\),.*\("errors":1\),.*\("findings":\[{"kind":"syntax","severity":"error","ply":0,"line":60,"col":34,\).*$/\1,\2,\3,\4/')"
