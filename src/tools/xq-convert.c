@@ -87,6 +87,12 @@ static char *tmp_path;   /* the temporary file while -o FILE is being written */
 static int out_fd = -1;   /* -o FILE's descriptor (the stream's: xq_cli_watched_fd) */
 static const int *out_errno;   /* the errno of its first failed write, 0 while none (cli.h) */
 static bool path_existed;   /* -o FILE was there before (close_output's message on failure) */
+static char *target_path;   /* -o FILE's own name with its symbolic links followed (realpath),
+                               when it is a link: the file the temporary one replaces, beside
+                               it, so that the link stays a link */
+static bool copy_back;      /* -o FILE has other hard links: once complete, the temporary
+                               file's bytes are copied into it (a rename would part it from
+                               them) */
 
 static void on_signal(int sig)
 {
@@ -141,16 +147,20 @@ static FILE *watched(int fd)
     return f;
 }
 
-/* Open the output: a temporary file beside path, renamed over it once
- * complete (close_output), when path is a regular file or is not there;
- * else path itself (tmp_path stays NULL): a device such as /dev/null, a
- * named pipe or a symbolic link is written in place, as a rename over it
- * would replace it (run as root, -o /dev/null made /dev/null a file). */
+/* Open the output: a temporary file beside the file path names (its
+ * symbolic links followed), put in its place once complete (close_output),
+ * when that is a regular file or is not there: so the output never
+ * truncates an input before it is read, whatever names the file has (-o
+ * IN with IN a link to the input emptied it, and lost its games).  A
+ * device such as /dev/null or a named pipe is written in place, as a
+ * rename over it would replace it (run as root, -o /dev/null made
+ * /dev/null a file); so is a link to nothing (the file it names is made). */
 static FILE *open_output(const char *path)
 {
-    struct stat st;
-    path_existed = lstat(path, &st) == 0;
-    if (path_existed && !S_ISREG(st.st_mode)) {
+    struct stat st, lst;
+    bool is_link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+    path_existed = stat(path, &st) == 0;
+    if ((path_existed && !S_ISREG(st.st_mode)) || (!path_existed && is_link)) {
         int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         if (fd < 0) {
             xq_cli_error(PROG, "%s: %s", path, strerror(errno));
@@ -158,13 +168,22 @@ static FILE *open_output(const char *path)
         }
         return watched(fd);
     }
-    size_t n = strlen(path);
+    const char *target = path;
+    if (is_link) {
+        if (!(target_path = realpath(path, NULL))) {
+            xq_cli_error(PROG, "%s: %s", path, strerror(errno));
+            return NULL;
+        }
+        target = target_path;
+    }
+    copy_back = path_existed && st.st_nlink > 1;
+    size_t n = strlen(target);
     tmp_path = malloc(n + 16);
     if (!tmp_path) return NULL;
-    snprintf(tmp_path, n + 16, "%s.tmp-XXXXXX", path);
+    snprintf(tmp_path, n + 16, "%s.tmp-XXXXXX", target);
     int fd = mkstemp(tmp_path);
     if (fd < 0) {
-        temp_failed(path, errno);
+        temp_failed(target, errno);
         free(tmp_path);
         tmp_path = NULL;
         return NULL;
@@ -181,9 +200,34 @@ static FILE *open_output(const char *path)
     return watched(fd);
 }
 
-/* Finish the output: rename the temporary file over path when ok, else
- * remove it (written in place, without one: only close it).  Returns
- * false (after a message) on failure. */
+/* Copy the complete temporary file into target, which has other hard
+ * links (copy_back), and sync it.  False, with errno, on failure: target
+ * may then be cut, and the caller keeps the temporary file. */
+static bool copy_into(const char *target)
+{
+    int in = open(tmp_path, O_RDONLY | O_CLOEXEC);
+    if (in < 0) return false;
+    int out = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    bool ok = out >= 0;
+    char buf[1 << 16];
+    ssize_t got = 0;
+    while (ok && (got = read(in, buf, sizeof buf)) > 0)
+        for (ssize_t done = 0, w; ok && done < got; done += w) ok = (w = write(out, buf + done, (size_t)(got - done))) > 0;
+    ok = ok && got == 0 && fsync(out) == 0;
+    int err = errno;
+    if (out >= 0 && close(out) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
+    close(in);
+    errno = err;
+    return ok;
+}
+
+/* Finish the output: put the temporary file in the place of the file
+ * path names when ok (renamed over it, or copied into it when it has
+ * other hard links), else remove it (written in place, without one: only
+ * close it).  Returns false (after a message) on failure. */
 static bool close_output(FILE *f, const char *path, bool ok)
 {
     if (!tmp_path) {
@@ -199,16 +243,27 @@ static bool close_output(FILE *f, const char *path, bool ok)
     }
     if (ok && !flushed) xq_cli_error(PROG, "%s: %s", path, strerror(err));
     ok = ok && flushed;
-    if (ok && rename(tmp_path, path) != 0) {
+    const char *target = target_path ? target_path : path;
+    bool kept = false;   /* the temporary file stays: the only whole copy of the output */
+    if (ok && copy_back) {
+        if (copy_into(target)) unlink(tmp_path);
+        else {
+            xq_cli_error(PROG, "%s: %s; the output is complete in %s", path, strerror(errno), tmp_path);
+            ok = false;
+            kept = true;
+        }
+    } else if (ok && rename(tmp_path, target) != 0) {
         xq_cli_error(PROG, "%s: %s", path, strerror(errno));
         ok = false;
     }
-    if (!ok) {
+    if (!ok && !kept) {
         unlink(tmp_path);
         xq_cli_error(PROG, path_existed ? "%s left unchanged" : "%s not written", path);
     }
     free(tmp_path);
     tmp_path = NULL;
+    free(target_path);
+    target_path = NULL;
     return ok;
 }
 

@@ -81,8 +81,8 @@ expect_eq "-o: a file that was not there is not written, and said so" "xq-conver
 expect_status "-o: unwritable directory" 2 $C -q -o /nonexistent/dir/out.pgn $S
 # a FILE that is not a regular file is written in place, not replaced by a
 # rename (run as root, -o /dev/null once made /dev/null a regular file):
-# a named pipe stays a pipe and carries the output, a symbolic link stays
-# a link and its target gets the output
+# a named pipe stays a pipe and carries the output; a symbolic link stays
+# a link and its target gets the output, replaced once complete
 mkfifo $TMP/o/pipe
 cat $TMP/o/pipe > $TMP/o/from-pipe &
 expect_status "-o: a named pipe, exit 1 with the illegal game" 1 timeout 20 $C -q -o $TMP/o/pipe $S
@@ -94,6 +94,24 @@ ln -s target.pgn $TMP/o/link.pgn
 $C -q -o $TMP/o/link.pgn $S 2>/dev/null
 expect_eq "-o: a symbolic link stays one" "link" "$([ -L $TMP/o/link.pgn ] && echo link)"
 expect_eq "-o: its target got the output" "$(cat $TMP/ref.pgn)" "$(cat $TMP/o/target.pgn)"
+# -o naming the input itself, through a symbolic link or a hard link: the
+# input is read whole before its file is replaced (written in place
+# through the link, it was emptied first: 0 games, exit 0); a file with
+# hard links keeps them all, every name shows the output
+cp corpus/edge-cases.pgn $TMP/o/in.pgn
+ln -s in.pgn $TMP/o/in-link.pgn
+ln $TMP/o/in.pgn $TMP/o/in-hard.pgn
+$C -q --to pgn corpus/edge-cases.pgn > $TMP/o/want.pgn 2>/dev/null
+expect_status "-o: the input through a symbolic link" 0 $C -q --to pgn -o $TMP/o/in-link.pgn $TMP/o/in-link.pgn
+expect_eq "-o: the input through a symbolic link: converted whole, still a link" "$(cat $TMP/o/want.pgn)|link" \
+  "$(cat $TMP/o/in.pgn)|$([ -L $TMP/o/in-link.pgn ] && echo link)"
+cp corpus/edge-cases.pgn $TMP/o/in.pgn   # (in place: the hard link sees it too)
+expect_status "-o: a hard link of the input" 0 $C -q --to pgn -o $TMP/o/in-hard.pgn $TMP/o/in.pgn
+expect_eq "-o: a hard link of the input: both names show the output, still one file" \
+  "$(cat $TMP/o/want.pgn)|$(cat $TMP/o/want.pgn)|2" \
+  "$(cat $TMP/o/in.pgn)|$(cat $TMP/o/in-hard.pgn)|$(stat -c %h $TMP/o/in.pgn)"
+expect_eq "-o: no temporary file left beside them" "in-hard.pgn in-link.pgn in.pgn" \
+  "$(cd $TMP/o && ls in*.pgn | paste -sd' ')"
 expect_status "-o: /dev/null, exit 1 with the illegal game" 1 $C -q -o /dev/null $S
 expect_eq "-o: /dev/null is still a device" "device" "$([ -c /dev/null ] && echo device)"
 
