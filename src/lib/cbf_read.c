@@ -7,11 +7,15 @@
 
 #include "binread.h"
 
-/* Head fields that map to our tag names; the others keep their CBF names. */
+/* Head fields that map to our tag names, the names the CBR and XQF
+ * readers give the same fields (cbr_read.c, xqf_read.c), so that a game
+ * has one set of tags whichever of the 象棋橋 formats it came in; the
+ * others keep their CBF names. */
 static const struct {
     const char *cbf, *tag;
 } HEAD_TAGS[] = {
-    {"Contest", "Event"}, {"RecordResult", "Result"},
+    {"Contest", "Event"}, {"RecordResult", "Result"}, {"Name", "Title"},
+    {"Commentator", "Annotator"}, {"TimeRule", "TimeControl"},
 };
 
 bool xq_cbf_root(const xmlNode *n)

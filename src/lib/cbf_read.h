@@ -23,11 +23,13 @@
  *       comment before the first move.  end="1" marks the last move.
  *   No variations: neither file nor any reader seen stores one.
  *
- * Mapping to the game model: Contest -> tag Event; Red, Black, RedTeam,
- * BlackTeam, Round, Date, Site, ECCO, FEN -> the tags of those names;
- * RecordResult -> tag Result ("*", "1-0", "0-1", "1/2-1/2"); every other
- * non-empty Head field -> a tag of its CBF name (Name, Contest's siblings
- * ...), in file order.  Moves -> main-line nodes whose text is the UCCI
+ * Mapping to the game model: Contest -> tag Event; Name -> Title,
+ * Commentator -> Annotator, TimeRule -> TimeControl (the names the CBR and
+ * XQF readers give these fields); Red, Black, RedTeam, BlackTeam, Round,
+ * Date, Site, ECCO, FEN -> the tags of those names; RecordResult -> tag
+ * Result ("*", "1-0", "0-1", "1/2-1/2"); every other non-empty Head field
+ * -> a tag of its CBF name (From, DateModified, RecordType ...), in file
+ * order.  Moves -> main-line nodes whose text is the UCCI
  * move ("h2e2", which the replay reads as ICCS), line = the <Move>
  * element's line, column 1; comments with their blanks at both ends
  * dropped (the XML layout), NULL when empty.  raw stays empty, as for our

@@ -19,7 +19,7 @@ if have_shared corpus/cchess-testdata/test.cbf; then
   expect_eq "tags and results" \
 "1	第一局 屏风马巡河炮抵当头炮局(和)	居荣鑫《象棋古谱全局三种》	C03	*
 1	第十局 当头炮抵当头炮局(和)		D04	1/2-1/2" \
-    "$($P -q --tags Name,Event,ECCO,Result "$TD/test.cbf" "$TD/test2.cbf" | cut -f2-)"
+    "$($P -q --tags Title,Event,ECCO,Result "$TD/test.cbf" "$TD/test2.cbf" | cut -f2-)"
   $C -q --to ucci "$TD/test2.cbf" > "$TMP/ucci"
   expect_eq "test2.cbf: 75 plies, h2e2 first, c3c6 last" "75 h2e2 c3c6" \
     "$(tr ' ' '\n' < "$TMP/ucci" | sed -n '/^moves$/,$p' | sed 1d | awk '{ n++; if (n == 1) f = $0; l = $0 } END { print n, f, l }')"

@@ -168,8 +168,10 @@ static void test_corpus_test_cbf(void **state)
     check_corpus_file(TD "test.cbf", 50, "*", &d);   /* RecordResult 0: unknown (the title says a draw) */
     xq_game *g = &d.g[0];
     xqt_assert_tag(g, "Event", "居荣鑫《象棋古谱全局三种》");
-    xqt_assert_tag(g, "Name", "第一局 屏风马巡河炮抵当头炮局(和)");
-    xqt_assert_tag(g, "Commentator", "居荣鑫");
+    xqt_assert_tag(g, "Title", "第一局 屏风马巡河炮抵当头炮局(和)");   /* <Name>, as CBR's */
+    xqt_assert_tag(g, "Annotator", "居荣鑫");                         /* <Commentator> */
+    xqt_assert_tag(g, "Name", NULL);
+    xqt_assert_tag(g, "Commentator", NULL);
     xqt_assert_tag(g, "ECCO", "C03");
     xqt_assert_tag(g, "DateModified", "2014-09-08 20:19:09");
     xqt_assert_tag(g, "RecordType", "1");
@@ -196,7 +198,7 @@ static void test_corpus_test2_cbf(void **state)
     doc_read d;
     check_corpus_file(TD "test2.cbf", 75, "1/2-1/2", &d);   /* RecordResult 3 */
     xq_game *g = &d.g[0];
-    xqt_assert_tag(g, "Name", "第十局 当头炮抵当头炮局(和)");
+    xqt_assert_tag(g, "Title", "第十局 当头炮抵当头炮局(和)");
     xqt_assert_tag(g, "ECCO", "D04");
     xqt_assert_tag(g, "Event", NULL);
     assert_string_equal(g->main.comment, "顺炮横车弃马对直车不受弃马局");   /* leading blank dropped */
@@ -239,7 +241,7 @@ static void test_results_and_head(void **state)
         xqt_assert_tag(g, "Round", "3");
         xqt_assert_tag(g, "Date", "2014-09-08");
         xqt_assert_tag(g, "Site", "北京");
-        xqt_assert_tag(g, "TimeRule", "90");
+        xqt_assert_tag(g, "TimeControl", "90");   /* <TimeRule>, as CBR's and XQF's */
         assert_null(g->fen);
         assert_int_equal(g->main.count, 1);
         assert_string_equal(g->main.nodes[0].text, "h2e2");
