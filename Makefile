@@ -117,6 +117,11 @@ FLAGS_FILE = $(BUILD)/flags.txt
 FLAGS_NOW  = $(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
 $(FLAGS_FILE): FORCE
 	@$(shell mkdir -p $(@D))$(file >$@.new,$(FLAGS_NOW))if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
+# The SHARED path the unit tests were built with (compiled into them as
+# XQ_SHARED): another path rebuilds them, and only them.
+SHARED_FILE = $(BUILD)/shared.txt
+$(SHARED_FILE): FORCE
+	@$(shell mkdir -p $(@D))$(file >$@.new,$(SHARED))if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
 
 FORCE:
 
@@ -138,7 +143,7 @@ $(BIN)/%: $(BUILD)/tools/%.o $(TOOL_HOBJ) $(BUILD)/libxq.a $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(TOOL_HOBJ) $(BUILD)/libxq.a $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxq.a $(FLAGS_FILE) | test-deps
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxq.a $(FLAGS_FILE) $(SHARED_FILE) | test-deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DXQ_SHARED='"$(SHARED)"' $< $(BUILD)/libxq.a $(CMOCKA_LIBS) $(LDLIBS) $(TEST_LIBS) -o $@
 
