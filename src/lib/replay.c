@@ -124,6 +124,28 @@ __attribute__((noinline)) static bool result_parse_table(const char *text, xq_re
     return false;
 }
 
+void xq_replay_ply_move(const xq_game *g, const xq_replay *r, int ply, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (ply < 1 || (size_t)ply > g->main.count || r->status == XQ_STATUS_UNREADABLE || !r->start.fullmove) return;
+    const xq_node *n = &g->main.nodes[ply - 1];
+    const char *text = n->text ? n->text : "";
+    size_t len = n->text_len ? n->text_len : strlen(text);
+    int steps = ply - 1 + (r->start.side == XQ_BLACK);   /* half-moves from Red's move of the start's number */
+    int w = snprintf(buf, size, "%d%s ", r->start.fullmove + steps / 2, steps % 2 ? "..." : ".");
+    if (w < 0 || (size_t)w >= size) {
+        buf[0] = '\0';
+        return;
+    }
+    size_t room = size - 1 - (size_t)w;
+    if (len > room) {   /* cut on a UTF-8 character boundary */
+        len = room;
+        while (len && ((unsigned char)text[len] & 0xC0) == 0x80) len--;
+    }
+    memcpy(buf + w, text, len);
+    buf[(size_t)w + len] = '\0';
+}
+
 bool xq_result_parse(const char *text, xq_result *out)
 {
     *out = XQ_RESULT_NONE;

@@ -159,6 +159,15 @@ typedef struct {
     bool out_of_memory;
 } xq_replay;
 
+/* The move of main-line ply `ply` (1-based) of g as a record numbers it,
+ * from r's start position (the replay of g): "12. 炮二平五" for Red,
+ * "12... 炮２平５" for Black, the text cut to fit size bytes on a UTF-8
+ * character boundary, into buf (caller-owned, size > 0).  "" when ply is
+ * not one of the main line's or r has no start (an unreadable game).  What
+ * a report names a finding's ply by, as the first illegal move's
+ * (bad_number, bad_move). */
+void xq_replay_ply_move(const xq_game *g, const xq_replay *r, int ply, char *buf, size_t size);
+
 /* Replay the main line of g from its FEN tag (or the start position),
  * decoding each move with the notation the Format tag names (auto when
  * absent), and fill *out.  Also stores the decoded move in each main-line

@@ -131,11 +131,14 @@ static void parse_game(void *ctx, xq_slot *slot)
         if (!error && !opt->warnings) continue;
         unsigned long line, col;
         xq_finding_place(f, g, &line, &col);
-        bool at_bad = f->ply && f->ply == r->bad_ply;
+        /* the move the finding is about, as written: the first illegal
+         * one's text as the replay kept it, another ply's its node's */
+        const char *move = f->ply && f->ply == r->bad_ply ? r->bad_move : NULL;
+        if (!move && f->ply >= 1 && (size_t)f->ply <= g->main.count) move = g->main.nodes[f->ply - 1].text;
         xq_name_put(slot->err, g->file);   /* (no control character raw: cli.h) */
         fprintf(slot->err, ":%lu:%lu: ", line, col);
         xq_name_printf(slot->err, "%s: game %llu: %s%s%s", error ? "error" : "warning", (unsigned long long)g->index,
-                       at_bad ? r->bad_move : "", at_bad ? ": " : "", f->message);   /* (quotes the record) */
+                       move ? move : "", move ? ": " : "", f->message);   /* (quotes the record) */
         putc('\n', slot->err);
     }
     if (n->errors > errors_listed) xq_cli_print_unlisted(slot->err, g, n->errors - errors_listed);

@@ -181,8 +181,11 @@ static void print_finding(FILE *to, const xq_game *g, const xq_replay *r, const 
                        close, f->ply, r->bad_number, r->bad_side == XQ_BLACK ? ".." : "", r->bad_move, f->message,
                        r->fen_before);
     } else if (f->ply) {
-        xq_name_printf(to, "%s: game %llu%s%s%s, ply %d: %s%s%s", sev, index, open, label, close, f->ply,
-                       f->message, why ? "; " : "", why ? r->repetition.reason : "");
+        char move[96];   /* "12... 炮２平５", as the first illegal move's */
+        xq_replay_ply_move(g, r, f->ply, move, sizeof move);
+        xq_name_printf(to, "%s: game %llu%s%s%s, ply %d%s%s%s: %s%s%s", sev, index, open, label, close, f->ply,
+                       *move ? " (" : "", move, *move ? ")" : "", f->message, why ? "; " : "",
+                       why ? r->repetition.reason : "");
     } else {
         xq_name_printf(to, "%s: game %llu%s%s%s: %s%s%s", sev, index, open, label, close, f->message,
                        why ? "; " : "", why ? r->repetition.reason : "");

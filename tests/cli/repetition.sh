@@ -12,7 +12,7 @@ D=tests/data
 expect_status "cases: warnings only" 0 $V -W $D/repetition-cases.pgn
 expect_eq "cases: summary" "3 games: 3 valid, 0 with errors, 0 unreadable; 2 warnings" "$(tail -1 $TMP/err)"
 expect_eq "cases: moves after the verdict" \
-  "$D/repetition-cases.pgn:17:56: warning: game 3 (Rook chases an unprotected cannon, then the game goes on (cases R07)), ply 9: move recorded after the repetition at ply 8 was judged: perpetual chase of the black cannon on i0, 0-1 (CXA1999 §26.4, §24.3)" \
+  "$D/repetition-cases.pgn:17:56: warning: game 3 (Rook chases an unprotected cannon, then the game goes on (cases R07)), ply 9 (5. h6h7): move recorded after the repetition at ply 8 was judged: perpetual chase of the black cannon on i0, 0-1 (CXA1999 §26.4, §24.3)" \
   "$(sed -n 1p $TMP/err)"
 expect_eq "cases: the result check gives the verdict and its reason" \
   "$D/repetition-cases.pgn:13:1: warning: game 3 (Rook chases an unprotected cannon, then the game goes on (cases R07)): Result 1/2-1/2 contradicts the board: 0-1 (repetition: perpetual chase of the black cannon on i0, CXA1999 §26.4, §24.3); red: perpetual chase (長捉) of the black cannon on i0, forbidden; black: idle moves (閑), allowed; the forbidden side must vary and loses (CXA1999 §26.4, §24.3; plies 1-8, the position occurring 3 times)" \

@@ -15,7 +15,7 @@ expect_eq "sample games summary" "3 games: 3 valid, 0 with errors, 0 unreadable"
 expect_status "edge cases are valid" 0 $V corpus/edge-cases.pgn
 expect_eq "edge cases: one warning" "8 games: 8 valid, 0 with errors, 0 unreadable; 1 warning (-W shows them)" "$(cat $TMP/err)"
 expect_status "strict makes the tandem warning an error" 1 $V -q --strict corpus/edge-cases.pgn
-expect_eq "strict diagnostic" "corpus/edge-cases.pgn:10:8: error: game 2 (Plain file where 前/後 was needed: resolved by legality, a warning), ply 1: 2 chariots on file 8 without 前/後; only the one on h4 can make this move legally" "$(cat $TMP/err)"
+expect_eq "strict diagnostic" "corpus/edge-cases.pgn:10:8: error: game 2 (Plain file where 前/後 was needed: resolved by legality, a warning), ply 1 (1... 車８平２): 2 chariots on file 8 without 前/後; only the one on h4 can make this move legally" "$(cat $TMP/err)"
 
 # standard input, and the same through gzip
 expect_status "stdin" 1 sh -c "$V -q < corpus/broken.pgn"
@@ -186,7 +186,7 @@ expect_eq "escapes: no control character reaches stderr" "0" "$(tr -d '\n' < $TM
 printf '[FEN "9/C3K4/1ak6/9/5P3/9/9/9/9/9 b - - 0 1"]\n\nc7d7 f5e5 d7d8 e5d5 d8e8 d5e5 e8d8 e5d5 d8e8 d5e5 e8d8 e5d5\n d8e8 d5e5 e8d8 a8a5 d8d7 a5a8 d7d8 a8a5 d8d7 a5a8 d7d8 a8a5\n d8d7 a5a8 d7d8 a8a5 d8d7 a5a8 d7d8 a8c8 d8e8 *\n' > $TMP/offpalace.pgn
 expect_status "generals outside their palaces: replayed, warnings only" 0 $V -W $TMP/offpalace.pgn
 expect_eq "generals outside their palaces: the repetition judged" \
-  "$TMP/offpalace.pgn:4:7: warning: game 1, ply 14: move recorded after the repetition at ply 13 was judged: both sides allowed, 1/2-1/2 (CXA1999 §26.2, §24.2)" \
+  "$TMP/offpalace.pgn:4:7: warning: game 1, ply 14 (8. d5e5): move recorded after the repetition at ply 13 was judged: both sides allowed, 1/2-1/2 (CXA1999 §26.2, §24.2)" \
   "$(sed -n 2p $TMP/err)"
 
 # --keep over files whose last record has no final line feed: each kept

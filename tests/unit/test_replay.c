@@ -254,6 +254,50 @@ static void results_parse(void **state)
     assert_int_equal(r, XQ_RESULT_NONE);
 }
 
+/* xq_replay_ply_move: a ply's move as the record numbers it, from Red's
+ * start and from Black's at another move number; out of range, cut to
+ * the buffer on a character boundary, and an unreadable game. */
+static void ply_moves_named(void **state)
+{
+    (void)state;
+    xqt_loaded l;
+    const char *red = "[Event \"r\"]\n\n1. 炮二平五 馬８進７ 2. 馬二進三 *\n";
+    xqt_load(&l, red, strlen(red));
+    char buf[64];
+    xq_replay_ply_move(&l.g, &l.r, 1, buf, sizeof buf);
+    assert_string_equal(buf, "1. 炮二平五");
+    xq_replay_ply_move(&l.g, &l.r, 2, buf, sizeof buf);
+    assert_string_equal(buf, "1... 馬８進７");
+    xq_replay_ply_move(&l.g, &l.r, 3, buf, sizeof buf);
+    assert_string_equal(buf, "2. 馬二進三");
+    xq_replay_ply_move(&l.g, &l.r, 0, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    xq_replay_ply_move(&l.g, &l.r, 4, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    xq_replay_ply_move(&l.g, &l.r, 1, buf, 9);   /* "1. " and two of the four characters (3 bytes each) */
+    assert_string_equal(buf, "1. 炮");
+    xq_replay_ply_move(&l.g, &l.r, 1, buf, 3);   /* no room for the number and its blank */
+    assert_string_equal(buf, "");
+    xq_game_free(&l.g);
+
+    const char *black = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 7\"]\n\n"
+                        "7... h7e7 8. h0g2 *\n";
+    xqt_load(&l, black, strlen(black));
+    assert_int_equal(l.r.plies, 2);
+    xq_replay_ply_move(&l.g, &l.r, 1, buf, sizeof buf);
+    assert_string_equal(buf, "7... h7e7");
+    xq_replay_ply_move(&l.g, &l.r, 2, buf, sizeof buf);
+    assert_string_equal(buf, "8. h0g2");
+    xq_game_free(&l.g);
+
+    const char *bad = "[FEN \"rnbakabnr/9/9 w - - 0 1\"]\n\n1. h2e2 *\n";
+    xqt_load(&l, bad, strlen(bad));
+    assert_int_equal(l.r.status, XQ_STATUS_UNREADABLE);
+    xq_replay_ply_move(&l.g, &l.r, 1, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    xq_game_free(&l.g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +309,7 @@ int main(void)
         cmocka_unit_test(impossible_fen_i03),
         cmocka_unit_test(fen_finding_places),
         cmocka_unit_test(results_parse),
+        cmocka_unit_test(ply_moves_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
