@@ -267,6 +267,18 @@ typedef struct {
     totals *t;
 } run_state;
 
+/* Whether every error of r is about its Result, which --fix-results
+ * rewrites (the board decides the ending: xq_replay_board_decides): the
+ * game is valid once kept with the fix, so --keep valid --fix-results
+ * keeps it and --keep invalid --fix-results does not (the two a
+ * partition of the input, as without the fix). */
+static bool only_result_errors(const xq_replay *r)
+{
+    int result_errors = r->kind_counts[XQ_FIND_RESULT_MISMATCH][XQ_SEV_ERROR] +
+                        r->kind_counts[XQ_FIND_RESULT_MISSING][XQ_SEV_ERROR];
+    return r->error_count == result_errors && xq_replay_board_decides(r);
+}
+
 /* A worker's part: replay one game and format what it produces. */
 static void process_game(void *ctx, xq_slot *slot)
 {
@@ -274,7 +286,9 @@ static void process_game(void *ctx, xq_slot *slot)
     xq_game *g = &slot->game;
     xq_replay *r = &slot->replay;
     xq_replay_game_memo(g, &opt->rules, slot->memo, r);
-    bool bad = class_of(r) != CLASS_VALID;   /* --keep: what the summary counts */
+    /* --keep: what the summary counts, but with --fix-results a game
+     * whose only errors the fix mends is kept as valid */
+    bool bad = class_of(r) != CLASS_VALID && !(opt->fix_results && only_result_errors(r));
     if (opt->report == REPORT_JSON) print_json(slot->out, g, r);
     else if (r->error_count || opt->warnings) {   /* (else nothing is printed: no order to make) */
         int order[XQ_REPLAY_MAX_FINDINGS];   /* in input order: the reader's and the replay's merged */

@@ -81,20 +81,24 @@ expect_eq "big5 + gbk: the game kept, '?' for 荣" '[Red "胡??"]' \
 $V -q --fix-results --keep valid $D/big5.pgn $D/gbk.pgn 2>"$TMP/err2" >/dev/null
 expect_eq "big5 + gbk --fix-results: the same place" "$(head -1 "$TMP/err")" "$(cat "$TMP/err2")"
 
-# --keep invalid, with --fix-results: the fixed Result in the other encoding
+# --keep invalid: records of both encodings, in the first one's
 printf '[Event "棋"]\n\n1. 車一進五 *\n' >"$TMP/u.pgn"
 printf '[Event "將死"]\n[FEN "4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1"]\n[Result "0-1"]\n\n1. 車一進九\n0-1\n' |
   iconv -f UTF-8 -t CP950 >"$TMP/b.pgn"
 $V -q --keep invalid "$TMP/u.pgn" "$TMP/b.pgn" >"$TMP/k.pgn" 2>/dev/null
 { cat "$TMP/u.pgn"; iconv -f CP950 -t UTF-8 "$TMP/b.pgn"; } >"$TMP/want"
 same_bytes "--keep invalid utf8 + big5: UTF-8" "$TMP/want" "$TMP/k.pgn"
-$V -q --keep invalid --fix-results "$TMP/b.pgn" "$TMP/u.pgn" "$TMP/b.pgn" >"$TMP/k.pgn" 2>/dev/null
+# --keep valid --fix-results: b.pgn's only error is its Result, which the
+# fix mends, so it is kept among the valid games, fixed, with a valid
+# UTF-8 game between
+printf '[Event "棋"]\n\n1. 炮二平五 *\n' >"$TMP/v.pgn"
+$V -q --keep valid --fix-results "$TMP/b.pgn" "$TMP/v.pgn" "$TMP/b.pgn" >"$TMP/k.pgn" 2>/dev/null
 iconv -f CP950 -t UTF-8 "$TMP/b.pgn" | sed 's/0-1/1-0/' >"$TMP/fixed"
-expect_eq "--keep invalid --fix-results big5 + utf8 + big5: Big5, the result fixed" \
-  "$(cat "$TMP/fixed" "$TMP/u.pgn" "$TMP/fixed")" "$(iconv -f CP950 -t UTF-8 "$TMP/k.pgn")"
-$V -q --keep invalid --fix-results "$TMP/u.pgn" "$TMP/b.pgn" >"$TMP/k.pgn" 2>/dev/null
-expect_eq "--keep invalid --fix-results utf8 + big5: UTF-8, the result fixed" \
-  "$(cat "$TMP/u.pgn"; iconv -f CP950 -t UTF-8 "$TMP/b.pgn" | sed 's/0-1/1-0/')" "$(cat "$TMP/k.pgn")"
+expect_eq "--keep valid --fix-results big5 + utf8 + big5: Big5, the result fixed" \
+  "$(cat "$TMP/fixed" "$TMP/v.pgn" "$TMP/fixed")" "$(iconv -f CP950 -t UTF-8 "$TMP/k.pgn")"
+$V -q --keep valid --fix-results "$TMP/v.pgn" "$TMP/b.pgn" >"$TMP/k.pgn" 2>/dev/null
+expect_eq "--keep valid --fix-results utf8 + big5: UTF-8, the result fixed" \
+  "$(cat "$TMP/v.pgn"; iconv -f CP950 -t UTF-8 "$TMP/b.pgn" | sed 's/0-1/1-0/')" "$(cat "$TMP/k.pgn")"
 
 # bytes that are no character of their file's encoding: U+FFFD in UTF-8,
 # at the place the reader reports

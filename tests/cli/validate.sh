@@ -53,10 +53,19 @@ $V -q --keep invalid corpus/broken.pgn > $TMP/bad.pgn 2>/dev/null
 expect_eq "keep invalid: 7 records" 7 "$($V --report json $TMP/bad.pgn 2>/dev/null | wc -l)"
 # --fix-results rewrites the Result tag with what the board proves
 sed -n '/Result tag contradicts/,/^0-1$/p' corpus/broken.pgn | sed '1i [Game "Chinese Chess"]' > $TMP/mismatch.pgn
-$V -q --keep invalid --fix-results $TMP/mismatch.pgn > $TMP/fixed.pgn 2>/dev/null
+$V -q --keep valid --fix-results $TMP/mismatch.pgn > $TMP/fixed.pgn 2>/dev/null
 expect_eq "fix-results sets 1-0" '[Result "1-0"]' "$(grep '^\[Result' $TMP/fixed.pgn)"
 expect_eq "fix-results: the movetext result too" "1-0" "$(grep -v '^$' $TMP/fixed.pgn | tail -1)"
 expect_status "fix-results: the fixed record validates clean" 0 $V -q $TMP/fixed.pgn
+# with --fix-results, --keep valid and --keep invalid still split the input
+# in two: a game whose only error the fix mends is among the valid ones
+expect_eq "fix-results: the mended game is not kept as invalid" "" \
+  "$($V -q --keep invalid --fix-results $TMP/mismatch.pgn 2>/dev/null)"
+$V -q --keep valid --fix-results corpus/broken.pgn > $TMP/fv.pgn 2>/dev/null
+$V -q --keep invalid --fix-results corpus/broken.pgn > $TMP/fi.pgn 2>/dev/null
+expect_eq "fix-results: valid and invalid kept, 2 + 6 of the 8 games, in order" \
+  "A valid game among broken ones|Result tag contradicts a checkmate on the board|8" \
+  "$(grep '^\[Event' $TMP/fv.pgn | cut -d'"' -f2 | paste -sd'|')|$(cat $TMP/fv.pgn $TMP/fi.pgn | grep -c '^\[Event')"
 # ... but never from a repetition verdict, a claim: the tester's represign.pgn
 # (a perpetual check over by ply 8, play went on, black resigned) keeps 1-0
 printf '[Event "rep then resign"]\n[FEN "3k5/9/9/9/9/9/9/9/9/R4K2R w - - 0 1"]\n[Result "1-0"]\n\n1. a0a9 d9d8 2. a9a0 d8d9 3. a0a9 d9d8 4. a9a0 d8d9 5. i0i8 d9e9 1-0\n' > $TMP/represign.pgn
@@ -261,7 +270,7 @@ expect_eq "--strict: ... its line says error" 1 "$(grep -c ':3:.*: error: .*text
 # --fix-results sets a Result tag that is not the first tag of its line
 # (it added a second Result line, which then split the record)
 F=tests/data/fix-result-mid-line.pgn
-$V -q --keep invalid --fix-results $F > $TMP/fixed.pgn 2>/dev/null
+$V -q --keep valid --fix-results $F > $TMP/fixed.pgn 2>/dev/null
 expect_eq "--fix-results: a Result tag later on its line is set" '[Red "x"] [Result "1-0"]' "$(sed -n 2p $TMP/fixed.pgn)"
 expect_eq "--fix-results: ... and no Result tag added" 1 "$(grep -c Result $TMP/fixed.pgn)"
 expect_eq "--fix-results: ... the record reads back as one valid game" "1 game: 1 valid, 0 with errors, 0 unreadable" \
