@@ -99,6 +99,8 @@ typedef struct {
     uint64_t first_line;     /* 1-based line of the first non-blank line */
     uint64_t offset;         /* byte offset of raw[0] in the file */
     xq_encoding encoding;    /* text encoding of the file (UTF8 for binary formats) */
+    bool cr_lines;           /* the file's lines end in a lone CR (old Mac OS), which raw holds
+                                as LF (input.h xq_input_text_lines): --keep writes CR again */
     xq_format format;        /* the format of the file (xq_reader_format; XQ_FMT_AUTO for a
                                 game no reader made) */
 

@@ -1031,6 +1031,15 @@ xq_format xq_sniff_format(const unsigned char *p, size_t n)
 
 /* ---- the input object ------------------------------------------------- */
 
+struct xq_input;
+static void eol_decide(struct xq_input *in);
+
+/* Every CR in [p, e) as LF (a file whose lines end in a lone CR). */
+static void cr_to_lf(unsigned char *p, unsigned char *e)
+{
+    while ((p = memchr(p, '\r', (size_t)(e - p))) != NULL) *p++ = '\n';
+}
+
 struct xq_input {
     xq_zin *gz;             /* plain or gzip bytes (zin.h) */
     char *path;
@@ -1040,6 +1049,11 @@ struct xq_input {
     uint64_t lineno;        /* lines returned so far */
     bool eof, failed, unread, gz_checked, gzipped;
     bool skip_rest;         /* the last line was cut at XQ_MAX_LINE: skip to its '\n' */
+    /* Line ends (xq_input_text_lines): watched once a reader of text
+     * lines asks, decided at the first line break seen; cr_lines when
+     * that is a lone CR (old Mac OS files), every CR of the data then
+     * read as LF (in the buffer, byte for byte: offsets stay) */
+    bool eol_watch, eol_known, cr_lines;
     xq_raw_line last;
     uint64_t keep_off;      /* bytes from this stream offset on stay in buf (xq_input_keep) */
     xq_encoding enc;        /* AUTO while undecided */
@@ -1181,7 +1195,10 @@ static bool fill(xq_input *in, size_t need)
             return false;
         }
         if (r == 0) in->eof = true;
+        size_t from = in->end;
         in->end += (size_t)r;
+        if (in->cr_lines) cr_to_lf(in->buf + from, in->buf + in->end);
+        else if (in->eol_watch && !in->eol_known) eol_decide(in);
     }
     return true;
 }
@@ -1325,6 +1342,34 @@ __attribute__((noinline)) static int line_slow(xq_input *in, xq_raw_line *line)
     in->last = *line;
     return 1;
 }
+
+/* Decide the line ends from the data in the buffer, when it shows a line
+ * break: LF (and CRLF) when it holds a '\n'; a lone CR (old Mac OS) when
+ * it holds a CR followed by another byte, or at the end of the data, and
+ * no '\n', and then every CR of it is read as LF from here on.  Left
+ * undecided while the data has neither (a first line longer than what
+ * was read). */
+static void eol_decide(struct xq_input *in)
+{
+    const unsigned char *b = in->buf, *nl = memchr(b, '\n', in->end);
+    if (nl) {
+        in->eol_known = true;
+        return;
+    }
+    const unsigned char *cr = memchr(b, '\r', in->end);
+    if (!cr || (cr + 1 == b + in->end && !in->eof)) return;   /* (a CR last: a CRLF's first half?) */
+    in->eol_known = in->cr_lines = true;
+    cr_to_lf(in->buf, in->buf + in->end);
+}
+
+void xq_input_text_lines(xq_input *in)
+{
+    if (in->eol_watch) return;
+    in->eol_watch = true;
+    if (in->end) eol_decide(in);
+}
+
+bool xq_input_cr_lines(const xq_input *in) { return in->cr_lines; }
 
 void xq_input_unread(xq_input *in)
 {

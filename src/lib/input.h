@@ -112,7 +112,8 @@ enum { XQ_MAX_LINE = 16 * 1024 * 1024 };
 typedef struct {
     const unsigned char *bytes; /* content, without '\n' and a final '\r' */
     size_t len;                 /* bytes in content */
-    size_t raw_len;             /* content + terminator ("\n", "\r\n" or none) */
+    size_t raw_len;             /* content + terminator ("\n", "\r\n" or none; a lone
+                                   CR of a CR file reads as "\n": xq_input_text_lines) */
     uint64_t offset;            /* byte offset of bytes[0] in the stream */
     uint64_t number;            /* 1-based line number */
     bool cut;                   /* longer than XQ_MAX_LINE: the rest was dropped */
@@ -165,6 +166,20 @@ int xq_input_line(xq_input *in, xq_raw_line *line);
 /* Make the next xq_input_line return the same line again (one-line
  * push-back, e.g. a line that starts the next record). */
 void xq_input_unread(xq_input *in);
+
+/* The input is text read by lines (a PGN or JSON Lines reader, not a
+ * binary one): from here on its line ends are watched, and a file whose
+ * lines end in a lone CR (old Mac OS; decided at the first line break:
+ * a CR, and no LF in the data read) has every CR read as LF, in the
+ * buffer, so that every line, place and fast path works as for LF; its
+ * records' bytes (xq_input_kept) then hold LF where the file has CR
+ * (xq_input_cr_lines).  Without it such a file was one line: every
+ * record after the first was lost in it.  A binary file's CR bytes are
+ * never touched (no call). */
+void xq_input_text_lines(xq_input *in);
+
+/* Whether in's lines end in a lone CR, read as LF (xq_input_text_lines). */
+bool xq_input_cr_lines(const xq_input *in);
 
 /* The buffered bytes from the read position on, for a reader that takes
  * whole lines itself (pgn_read.c fast_lines) instead of one

@@ -99,7 +99,9 @@ static void keep_bytes(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kep
         }
     }
     kept->wrote = true;
-    bool direct = !other || ascii;
+    bool transcode = other && !ascii;
+    bool cr = text && g.cr_lines;   /* a file of CR line ends: raw holds LF, written back as CR */
+    bool direct = !transcode && !cr;
     char *buf = NULL;
     size_t len = 0;
     FILE *out = direct ? slot->out : open_memstream(&buf, &len);
@@ -116,8 +118,17 @@ static void keep_bytes(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kep
     if (g.raw_len && text && g.raw[g.raw_len - 1] != '\n')
         fputs(memchr(g.raw, '\r', g.raw_len) ? "\r\n" : "\n", out);
     if (direct) return;
+    bool ok = fclose(out) == 0;
+    if (ok && cr)
+        for (char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))) != NULL;) *p++ = '\r';
+    if (!transcode) {
+        ok = ok && fwrite(buf, 1, len, slot->out) == len;
+        free(buf);
+        if (!ok) slot->game.out_of_memory = true;
+        return;
+    }
     xq_transcode_report tr;
-    bool ok = fclose(out) == 0 && xq_transcode(slot->out, buf, len, g.encoding, ks->enc, &tr);
+    ok = ok && xq_transcode(slot->out, buf, len, g.encoding, ks->enc, &tr);
     free(buf);
     if (!ok) {
         slot->game.out_of_memory = true;

@@ -1431,6 +1431,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     g->tags_noted = g->tag_count;
     g->index = ++r->index;
     g->encoding = xq_input_encoding(r->in);
+    g->cr_lines = xq_input_cr_lines(r->in);
     g->file = xq_game_strndup(g, r->path, r->path_len);
 }
 
@@ -3059,6 +3060,7 @@ xq_reader *xq_reader_open(const char *path, const xq_read_options *opt, char *er
     r->format = fmt;
     r->no_raw = o.no_raw;
     r->next = pgn_next;
+    if (fmt == XQ_FMT_PGN || fmt == XQ_FMT_JSONL) xq_input_text_lines(in);   /* (CR line ends: input.h) */
     if (fmt == XQ_FMT_XML) {
         if (!(r->xml = xq_xml_reader_open(in, err, errsz))) {
             xq_reader_close(r);

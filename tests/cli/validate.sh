@@ -209,6 +209,19 @@ expect_eq "--keep: the added line feed is the only change" \
   "$(cat corpus/sample-games.pgn corpus/sample-games.pgn | od -c)" "$(od -c < "$TMP/kept2.pgn")"
 printf '[Game "Chinese Chess"]\r\n\r\n1. 炮二平五 馬８進７ *' > "$TMP/crlf-nonl.pgn"
 "$BIN/xq-validate" -q --keep valid "$TMP/crlf-nonl.pgn" > "$TMP/kept-crlf.pgn" 2>/dev/null
+# lines that end in a lone CR (old Mac OS): every record read, placed by
+# lines as with LF (every game after the first was lost in one line,
+# exit 0); --keep writes them back as they were
+printf '[Event "A"]\r\r1. 炮二平五 *\r\r[Event "B"]\r\r1. 炮二平五 馬二進四 *\r' > $TMP/cr.pgn
+expect_status "CR line ends: the second game's illegal move, exit 1" 1 $V $TMP/cr.pgn
+expect_eq "CR line ends: two games, the error at line 7" \
+  "cr.pgn:7:9: error: game 2 (B), ply 2 (1... 馬二進四): horse leg blocked; FEN before: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1|2 games: 1 valid, 1 with errors, 0 unreadable" \
+  "$(sed "s|^$TMP/||" $TMP/err | paste -sd'|')"
+expect_eq "CR line ends: --keep valid and invalid, byte for byte" "$(od -c < $TMP/cr.pgn)" \
+  "$({ $V -q --keep valid $TMP/cr.pgn; $V -q --keep invalid $TMP/cr.pgn; } 2>/dev/null | od -c)"
+tr '\n' '\r' < corpus/sample-games.pgn > $TMP/sample-cr.pgn
+expect_eq "CR line ends: the sample games read as with LF, gzip too" "$($V -W --report json corpus/sample-games.pgn 2>&1 | sed 's|"file":"[^"]*"||')" \
+  "$(gzip -c $TMP/sample-cr.pgn > $TMP/sample-cr.pgn.gz; $V -W --report json $TMP/sample-cr.pgn.gz 2>&1 | sed 's|"file":"[^"]*"||')"
 expect_eq "--keep: a CRLF record gets CRLF" "$(printf '[Game "Chinese Chess"]\r\n\r\n1. 炮二平五 馬８進７ *\r\n' | od -c)" \
   "$(od -c < "$TMP/kept-crlf.pgn")"
 
