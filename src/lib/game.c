@@ -261,7 +261,7 @@ bool xq_game_diag(xq_game *g, xq_severity sev, uint32_t line, uint32_t col,
 {
     bool last = g->diag_count == XQ_GAME_MAX_DIAGS;
     if (g->diag_count > XQ_GAME_MAX_DIAGS) {
-        g->diag_dropped++;
+        g->diag_dropped[sev]++;
         return true;
     }
     if (g->diag_count == g->diag_cap) {
@@ -273,10 +273,9 @@ bool xq_game_diag(xq_game *g, xq_severity sev, uint32_t line, uint32_t col,
         g->diag_cap = cap;
     }
     char buf[512];
-    if (last) {
-        snprintf(buf, sizeof buf, "too many diagnostics; further ones are not reported");
-        sev = XQ_SEV_ERROR;
-        g->diag_dropped++;
+    if (last) {   /* (this diagnostic, with its severity and place, stands for the list's end) */
+        snprintf(buf, sizeof buf, "more than %d diagnostics: this one and the later ones are counted, not reported",
+                 (int)XQ_GAME_MAX_DIAGS);
     } else {
         va_list ap;
         va_start(ap, fmt);

@@ -141,7 +141,8 @@ typedef struct {
 
     xq_diag *diags;          /* in the order found */
     size_t diag_count;
-    size_t diag_dropped;     /* diagnostics beyond XQ_GAME_MAX_DIAGS, not stored */
+    size_t diag_dropped[2];  /* diagnostics beyond the XQ_GAME_MAX_DIAGS + 1 kept, not stored,
+                                by severity ([xq_severity]): the replay counts them */
     bool out_of_memory;      /* an allocation for the record failed (game.c's allocators, the
                                 readers): a tag, move, text or diagnostic of it was dropped, so
                                 the record is incomplete; the pipeline fails the run for it */
@@ -170,8 +171,10 @@ typedef struct {
     size_t node_cap;          /* in nodes */
 } xq_game;
 
-/* Diagnostics kept per game; further ones are only counted (diag_dropped)
- * and one final "too many diagnostics" entry is added. */
+/* Diagnostics kept per game; the next one is kept with the message "more
+ * than 200 diagnostics: ..." (its own severity and place), and further
+ * ones are only counted (diag_dropped), so that every diagnostic is
+ * counted once by its severity. */
 enum { XQ_GAME_MAX_DIAGS = 200 };
 
 /* Set *g to an empty game.  Allocates nothing. */
@@ -222,8 +225,9 @@ static inline bool xq_game_add_tag_ref(xq_game *g, const char *name, const char 
 /* Append raw record bytes.  false on OOM. */
 bool xq_game_append_raw(xq_game *g, const void *bytes, size_t n);
 
-/* Append a diagnostic with a printf-style message.  Past XQ_GAME_MAX_DIAGS
- * only diag_dropped is counted.  false on OOM. */
+/* Append a diagnostic with a printf-style message.  The one after
+ * XQ_GAME_MAX_DIAGS says the list is full; past it only diag_dropped is
+ * counted.  false on OOM. */
 bool xq_game_diag(xq_game *g, xq_severity sev, uint32_t line, uint32_t col,
                   uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));

@@ -352,7 +352,7 @@ static void diag(xq_reader *r, xq_game *g, xq_severity sev, uint32_t col, const 
 static void diag(xq_reader *r, xq_game *g, xq_severity sev, uint32_t col, const char *fmt, ...)
 {
     if (g->diag_count > XQ_GAME_MAX_DIAGS) {
-        g->diag_dropped++;
+        g->diag_dropped[sev]++;
         return;
     }
     char buf[512];
@@ -1187,7 +1187,7 @@ static void tag_line(xq_reader *r, xq_game *g, const char *s, const char *p, con
         if (tag != line_start && names_seen(r, g, name, name_len)) {
             /* (its search of the tags only while the list takes warnings:
              * a line of many repeats stays linear) */
-            if (g->diag_count > XQ_GAME_MAX_DIAGS) g->diag_dropped++;
+            if (g->diag_count > XQ_GAME_MAX_DIAGS) g->diag_dropped[XQ_SEV_WARNING]++;
             else repeat_on_line_warn(r, g, tag_col, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len);
         }
         if (xq_game_add_tag(g, name, name_len, r->scratch.p ? r->scratch.p : "", r->scratch.len))

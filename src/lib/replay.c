@@ -188,6 +188,19 @@ static xq_finding *finding_slot(xq_replay *out, xq_finding_kind kind, xq_severit
     return f;
 }
 
+/* n findings of one kind and severity that no list keeps (a record's
+ * diagnostics past the reader's cap): counted, as every finding is
+ * (kind_counts), the counts kept below INT_MAX. */
+static void count_only(xq_replay *out, xq_finding_kind kind, xq_severity sev, size_t n)
+{
+    int *total = sev == XQ_SEV_ERROR ? &out->error_count : &out->warning_count;
+    int room = INT_MAX - *total;
+    if (INT_MAX - out->kind_counts[kind][sev] < room) room = INT_MAX - out->kind_counts[kind][sev];
+    int k = n < (size_t)room ? (int)n : room;
+    *total += k;
+    out->kind_counts[kind][sev] += k;
+}
+
 /* Is the text of a finding of severity sev wanted?  Warnings' texts are
  * not when the caller said it prints only errors (opt->no_warning_text):
  * their counts, kinds, plies and places are kept all the same. */
@@ -1299,6 +1312,10 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
         xq_severity sev = opt->strict && d->severity == XQ_SEV_WARNING ? XQ_SEV_ERROR : d->severity;
         add_finding_text(out, opt, XQ_FIND_SYNTAX, sev, 0, &at, d->msg);
     }
+    /* and the ones past its list, counted only (game.h diag_dropped) */
+    for (int s = XQ_SEV_ERROR; s <= XQ_SEV_WARNING; s++)
+        if (g->diag_dropped[s])
+            count_only(out, XQ_FIND_SYNTAX, opt->strict ? XQ_SEV_ERROR : (xq_severity)s, g->diag_dropped[s]);
 
     /* the Result tag, else the movetext result */
     read_result_tag(g, rtag, opt, out);

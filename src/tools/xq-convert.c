@@ -274,9 +274,11 @@ static bool close_output(FILE *f, const char *path, bool ok)
 static bool report_syntax(FILE *err, const xq_game *g, const xq_replay *r)
 {
     bool any = false;
+    int listed = 0;
     for (int i = 0; i < r->nfindings; i++) {
         const xq_finding *f = &r->findings[i];
         if (f->kind != XQ_FIND_SYNTAX || f->severity != XQ_SEV_ERROR) continue;
+        listed++;
         unsigned long line, col;
         xq_finding_place(f, g, &line, &col);
         xq_name_put(err, g->file);   /* (no control character raw: cli.h) */
@@ -285,7 +287,10 @@ static bool report_syntax(FILE *err, const xq_game *g, const xq_replay *r)
         putc('\n', err);
         any = true;
     }
-    return any;
+    /* (counted, listed or not: replay.h kind_counts) */
+    int errors = r->kind_counts[XQ_FIND_SYNTAX][XQ_SEV_ERROR];
+    if (errors > listed) xq_cli_print_unlisted(err, g, errors - listed);
+    return any || errors > 0;
 }
 
 /* What a worker found about one game, for the totals. */

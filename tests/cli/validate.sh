@@ -306,17 +306,24 @@ expect_eq "input: standard input at an offset reads the rest of the file" \
 
 # a line of several tags: each warning at its tag's column, counted on
 # from the tag before (CJK values count one column a character); a line
-# of 3,000 repeats warns up to the diagnostics cap, no more, and the
-# error that says so is listed though the 200 warnings came first (a
-# game's report keeps 16 findings, errors before warnings)
+# of 3,000 repeats: 2,999 warnings, each counted (past the reader's list
+# of 200 only counted), none an error: exit 0 (the cap was an error, and
+# 201 warnings exited 1 where 200 exited 0)
 printf '[Event "象棋"] [Red "甲"] [Event "b"] [Site x] [Event "c"]\n\n1. 炮二平五 *\n' > "$TMP/cols.pgn"
 expect_eq "a line of tags: the warnings' columns" "1:24 1:36 1:45" \
   "$($BIN/xq-validate -W "$TMP/cols.pgn" 2>&1 | sed -n 's/^[^:]*:\([0-9]*:[0-9]*\): warning.*/\1/p' | paste -sd' ')"
 awk 'BEGIN { for (i = 0; i < 3000; i++) printf "[Event \"v%d\"] ", i; printf "\n\n1. h2e2 *\n" }' > "$TMP/many.pgn"
 $BIN/xq-validate "$TMP/many.pgn" >/dev/null 2>"$TMP/many.err"
-expect_eq "a line of 3,000 repeated tags: the cap's error told, the count" \
-  "many.pgn:1:2906: error: game 1 (v0): too many diagnostics; further ones are not reported|1 game: 0 valid, 1 with errors, 0 unreadable; 200 warnings (-W shows them)" \
-  "$(sed "s|^$TMP/||" "$TMP/many.err" | paste -sd'|')"
+expect_eq "a line of 3,000 repeated tags: every warning counted, exit 0" \
+  "1 game: 1 valid, 0 with errors, 0 unreadable; 2999 warnings (-W shows them)|0" \
+  "$(sed "s|^$TMP/||" "$TMP/many.err" | paste -sd'|')|$($V -q "$TMP/many.pgn" 2>/dev/null; echo $?)"
+expect_eq "... --strict: 2,999 errors, 16 listed" \
+  "16|many.pgn:1:1: error: game 1 (v0): 2983 more errors than listed (a game's report lists at most 16 findings)" \
+  "$($V --strict "$TMP/many.pgn" 2>&1 | grep -c 'repeats')|$($V --strict "$TMP/many.pgn" 2>&1 | sed "s|^$TMP/||" | grep 'than listed')"
+{ printf '1. 炮二平五 '; for i in $(seq 300); do printf ') '; done; printf '馬８進７ *\n'; } > "$TMP/stray.pgn"
+expect_eq "300 stray ')': 300 warnings in every tool, exit 0 (xq-convert: converted in full)" \
+  "0 0 0|300 warnings|300 warnings|1 converted in full" \
+  "$($V -q "$TMP/stray.pgn" 2>/dev/null; a=$?; $BIN/xq-parse -q "$TMP/stray.pgn" 2>/dev/null; b=$?; $BIN/xq-convert -q "$TMP/stray.pgn" >/dev/null 2>&1; echo $a $b $?)|$($V "$TMP/stray.pgn" 2>&1 | grep -o '300 warnings')|$($BIN/xq-parse "$TMP/stray.pgn" 2>&1 | grep -o '300 warnings')|$($BIN/xq-convert "$TMP/stray.pgn" 2>&1 >/dev/null | grep -o '1 converted in full')"
 
 # more than 16 errors: the first 16 listed, one line for the rest
 awk 'BEGIN { printf "[Event \"e\"]\n\n"; for (i = 0; i < 20; i++) printf "(h2e2)\n"; printf "1. h2e2 *\n" }' > "$TMP/errs.pgn"

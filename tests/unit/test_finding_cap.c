@@ -135,12 +135,54 @@ static void illegal_move_after_warnings(void **state)
     xq_game_free(&l.g);
 }
 
+/* Past the reader's list of XQ_GAME_MAX_DIAGS diagnostics (game.h): each
+ * counted once by its severity, as a warning or an error, under --strict
+ * every one an error. */
+static void past_the_reader_cap(void **state)
+{
+    (void)state;
+    char pattern[301];
+    memset(pattern, 'W', 250);
+    memset(pattern + 250, 'E', 10);
+    pattern[260] = '\0';
+    char *text = malloc(16384);
+    assert_non_null(text);
+    size_t len = record_of(pattern, text, 16384);
+    for (int strict = 0; strict <= 1; strict++) {
+        char path[64], err[256];
+        save_tmp(text, len, path);
+        xq_reader *rd = xq_reader_open(path, NULL, err, sizeof err);
+        assert_non_null(rd);
+        xq_game g;
+        xq_game_init(&g);
+        assert_int_equal(xq_reader_next(rd, &g), 1);
+        assert_int_equal(g.diag_count, XQ_GAME_MAX_DIAGS + 1);
+        assert_int_equal(g.diag_dropped[XQ_SEV_WARNING], 250 - XQ_GAME_MAX_DIAGS - 1);
+        assert_int_equal(g.diag_dropped[XQ_SEV_ERROR], 10);
+        xq_replay_options o;
+        xq_replay_options_default(&o);
+        o.strict = strict;
+        xq_replay r;
+        xq_replay_game(&g, &o, &r);
+        assert_int_equal(r.error_count, strict ? 260 : 10);
+        assert_int_equal(r.warning_count, strict ? 0 : 250);
+        assert_int_equal(r.kind_counts[XQ_FIND_SYNTAX][XQ_SEV_ERROR], r.error_count);
+        assert_int_equal(r.kind_counts[XQ_FIND_SYNTAX][XQ_SEV_WARNING], r.warning_count);
+        assert_int_equal(r.nfindings, XQ_REPLAY_MAX_FINDINGS);
+        xq_game_free(&g);
+        xq_reader_close(rd);
+        unlink(path);
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(error_after_many_warnings),
         cmocka_unit_test(random_patterns),
         cmocka_unit_test(illegal_move_after_warnings),
+        cmocka_unit_test(past_the_reader_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

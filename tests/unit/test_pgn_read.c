@@ -615,7 +615,8 @@ static void test_many_small_things(void **state)
     assert_int_equal(read_all(r, g, 2), 1);
     xq_reader_close(r);
     assert_int_equal(g[0].diag_count, XQ_GAME_MAX_DIAGS + 1);
-    assert_int_equal(g[0].diag_dropped, N - XQ_GAME_MAX_DIAGS);
+    assert_int_equal(g[0].diag_dropped[XQ_SEV_WARNING], N - XQ_GAME_MAX_DIAGS - 1);   /* (each counted once) */
+    assert_int_equal(g[0].diag_dropped[XQ_SEV_ERROR], 0);
     assert_int_equal(g[0].diags[1].col, 10);
     assert_int_equal(g[0].diags[1].offset, 9);
     free_all(g, 1);
@@ -703,8 +704,11 @@ static void test_game_model(void **state)
         assert_true(xq_game_diag(&g, XQ_SEV_WARNING, 1, 2, 3, "w%d", i));
     assert_int_equal(g.diag_count, XQ_GAME_MAX_DIAGS + 1);
     assert_string_equal(g.diags[0].msg, "w0");
-    assert_int_equal(g.diag_dropped, 50);
-    assert_int_equal(xq_game_count_diags(&g, XQ_SEV_ERROR), 1);
+    assert_int_equal(g.diag_dropped[XQ_SEV_WARNING], 49);   /* 200 listed, the 201st the list's end */
+    assert_int_equal(g.diag_dropped[XQ_SEV_ERROR], 0);
+    assert_int_equal(xq_game_count_diags(&g, XQ_SEV_ERROR), 0);   /* (a warning stays one) */
+    assert_int_equal(xq_game_count_diags(&g, XQ_SEV_WARNING), XQ_GAME_MAX_DIAGS + 1);
+    assert_non_null(strstr(g.diags[XQ_GAME_MAX_DIAGS].msg, "counted, not reported"));
     char *big = xq_game_alloc(&g, 1 << 20);   /* larger than a chunk */
     assert_non_null(big);
     memset(big, 1, 1 << 20);

@@ -426,7 +426,8 @@ static inline void same_game(const xq_game *a, const xq_game *b)
     same_str(a->result, b->result);
     assert_int_equal(a->result_code, b->result_code);
     assert_int_equal(a->diag_count, b->diag_count);
-    assert_int_equal(a->diag_dropped, b->diag_dropped);
+    assert_int_equal(a->diag_dropped[0], b->diag_dropped[0]);
+    assert_int_equal(a->diag_dropped[1], b->diag_dropped[1]);
     for (size_t i = 0; i < a->diag_count; i++) {
         assert_int_equal(a->diags[i].severity, b->diags[i].severity);
         assert_int_equal(a->diags[i].line, b->diags[i].line);
