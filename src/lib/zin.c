@@ -66,6 +66,8 @@ struct xq_zin {
     bool raw_eof;
     bool out_full;              /* the last inflate filled its output space */
     char perr[160];             /* the producer's message for ZS_FAIL */
+    char bad_check[160];        /* "" or the first member whose check (CRC-32, length) failed
+                                   after all its bytes were made: told at the end of the data */
     bool ptrailing;             /* that ZS_FAIL is bytes after whole gzip data (set with perr) */
     /* the ring (threaded gzip only) */
     bool threaded;
@@ -177,7 +179,11 @@ static bool gzip_magic(const xq_zin *z)
 static zin_status after_member(xq_zin *z)
 {
     if (!fill(z, 2)) return ZS_FAIL;
-    if (z->len == z->pos) return ZS_DONE;
+    if (z->len == z->pos) {
+        if (!z->bad_check[0]) return ZS_DONE;
+        z->ptrailing = true;   /* (every byte was delivered: a late error, no record cut) */
+        return pfail(z, "%s", z->bad_check);
+    }
     if (gzip_magic(z)) {
         inflateReset(&z->zs);
         z->in_member = true;
@@ -191,8 +197,17 @@ static zin_status after_member(xq_zin *z)
         extra += z->len;
     }
     z->ptrailing = true;   /* every byte of the data was made: only what follows it is wrong */
-    return pfail(z, "%llu bytes after the end of the gzip data at byte offset %llu are not read",
+    return pfail(z, "%llu bytes after the end of the gzip data at byte offset %llu are not read; "
+                 "the games before them were read whole",
                  (unsigned long long)extra, (unsigned long long)at);
+}
+
+/* Did inflate's Z_DATA_ERROR come from a member's trailer (its CRC-32 or
+ * length), after the member's data was all made?  zlib says so only in
+ * its message. */
+static bool check_failed(const z_stream *zs)
+{
+    return zs->msg && (!strcmp(zs->msg, "incorrect data check") || !strcmp(zs->msg, "incorrect length check"));
 }
 
 /* Inflate into out[0..space) (space > 0) until one inflate run makes
@@ -225,7 +240,24 @@ static zin_status inflate_some(xq_zin *z, unsigned char *out, size_t space, size
         *made = space - z->zs.avail_out;
         z->out_full = z->zs.avail_out == 0;
         if (r == Z_STREAM_END) z->in_member = false;
-        else if (r != Z_OK && r != Z_BUF_ERROR)
+        else if (r == Z_DATA_ERROR && check_failed(&z->zs)) {
+            /* the member's data all made, its trailer disagrees: what was
+             * made is delivered, the next member read, the fault told at
+             * the end (zcat does the same; withholding the last run lost
+             * its games while the earlier ones, as suspect, were kept) */
+            bool crc = !strcmp(z->zs.msg, "incorrect data check");
+            if (!z->bad_check[0])
+                snprintf(z->bad_check, sizeof z->bad_check,
+                         "gzip data damaged: the %s of the member ending at byte offset %llu does not match "
+                         "(every game was read, some may differ from the original)",
+                         crc ? "CRC-32" : "length", (unsigned long long)(z->raw_done + z->pos + (crc ? 4 : 0)));
+            /* (zlib stops after the CRC-32 when it fails: the length, 4
+             * bytes, is still to skip) */
+            if (crc && fill(z, 4)) z->pos += z->len - z->pos < 4 ? z->len - z->pos : 4;
+            z->in_member = false;
+            if (*made) return ZS_HARD;
+            continue;
+        } else if (r != Z_OK && r != Z_BUF_ERROR)
             return pfail(z, "corrupt gzip data near byte offset %llu (%s)",
                          (unsigned long long)(z->raw_done + z->pos), z->zs.msg ? z->zs.msg : "zlib error");
         /* hard: stopped for want of input (with output space left: when

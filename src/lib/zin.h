@@ -7,7 +7,13 @@
  * Bytes after the last member that are not another member are an error
  * ("N bytes after the end of the gzip data at byte offset X"), reported
  * after all the decompressed data was delivered (xq_zin_trailing tells it
- * apart); so is a stream cut short.
+ * apart); so is a stream cut short.  A member whose CRC-32 or length does
+ * not match its data (the data damaged, where cannot be known) has its
+ * data delivered and the next members read, as zcat does, and the first
+ * such fault is told at the end ("gzip data damaged: the CRC-32 of the
+ * member ending at byte offset X does not match ...", xq_zin_trailing too):
+ * withholding the member's last output lost its last games while the
+ * rest of it, as suspect, was kept.
  *
  * Gzip data from a regular file of 128 KiB or more is inflated ahead by a
  * thread of its own (up to 1 MiB, in 256 KiB blocks), so that inflating
@@ -42,9 +48,9 @@ ssize_t xq_zin_read(xq_zin *z, void *dst, size_t room);
 const char *xq_zin_error(const xq_zin *z);
 
 /* Whether the last -1 was for bytes after the gzip data (not another
- * member): every byte of the data had been delivered before it, so no
- * record was cut; the file is still not clean (gzip -t fails on it).
- * False for a read error, corrupt or cut data. */
+ * member) or a member's failed check: every byte of the data had been
+ * delivered before it, so no record was cut; the file is still not clean
+ * (gzip -t fails on it).  False for a read error, corrupt or cut data. */
 bool xq_zin_trailing(const xq_zin *z);
 
 /* Whether the data was gzip (known after the first read). */

@@ -294,11 +294,10 @@ int xq_cli_run_file_why(const char *prog, const char *path, const xq_read_option
         *input_failed = !oom;
         status = XQ_EXIT_USAGE;
     } else if (xq_reader_late_error(rd)[0]) {
-        /* bytes after whole gzip data: every game was read whole, but the
-         * file is not clean (gzip -t fails on it): an I/O error, told once */
-        char msg[600];
-        snprintf(msg, sizeof msg, "%s; the games before them were read whole", xq_reader_late_error(rd));
-        input_failure(prog, path, msg, why, whysz);
+        /* bytes after whole gzip data, or a member whose check fails:
+         * every game was read whole, but the file is not clean (gzip -t
+         * fails on it): an I/O error, told once (zin.h) */
+        input_failure(prog, path, xq_reader_late_error(rd), why, whysz);
         *input_failed = true;
         status = XQ_EXIT_USAGE;
     }

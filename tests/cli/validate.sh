@@ -165,6 +165,16 @@ gzip -c corpus/sample-games.pgn > $TMP/a.gz; gzip -c corpus/edge-cases.pgn > $TM
 cat $TMP/a.gz $TMP/b.gz > $TMP/ab.gz
 expect_status "two gzip members" 0 $V $TMP/ab.gz
 expect_eq "two gzip members: all games" "11 games: 11 valid, 0 with errors, 0 unreadable; 1 warning (-W shows them)" "$(cat $TMP/err)"
+# a member whose CRC-32 does not match (one bit of it flipped): its games
+# all read (as zcat reads them), then the fault, exit 2; the next member read
+cp $TMP/a.gz $TMP/crc.gz
+o=$(( $(wc -c < $TMP/a.gz) - 8 )); b=$(od -An -tu1 -j $o -N1 $TMP/a.gz | tr -d ' ')
+printf "$(printf '\\%03o' $(( (b + 1) % 256 )))" | dd of=$TMP/crc.gz bs=1 seek=$o conv=notrunc 2>/dev/null
+cat $TMP/crc.gz $TMP/b.gz > $TMP/crcb.gz
+expect_status "a member's CRC-32 fails: exit 2" 2 $V -q $TMP/crcb.gz
+expect_eq "a member's CRC-32 fails: every game read, the fault told once" \
+  "xq-validate: $TMP/crcb.gz: gzip data damaged: the CRC-32 of the member ending at byte offset 832 does not match (every game was read, some may differ from the original)|11 games: 11 valid, 0 with errors, 0 unreadable; 1 warning (-W shows them)" \
+  "$($V $TMP/crcb.gz 2>&1 >/dev/null | paste -sd"|")"
 cat $TMP/a.gz corpus/edge-cases.pgn > $TMP/ap.gz
 expect_status "plain text after gzip data" 2 $V -q $TMP/ap.gz
 expect_eq "plain text after gzip data: said, the games whole" "xq-validate: $TMP/ap.gz: 1094 bytes after the end of the gzip data at byte offset 832 are not read; the games before them were read whole|3 games: 3 valid, 0 with errors, 0 unreadable" "$($V $TMP/ap.gz 2>&1 >/dev/null | paste -sd"|")"

@@ -26,6 +26,8 @@
 #include "zin.h"
 
 /* ---- the reference: zin.c as it was before the producer thread -------- */
+/* (and, since, with a member whose CRC-32 or length fails after its data:
+ * its data delivered, the next member read, the fault told at the end) */
 
 enum { REF_CHUNK = 1 << 16 };
 typedef enum { R_UNKNOWN, R_PLAIN, R_GZIP, R_DONE, R_FAILED } ref_mode;
@@ -39,6 +41,7 @@ typedef struct {
     uint64_t raw_done;
     bool raw_eof;
     char err[160];
+    char bad_check[160];   /* the first member whose check failed, told at the end */
 } ref_zin;
 
 static ssize_t ref_fail(ref_zin *z, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -82,6 +85,7 @@ static ssize_t ref_after_member(ref_zin *z)
 {
     if (!ref_fill(z, 2)) return -1;
     if (z->len == z->pos) {
+        if (z->bad_check[0]) return ref_fail(z, "%s", z->bad_check);
         z->mode = R_DONE;
         return 0;
     }
@@ -97,7 +101,8 @@ static ssize_t ref_after_member(ref_zin *z)
         if (!ref_fill(z, REF_CHUNK)) return -1;
         extra += z->len;
     }
-    return ref_fail(z, "%llu bytes after the end of the gzip data at byte offset %llu are not read",
+    return ref_fail(z, "%llu bytes after the end of the gzip data at byte offset %llu are not read; "
+                    "the games before them were read whole",
                     (unsigned long long)extra, (unsigned long long)at);
 }
 
@@ -150,7 +155,19 @@ static ssize_t ref_read(ref_zin *z, void *dst, size_t room)
         z->pos = z->len - z->zs.avail_in;
         size_t made = room - z->zs.avail_out;
         if (r == Z_STREAM_END) z->in_member = false;
-        else if (r != Z_OK && r != Z_BUF_ERROR)
+        else if (r == Z_DATA_ERROR && z->zs.msg &&
+                 (!strcmp(z->zs.msg, "incorrect data check") || !strcmp(z->zs.msg, "incorrect length check"))) {
+            bool crc = !strcmp(z->zs.msg, "incorrect data check");
+            if (!z->bad_check[0])
+                snprintf(z->bad_check, sizeof z->bad_check,
+                         "gzip data damaged: the %s of the member ending at byte offset %llu does not match "
+                         "(every game was read, some may differ from the original)",
+                         crc ? "CRC-32" : "length", (unsigned long long)(z->raw_done + z->pos + (crc ? 4 : 0)));
+            if (crc && ref_fill(z, 4)) z->pos += z->len - z->pos < 4 ? z->len - z->pos : 4;
+            z->in_member = false;
+            if (made) return (ssize_t)made;
+            continue;
+        } else if (r != Z_OK && r != Z_BUF_ERROR)
             return ref_fail(z, "corrupt gzip data near byte offset %llu (%s)",
                             (unsigned long long)(z->raw_done + z->pos), z->zs.msg ? z->zs.msg : "zlib error");
         if (made) return (ssize_t)made;
@@ -329,10 +346,12 @@ static bytes read_all(const char *path, size_t size, bool ref, int *end, char *m
         }
         *end = (int)n;
         strcpy(msg, ref ? r->err : xq_zin_error(z));
-        /* bytes after whole gzip data, and only they, are told apart
-         * (the data was whole: input.c ends it without cutting a record) */
+        /* bytes after whole gzip data and a member's failed check, and only
+         * they, are told apart (the data was whole: input.c ends it
+         * without cutting a record) */
         if (!ref)
-            assert_int_equal(xq_zin_trailing(z), n < 0 && strstr(msg, "bytes after the end of the gzip data") != NULL);
+            assert_int_equal(xq_zin_trailing(z), n < 0 && (strstr(msg, "bytes after the end of the gzip data") ||
+                                                           strstr(msg, "gzip data damaged: the ")));
         /* the end stays */
         assert_int_equal(ref ? ref_read(r, a, room) : xq_zin_read(z, a, room), n);
         break;
@@ -507,6 +526,52 @@ static void test_corrupt(void **state)
     free(text);
 }
 
+/* A member whose CRC-32 or length does not match, after its data: every
+ * byte of every member is delivered (as zcat does), then -1 with the
+ * message, told apart as a late error (xq_zin_trailing); large files
+ * (the producer thread) and small ones (inline), the bad member first of
+ * two or last, in every read size. */
+static void test_bad_check(void **state)
+{
+    unsigned char *text = make_text(BIG);
+    for (int big = 0; big <= 1; big++) {
+        size_t n = big ? BIG : 3000;
+        bytes one = gzip_members(text, n, NULL, 0, 6);
+        for (int field = 0; field < 2; field++) {       /* 0: the CRC-32, 1: the length */
+            for (int second = 0; second <= 1; second++) {  /* a good member after it */
+                bytes f = {0};
+                put(&f, one.p, one.n);
+                f.p[one.n - (field ? 2 : 6)] ^= 0x20;
+                if (second) put(&f, one.p, one.n);
+                const char *path = write_file(&f);
+                bytes want = {0};
+                put(&want, text, n);
+                if (second) put(&want, text, n);
+                char expect[200];
+                snprintf(expect, sizeof expect,
+                         "gzip data damaged: the %s of the member ending at byte offset %zu does not match "
+                         "(every game was read, some may differ from the original)",
+                         field ? "length" : "CRC-32", one.n);
+                for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                    int end;
+                    char msg[200];
+                    bytes got = read_all(path, sizes[k], false, &end, msg);
+                    assert_int_equal(end, -1);
+                    assert_string_equal(msg, expect);
+                    assert_int_equal(got.n, want.n);
+                    assert_memory_equal(got.p, want.p, want.n);
+                    free(got.p);
+                }
+                unlink(path);
+                free(want.p);
+                free(f.p);
+            }
+        }
+        free(one.p);
+    }
+    free(text);
+}
+
 static void test_small_and_plain(void **state)
 {
     unsigned char *text = make_text(BIG);
@@ -562,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_garbage_after),
         cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_bad_check),
         cmocka_unit_test(test_small_and_plain),
         cmocka_unit_test(test_close_early),
     };
