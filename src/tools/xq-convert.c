@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "finding_order.h"
 #include "pipeline.h"
 #include "pgn_read.h"
 #include "replay.h"
@@ -269,24 +270,45 @@ static bool close_output(FILE *f, const char *path, bool ok)
 
 /* ---- converting ------------------------------------------------------------------- */
 
-/* The reader's errors (bad bytes, unclosed comments ...): the game as
- * converted may differ from the record. */
-static bool report_syntax(FILE *err, const xq_game *g, const xq_replay *r)
+/* The writer's first untranslatable move (rep->why), at its place. */
+static void report_why(FILE *err, const xq_game *g, const xq_write_report *rep)
 {
-    bool any = false;
+    xq_name_put(err, g->file);
+    fprintf(err, ":%lu:%lu: ", (unsigned long)(rep->line ? rep->line : g->first_line),
+            (unsigned long)(rep->line ? rep->col : 1));
+    /* (why may quote record text: in the one rule, xq_name_printf) */
+    xq_name_printf(err, "error: game %llu: %s", (unsigned long long)g->index, rep->why);
+    putc('\n', err);
+}
+
+/* The reader's errors (bad bytes, unclosed comments ...), in input order
+ * with the writer's first untranslatable move (rep->why, when rep and it
+ * are given) at its place: the game as converted may differ from the
+ * record.  True when the reader had an error. */
+static bool report_syntax(FILE *err, const xq_game *g, const xq_replay *r, const xq_write_report *rep)
+{
+    bool any = false, why_due = rep && rep->why[0];
+    unsigned long why_line = rep && rep->line ? rep->line : g->first_line, why_col = rep && rep->line ? rep->col : 1;
     int listed = 0;
+    int order[XQ_REPLAY_MAX_FINDINGS];   /* in input order, as xq-validate tells them */
+    xq_findings_in_order(r, order);
     for (int i = 0; i < r->nfindings; i++) {
-        const xq_finding *f = &r->findings[i];
+        const xq_finding *f = &r->findings[order[i]];
         if (f->kind != XQ_FIND_SYNTAX || f->severity != XQ_SEV_ERROR) continue;
         listed++;
         unsigned long line, col;
         xq_finding_place(f, g, &line, &col);
+        if (why_due && (why_line < line || (why_line == line && why_col < col))) {
+            report_why(err, g, rep);
+            why_due = false;
+        }
         xq_name_put(err, g->file);   /* (no control character raw: cli.h) */
         fprintf(err, ":%lu:%lu: ", line, col);
         xq_name_printf(err, "error: game %llu: %s", (unsigned long long)g->index, f->message);   /* (quotes the record) */
         putc('\n', err);
         any = true;
     }
+    if (why_due) report_why(err, g, rep);
     /* (counted, listed or not: replay.h kind_counts) */
     int errors = r->kind_counts[XQ_FIND_SYNTAX][XQ_SEV_ERROR];
     if (errors > listed) xq_cli_print_unlisted(err, g, errors - listed);
@@ -317,28 +339,24 @@ static void convert_game(void *ctx, xq_slot *slot)
     game_outcome *o = slot->user;
     xq_write_report rep;
     xq_replay_game_memo(g, &st->rules, slot->memo, r);
-    o->partial = report_syntax(slot->err, g, r);
     o->lost = 0;
     if (st->opt->write.format == XQ_OUT_XQF && (g->index > 1 || st->games_before)) {
         /* an XQF file holds one game, the run's first: the rest would
          * make a broken file (counted and told, from every file) */
+        report_syntax(slot->err, g, r, NULL);
         xq_name_put(slot->err, g->file);
         fprintf(slot->err, ":%llu:1: error: game %llu: not written: an XQF file holds one game\n",
                 (unsigned long long)g->first_line, (unsigned long long)g->index);
         o->partial = true;
         return;
     }
-    if (!xq_write_game(slot->out, g, r, &st->opt->write, &rep)) {
-        /* why and note may quote record text: in the one rule (xq_name_printf) */
-        if (rep.why[0]) {
-            xq_name_put(slot->err, g->file);
-            fprintf(slot->err, ":%lu:%lu: ", (unsigned long)(rep.line ? rep.line : g->first_line),
-                    (unsigned long)(rep.line ? rep.col : 1));
-            xq_name_printf(slot->err, "error: game %llu: %s", (unsigned long long)g->index, rep.why);
-            putc('\n', slot->err);
-        }
+    bool whole = xq_write_game(slot->out, g, r, &st->opt->write, &rep);
+    /* the reader's errors and the first move not translated, in order */
+    o->partial = report_syntax(slot->err, g, r, whole ? NULL : &rep);
+    if (!whole) {
         /* something dropped or written otherwise: not in full, said even
-         * with -q (which leaves out only the summary and its notes) */
+         * with -q (which leaves out only the summary and its notes); the
+         * note may quote record text: in the one rule (xq_name_printf) */
         if (rep.note[0]) {
             xq_name_put(slot->err, g->file);
             fprintf(slot->err, ":%llu:1: ", (unsigned long long)g->first_line);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "finding_order.h"
 #include "pipeline.h"
 #include "pgn_read.h"
 #include "replay.h"
@@ -123,8 +124,10 @@ static void parse_game(void *ctx, xq_slot *slot)
             n->warnings += r->kind_counts[k][XQ_SEV_WARNING];
         }
     int errors_listed = 0;
+    int order[XQ_REPLAY_MAX_FINDINGS];   /* in input order, as xq-validate tells them */
+    xq_findings_in_order(r, order);
     for (int i = 0; i < r->nfindings; i++) {
-        const xq_finding *f = &r->findings[i];
+        const xq_finding *f = &r->findings[order[i]];
         if (!is_parse_kind(f->kind, r)) continue;
         bool error = f->severity == XQ_SEV_ERROR;
         errors_listed += error;

@@ -37,6 +37,12 @@ expect_eq "-W: 15 warnings listed beside the error" 15 "$($P -W "$TMP/crowd.pgn"
 expect_eq "xq-stats counts the illegal move among the kinds" 1 \
   "$($BIN/xq-stats --json "$TMP/crowd.pgn" | grep -o '"findings":{"illegal-move":[0-9]*' | cut -d: -f3)"
 
+# a game's diagnostics in input order, as xq-validate tells them (the
+# reader's came first, an illegal move before them on the line after)
+printf '1. 炮二平五 馬８進７ 2. 馬二進四 { *\n' > "$TMP/order.pgn"
+expect_eq "diagnostics in input order: xq-parse, xq-convert, xq-validate" "1:17 1:22|1:17 1:22|1:17 1:22" \
+  "$($P "$TMP/order.pgn" 2>&1 | grep -o ':1:[0-9]*: error' | cut -d: -f2,3 | paste -sd' ')|$($BIN/xq-convert "$TMP/order.pgn" 2>&1 >/dev/null | grep -o ':1:[0-9]*: error' | cut -d: -f2,3 | paste -sd' ')|$($BIN/xq-validate "$TMP/order.pgn" 2>&1 | grep -o ':1:[0-9]*: error' | cut -d: -f2,3 | paste -sd' ')"
+
 expect_status "unknown option" 2 $P --bogus
 expect_status "--help" 0 $P --help
 
