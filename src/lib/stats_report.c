@@ -1220,12 +1220,14 @@ bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
                             board == XQ_RESULT_UNKNOWN ? "*" : result_label(board), u64s(a, s->outcome[tag][term][board]),
                             NULL);
 
-    csv_row(o, "table", "code", "opening", "tagged", "classified", NULL);
+    /* the text table's columns, in code order (the text ranks by games) */
+    csv_row(o, "table", "code", "opening", "variation", "tagged", "classified", "games", NULL);
     for (int code = 0; code < XQ_ECCO_CODES; code++) {
         if (!s->ecco_tagged[code] && !s->ecco_class[code]) continue;
         char cs[4];
-        csv_row(o, "openings", xq_ecco_format(code, cs), xq_ecco_opening(code), u64s(a, s->ecco_tagged[code]),
-                u64s(b, s->ecco_class[code]), NULL);
+        csv_row(o, "openings", xq_ecco_format(code, cs), xq_ecco_opening(code), xq_ecco_variation(code),
+                u64s(a, s->ecco_tagged[code]), u64s(b, s->ecco_class[code]),
+                u64s(c, s->ecco_tagged[code] + s->ecco_class[code]), NULL);
     }
 
     csv_row(o, "table", "player", "games", "wins", "draws", "losses", "score", NULL);

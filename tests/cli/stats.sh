@@ -224,8 +224,11 @@ findings,tandem-plain-file,19461
 findings,syntax,472" "$(grep -E '^findings,(illegal-move|tandem-plain-file|syntax),' $TMP/masters.csv)"
   expect_eq "masters: 6960 players, 36472 events" "6960 36472" \
     "$(echo $(grep -c '^players,' $TMP/masters.csv) $(grep -c '^events,' $TMP/masters.csv))"
-  expect_eq "masters: most tagged opening" "openings,C23,中炮过河车七路马对屏风马两头蛇,1083,0" \
-    "$(grep '^openings,' $TMP/masters.csv | sort -t, -k4,4nr | head -1)"
+  expect_eq "masters: most tagged opening, with its variation and games" \
+    "openings,C23,中炮过河车七路马对屏风马两头蛇,红左横车兑三兵对黑高右炮,1083,0,1083" \
+    "$(grep '^openings,' $TMP/masters.csv | sort -t, -k5,5nr | head -1)"
+  expect_eq "masters: the openings table's columns" "table,code,opening,variation,tagged,classified,games" \
+    "$(grep -B1 -m1 '^openings,' $TMP/masters.csv | head -1)"
   expect_eq "masters: 呂欽" "players,呂欽,3373,1345,1474,554,2082" "$(grep '^players,呂欽,' $TMP/masters.csv)"
 
   # the same through two parts and --merge, and through GNU parallel (README recipe)
