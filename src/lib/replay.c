@@ -396,7 +396,12 @@ static void record_bad_move(xq_replay *out, const xq_replay_options *opt, const 
     out->bad_side = pos->side;
     out->bad_line = node->line;
     out->bad_col = node->col;
-    snprintf(out->reason, sizeof out->reason, "%s", reason);
+    /* a game read with ranks 1-10: said, as the squares of the reason
+     * are named 0-9 (ICCS) */
+    snprintf(out->reason, sizeof out->reason, "%s%s", reason,
+             out->read_flags & XQ_READ_RANKS_FROM_1 ? " (this game's ranks read 1 to 10, as Fairy-Stockfish "
+                                                      "writes them; squares named 0 to 9)" : "");
+    reason = out->reason;
     xq_fen_write(pos, out->fen_before, sizeof out->fen_before);
     if (loses) {
         out->termination = XQ_TERM_ILLEGAL_MOVE;
@@ -407,12 +412,12 @@ static void record_bad_move(xq_replay *out, const xq_replay_options *opt, const 
 
 /* The move could not be read for the side to move: would it be a legal
  * move of the other side?  Then the record has the wrong side to move. */
-static bool other_side_could(const xq_position *pos, const xq_node *node, xq_notation notation)
+static bool other_side_could(const xq_position *pos, const xq_node *node, xq_notation notation, unsigned flags)
 {
     xq_position flipped = *pos;
     xq_position_set_side(&flipped, (xq_color)(pos->side ^ 1));
     xq_note_result r;
-    xq_move_read(&flipped, node->text, strlen(node->text), notation, 0, &r, NULL, 0);
+    xq_move_read(&flipped, node->text, strlen(node->text), notation, flags, &r, NULL, 0);
     return r.status == XQ_NOTE_OK || r.status == XQ_NOTE_RESOLVED;
 }
 
@@ -437,7 +442,7 @@ static void tell_bad_read(xq_replay *out, const xq_replay_options *opt, const xq
          * could make a move of the text (break17) */
         record_bad_move(out, opt, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, xq_illegal_str(r->why), true);
     } else if ((r->status == XQ_NOTE_NO_PIECE || r->status == XQ_NOTE_ILLEGAL) &&
-               other_side_could(pos, node, notation)) {
+               other_side_could(pos, node, notation, out->read_flags)) {
         snprintf(reason, sizeof reason, "wrong side to move: it is %s's turn", side_name(pos->side));
         record_bad_move(out, opt, pos, node, ply, XQ_FIND_ILLEGAL_MOVE, reason, true);
     } else {
@@ -463,7 +468,7 @@ __attribute__((noinline)) static xq_move read_move_slow(xq_replay *out, const xq
                                                         xq_notation notation, const xq_replay_options *opt)
 {
     size_t len = node->text_len ? node->text_len : strlen(node->text);
-    unsigned flags = state->in_check[pos->side] ? 0u : XQ_READ_NOT_IN_CHECK;
+    unsigned flags = (state->in_check[pos->side] ? 0u : XQ_READ_NOT_IN_CHECK) | out->read_flags;
     char msg[192];
     xq_note_result r;
     xq_severity tandem_sev = opt->strict ? XQ_SEV_ERROR : XQ_SEV_WARNING;
@@ -530,7 +535,7 @@ static void check_branch(xq_branch *b, xq_position pos, int first_ply, bool main
         } else {
             char msg[192];
             xq_note_result r;
-            xq_move_read(&pos, node->text, strlen(node->text), notation, 0, &r, msg, sizeof msg);
+            xq_move_read(&pos, node->text, strlen(node->text), notation, out->read_flags, &r, msg, sizeof msg);
             if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
                 bool illegal = r.status == XQ_NOTE_ILLEGAL && r.move != XQ_MOVE_NONE;
                 add_finding(out, opt, illegal ? XQ_FIND_ILLEGAL_MOVE : XQ_FIND_UNDECODABLE_MOVE, XQ_SEV_ERROR, 0,
@@ -544,6 +549,48 @@ static void check_branch(xq_branch *b, xq_position pos, int first_ply, bool main
         xq_undo u;
         xq_make(&pos, m, &u);
     }
+}
+
+static bool is_coord_notation(xq_notation n)
+{
+    return n == XQ_NOTATION_ICCS || n == XQ_NOTATION_UCCI || n == XQ_NOTATION_SAN;
+}
+
+/* The ranks a game's coordinates (ICCS, UCCI, SAN) count, decided once
+ * for all of its moves (xq_replay.read_flags): 0-9 as the notations
+ * define them, or 1-10 as Fairy-Stockfish's plain UCI writes them
+ * (formats.md §1c: h3e3 for 炮二平五), which a move at a time cannot
+ * tell (h3e3 reads either way on some boards).  1-10 when a main-line
+ * coordinate writes rank 10 and none writes rank 0; when neither is
+ * written, when the first move reads at the start only with ranks 1-10;
+ * else 0-9.  A game whose first move is no coordinate (every Chinese
+ * record) costs one look at that move. */
+static unsigned coord_rank_flags(const xq_position *start, const xq_node *nodes, size_t count, xq_notation notation)
+{
+    if (!count || !(notation == XQ_NOTATION_AUTO || is_coord_notation(notation))) return 0;
+    const char *first = nodes[0].text ? nodes[0].text : "";
+    size_t first_len = nodes[0].text_len ? nodes[0].text_len : strlen(first);
+    if (!is_coord_notation(notation ? notation : xq_notation_detect(first, first_len))) return 0;
+    bool zero = false, ten = false;
+    for (size_t i = 0; i < count && !zero; i++) {
+        const char *t = nodes[i].text ? nodes[i].text : "";
+        size_t n = nodes[i].text_len ? nodes[i].text_len : strlen(t);
+        if (!notation && !is_coord_notation(xq_notation_detect(t, n))) continue;
+        for (size_t j = 0; j < n; j++) {   /* each run of digits is a rank */
+            size_t k = j;
+            while (k < n && t[k] >= '0' && t[k] <= '9') k++;
+            if (k - j == 1 && t[j] == '0') zero = true;
+            if (k - j == 2 && t[j] == '1' && t[j + 1] == '0') ten = true;
+            j = k;
+        }
+    }
+    if (zero) return 0;
+    if (ten) return XQ_READ_RANKS_FROM_1;
+    xq_note_result r;
+    if (xq_move_read(start, first, first_len, notation, 0, &r, NULL, 0) <= XQ_NOTE_RESOLVED) return 0;
+    return xq_move_read(start, first, first_len, notation, XQ_READ_RANKS_FROM_1, &r, NULL, 0) <= XQ_NOTE_RESOLVED
+               ? XQ_READ_RANKS_FROM_1
+               : 0;
 }
 
 void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
@@ -740,6 +787,7 @@ static void replay_head_clear(xq_replay *out)
     out->bad_move[0] = out->reason[0] = out->fen_before[0] = '\0';
     out->bad_side = XQ_RED;
     out->bad_line = out->bad_col = 0;
+    out->read_flags = 0;
     out->error_count = out->warning_count = out->nfindings = 0;
     memset(out->kind_counts, 0, sizeof out->kind_counts);
 }
@@ -1328,6 +1376,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
         memset(&out->final, 0, sizeof out->final);
         return;
     }
+    out->read_flags = coord_rank_flags(&pos, nodes, count, notation);
 
     if (keyable && !named_start && is_start(&pos) &&
         (line = line_key(memo, key_head, desc_full, nodes, count, &line_len)))
@@ -1424,6 +1473,10 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
             assert(desc == xq_move_desc(node->text, node->text_len ? node->text_len : strlen(node->text)));
             if (i + 1 < count) xq_move_desc_prefetch((xq_color)(pos.side ^ 1), node[1].desc);
             played = xq_move_play_desc(&pos, desc, &state);
+        } else if (__builtin_expect(out->read_flags != 0, 0)) {
+            /* ranks 1-10: the full reader takes every move (the
+             * shortcut reads coordinates 0-9) */
+            played = (xq_played){XQ_MOVE_NONE, XQ_NONE};
         } else {
             played = xq_move_read_play_desc(&pos, (uint16_t)desc, node->text,
                                             node->text_len ? node->text_len : strlen(node->text), notation, &state);

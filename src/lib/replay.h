@@ -131,6 +131,13 @@ typedef struct {
     uint32_t bad_line, bad_col;
     char reason[192];            /* why it is illegal / unreadable */
     char fen_before[XQ_FEN_MAX]; /* the position before the illegal move */
+    /* The xq_move_read flags the record's coordinates are read with, for
+     * the whole game: XQ_READ_RANKS_FROM_1 when its ICCS/UCCI/SAN moves
+     * count ranks 1 to 10 (Fairy-Stockfish; decided from the main line:
+     * a rank 10 and no rank 0 written, or a first move that reads only
+     * so; formats.md §1c), else 0.  Writers that read the record's
+     * variations again read them with these */
+    unsigned read_flags;
     int error_count, warning_count;
     /* Every finding counted by kind and severity ([kind][xq_severity]),
      * kept in findings[] or not: a count or kind taken from the list

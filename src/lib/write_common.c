@@ -118,7 +118,7 @@ static size_t decode_line(walk *w, const xq_branch *b, const xq_position *start,
         const xq_node *n = &b->nodes[i];
         char msg[192];
         xq_note_result res;
-        xq_move_read(&pos, n->text, strlen(n->text), w->notation, 0, &res, msg, sizeof msg);
+        xq_move_read(&pos, n->text, strlen(n->text), w->notation, w->r->read_flags, &res, msg, sizeof msg);
         if (res.status != XQ_NOTE_OK && res.status != XQ_NOTE_RESOLVED) {
             fail(w, n, "variation at ", ply0 + (int)i, msg);
             return i;

@@ -185,3 +185,16 @@ expect_eq "xqf over two files: the later file's games refused" 8 "$(grep -c '^co
 : > "$TMP/empty.pgn"
 "$BIN/xq-convert" -t xqf "$TMP/empty.pgn" corpus/sample-games.pgn > "$TMP/after-empty.xqf" 2>/dev/null
 expect_eq "xqf: an empty first file leaves the first game to the next" "$(od -c "$TMP/one.xqf")" "$(od -c "$TMP/after-empty.xqf")"
+
+# Fairy-Stockfish's plain UCI counts ranks 1 to 10 (formats.md §1c): a game
+# that writes rank 10 and no rank 0 is read so, variations too; a game of
+# ICCS (0-9) beside it keeps its reading; an illegal move's reason says how
+# the game was read
+printf '[Event "fsf"]\n\n1. h3e3 h10g8 (b10c8 2. h1g3) 2. h1g3 i10h10 *\n\n[Event "fsf bad"]\n\n1. h3e3 h10g8 2. e3e9 *\n\n[Event "iccs"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n' > "$TMP/fsf.pgn"
+expect_status "ranks 1-10: one game not fully converted" 1 $C -q -t ucci "$TMP/fsf.pgn"
+expect_eq "ranks 1-10: read as ICCS 0-9 moves" "moves h2e2 h9g7 h0g2 i9h9
+moves h2e2 h9g7
+moves h2e2 h9g7 h0g2 i9h9" "$(sed 's/.* moves/moves/' $TMP/out)"
+expect_eq "ranks 1-10: the illegal move's reason says how the game was read" "$TMP/fsf.pgn:7:18: error: game 2: ply 3 (e3e9): a piece stands in the way (this game's ranks read 1 to 10, as Fairy-Stockfish writes them; squares named 0 to 9); later moves not written" "$(head -n 1 $TMP/err)"
+$C -q -n chinese "$TMP/fsf.pgn" > $TMP/out 2>/dev/null
+expect_eq "ranks 1-10: the variation read so too" "1. 炮二平五 马８进７ (1... 马２进３ 2. 马二进三)" "$(sed -n 4p $TMP/out)"

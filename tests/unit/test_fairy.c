@@ -5,8 +5,11 @@
  * engine that refused a recorded move would stop there and disagree at the
  * next check, so every move of those games is checked); and the
  * one illegal move our replay finds in the corpus (game 38029, ply 70)
- * must be missing from the engine's list too.  Skipped, with a message,
- * when the engine is not installed (make deps installs it as root). */
+ * must be missing from the engine's list too.  And records written with
+ * the engine's plain-UCI moves, whose ranks run 1 to 10 (h3e3, h10g8),
+ * replay to the same moves as the masters' records they were made from
+ * (replay.c coord_rank_flags).  Skipped, with a message, when the engine
+ * is not installed (make deps installs it as root). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "notation.h"
 #include "pgn_read.h"
 #include "replay.h"
 
@@ -29,7 +33,8 @@ typedef struct {
     FILE *to, *from;
 } engine;
 
-static bool engine_start(engine *e)
+/* protocol: "ucci" (ranks 0-9) or "uci" (ranks 1-10, formats.md §1c) */
+static bool engine_start(engine *e, const char *protocol)
 {
     int in[2], out[2];
     if (pipe(in) || pipe(out)) return false;
@@ -47,7 +52,10 @@ static bool engine_start(engine *e)
     close(out[1]);
     e->to = fdopen(in[1], "w");
     e->from = fdopen(out[0], "r");
-    fputs("ucci\n", e->to);
+    if (!strcmp(protocol, "uci"))
+        fputs("uci\nsetoption name UCI_Variant value xiangqi\n", e->to);
+    else
+        fputs("ucci\n", e->to);
     fflush(e->to);
     return e->to && e->from;
 }
@@ -113,7 +121,7 @@ static void legal_moves_agree(void **state)
     xq_reader *rd = xq_reader_open(XQ_SHARED "/corpus/ccpd/masters.pgn.gz", NULL, err, sizeof err);
     if (!rd) skip();
     engine e = {0, NULL, NULL};
-    assert_true(engine_start(&e));
+    assert_true(engine_start(&e, "ucci"));
     xq_game g;
     xq_game_init(&g);
     xq_replay_options opt;
@@ -167,10 +175,121 @@ static void legal_moves_agree(void **state)
     assert_true(positions > 8000);
 }
 
+/* The engine's moves (plain UCI: ranks 1-10) at startpos after the
+ * moves `played` (its own texts, "" for none): the one of them from->to
+ * (0-9 squares) into text (8 bytes); false when it lists no such move. */
+static bool engine_uci_move(engine *e, const char *played, xq_move m, char text[8])
+{
+    fprintf(e->to, "position startpos%s%s\ngo perft 1\n", *played ? " moves" : "", played);
+    fflush(e->to);
+    char want[8];
+    snprintf(want, sizeof want, "%c%d%c%d", 'a' + XQ_FILE(XQ_FROM(m)), XQ_RANK(XQ_FROM(m)) + 1,
+             'a' + XQ_FILE(XQ_TO(m)), XQ_RANK(XQ_TO(m)) + 1);
+    char line[256];
+    bool found = false;
+    while (fgets(line, sizeof line, e->from)) {
+        if (!strncmp(line, "Nodes searched", 14)) break;
+        char *colon = strchr(line, ':');
+        if (colon && colon - line < 8) {
+            *colon = 0;
+            if (!strcmp(line, want)) {
+                memcpy(text, want, sizeof want);
+                found = true;
+            }
+        }
+    }
+    return found;
+}
+
+/* The first GAMES_UCI master games from the start, up to PLIES_UCI plies
+ * each, written as records of the engine's plain-UCI texts (every one
+ * taken from its own move list, none made here), read and replayed: every
+ * ply must replay, to the masters' moves. */
+enum { GAMES_UCI = 60, PLIES_UCI = 60 };
+static void uci_ranks_from_1(void **state)
+{
+    (void)state;
+    if (access(ENGINE, X_OK) != 0) {
+        print_message("skip: %s not installed (apt-get install fairy-stockfish)\n", ENGINE);
+        skip();
+    }
+    char err[256];
+    xq_reader *rd = xq_reader_open(XQ_SHARED "/corpus/ccpd/masters.pgn.gz", NULL, err, sizeof err);
+    if (!rd) skip();
+    engine e = {0, NULL, NULL};
+    assert_true(engine_start(&e, "uci"));
+    xq_game g, back;
+    xq_game_init(&g);
+    xq_game_init(&back);
+    xq_replay_options opt;
+    xq_replay_options_default(&opt);
+    xq_replay r;
+    int games = 0, tens = 0, plies_total = 0, first_decides = 0;
+    static char played[PLIES_UCI * 8 + 1], record[PLIES_UCI * 8 + 64];
+    char path[] = "/tmp/test_fairy_uci_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    while (games < GAMES_UCI && xq_reader_next(rd, &g) == 1) {
+        const char *fen = xq_game_tag(&g, "FEN"); /* board and side: the start's */
+        if (fen && strncmp(fen, XQ_START_FEN, strcspn(XQ_START_FEN, " ") + 2)) continue;
+        xq_replay_game(&g, &opt, &r);
+        int n = r.plies < PLIES_UCI ? r.plies : PLIES_UCI;
+        played[0] = 0;
+        int len = 0;
+        for (int i = 0; i < n; i++) {
+            char text[8];
+            if (!engine_uci_move(&e, played, g.main.nodes[i].move, text)) fail_msg("game %d ply %d", games, i + 1);
+            len += snprintf(played + len, sizeof played - (size_t)len, " %s", text);
+        }
+        /* the whole record (a rank 10 decides), and the moves before the
+         * first rank 10 (the first move decides) */
+        const char *ten = strstr(played, "10");
+        int before = 0;
+        for (const char *c = played; ten && c < ten; c++) before += *c == ' ';
+        before = ten ? before - 1 : n;
+        tens += ten != NULL;
+        int lens[2] = {n, before};
+        for (int k = 0; k < 2; k++) {
+            int m = lens[k], at = 0;
+            for (int spaces = 0; played[at] && spaces <= m; at++) spaces += played[at] == ' ';
+            snprintf(record, sizeof record, "[Event \"uci\"]\n\n%.*s *\n", m ? at : 0, played);
+            FILE *f = fopen(path, "w");
+            assert_non_null(f);
+            fputs(record, f);
+            assert_int_equal(fclose(f), 0);
+            xq_reader *in = xq_reader_open(path, NULL, err, sizeof err);
+            assert_non_null(in);
+            assert_int_equal(xq_reader_next(in, &back), 1);
+            xq_reader_close(in);
+            xq_replay rb;
+            xq_replay_game(&back, &opt, &rb);
+            if (rb.plies != m) fail_msg("game %d: %d of %d plies replayed: %s", games, rb.plies, m, rb.reason);
+            assert_int_equal(rb.read_flags, m ? XQ_READ_RANKS_FROM_1 : 0);
+            for (int i = 0; i < m; i++) assert_int_equal(back.main.nodes[i].move, g.main.nodes[i].move);
+            if (k) first_decides += m > 0;
+        }
+        plies_total += n;
+        games++;
+    }
+    xq_game_free(&g);
+    xq_game_free(&back);
+    xq_reader_close(rd);
+    engine_stop(&e);
+    unlink(path);
+    print_message("%d games, %d plies of plain-UCI moves replayed; %d games write rank 10; %d decided by the first "
+                  "move\n", games, plies_total, tens, first_decides);
+    assert_int_equal(games, GAMES_UCI);
+    assert_true(plies_total > 2000);
+    /* both ways of deciding are met: by a rank 10, and by the first move */
+    assert_true(tens > 0 && first_decides > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(legal_moves_agree),
+        cmocka_unit_test(uci_ranks_from_1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
