@@ -1,5 +1,6 @@
 /* pgn_read.c - the record reader: format dispatch and the PGN-style text
- * tokenizer and record builder (formats.md §1e).  See pgn_read.h. */
+ * tokenizer and record builder (formats.md §1e), UCCI position lines
+ * among it (one record a line).  See pgn_read.h. */
 #include "pgn_read.h"
 #include "xml_read.h"
 #include "jsonl_read.h"
@@ -85,6 +86,7 @@ struct xq_reader {
     uint8_t split_name_len;
     char split_name[32];
     bool junk_warned, depth_warned;
+    bool position_taken;   /* the record is a UCCI position line (ucci_position) */
     uint32_t pending_number;
     bool failed;              /* a read error ended the last record: next returns -1 */
     bool no_fast;             /* tests: every line the general way (no fast_line, fast_lines) */
@@ -1275,6 +1277,7 @@ static void record_begin(xq_reader *r, xq_game *g)
     main_nodes_take(r, g);
     r->ph = PH_START;
     r->any_line = r->blank_in_tags = r->junk_warned = r->depth_warned = r->split_tag = false;
+    r->position_taken = false;
     r->file_moves += r->moves;
     r->moves = 0;
     r->moves_warned = false;
@@ -1440,10 +1443,62 @@ bool xq_pgn_tag_line(const char *p, const char *end)
     return strict_tag_line(p, end);
 }
 
+/* ---- UCCI position lines ------------------------------------------------ */
+
+/* The word w (a NUL-terminated literal) at p, followed by a blank or the
+ * line's end: the byte after it, or NULL. */
+static const char *word_at(const char *p, const char *end, const char *w)
+{
+    size_t n = strlen(w);
+    if ((size_t)(end - p) < n || memcmp(p, w, n)) return NULL;
+    p += n;
+    return p == end || *p == ' ' || *p == '\t' ? p : NULL;
+}
+
+/* Is the line (first non-blank at p) a UCCI position command, `position
+ * fen FEN [moves ...]` or `position startpos [moves ...]`, as engines
+ * take it and xq-convert -t ucci writes it (formats.md §1c; ELEEYE
+ * PROTOCOL/cchess_ucci.htm)?  Each such line is one game. */
+static bool position_line(const char *p, const char *end)
+{
+    if (end - p < 12 || *p != 'p' || !(p = word_at(p, end, "position"))) return false;
+    p = skip_blanks(p, end);
+    return word_at(p, end, "fen") || word_at(p, end, "startpos");
+}
+
+/* Take the position line s (first non-blank at p; position_line) as the
+ * record: its FEN as the FEN tag (none for startpos), the moves after
+ * `moves` as the movetext; the next line starts the next record. */
+static void ucci_position(xq_reader *r, xq_game *g, const char *s, const char *p, const char *end)
+{
+    r->position_taken = true;
+    r->ph = PH_MOVES;
+    p = skip_blanks(word_at(p, end, "position"), end);
+    const char *after = word_at(p, end, "startpos");
+    if (!after) {
+        const char *fen = skip_blanks(word_at(p, end, "fen"), end), *q = fen;
+        while (q < end && !word_at(q, end, "moves")) q = skip_blanks(token_end(q, end), end);
+        const char *fen_end = q;
+        while (fen_end > fen && (fen_end[-1] == ' ' || fen_end[-1] == '\t')) fen_end--;
+        if (xq_game_add_tag(g, "FEN", 3, fen, (size_t)(fen_end - fen))) tag_added(r, g, 3, s, fen, true);
+        after = q;
+    }
+    after = skip_blanks(after, end);
+    const char *moves = word_at(after, end, "moves");
+    if (moves) {
+        moves = skip_blanks(moves, end);
+        movetext(r, g, moves, end, 1 + nchars(s, moves));
+    } else if (after < end) {
+        movetext(r, g, after, end, 1 + nchars(s, after));   /* (told as what it is) */
+    }
+}
+
 /* Does the line (first non-blank at p) start the next record? */
 static bool starts_record(xq_reader *r, xq_game *g, const char *p, const char *end)
 {
     if (r->in_comment) return strict_tag_line(p, end);
+    if (r->position_taken) return true;
+    if (position_line(p, end)) return g->tag_count || has_play(r, g);
     if (tag_start(p, end)) {
         if (r->ph == PH_TAGS) {
             if (r->blank_in_tags) return true;
@@ -1512,6 +1567,10 @@ static void take_line(xq_reader *r, xq_game *g, const char *p)
         return;
     }
     if (s[0] == '%') return;  /* PGN escape line */
+    if (position_line(p, end)) {
+        ucci_position(r, g, s, p, end);
+        return;
+    }
     if (r->ph != PH_AFTER_RESULT) r->ph = PH_MOVES;
     movetext(r, g, p, end, 1 + nchars(s, p));
 }
@@ -1983,8 +2042,11 @@ static bool fast_line(xq_reader *r, xq_game *g)
     const unsigned char *s = r->line.bytes;
     size_t n = r->line.len;
     if (!fast_state(r) || r->line.cut || r->line.offset == 0 || n == 0 || s[0] == '%' ||
-        raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES)
+        raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES || r->position_taken)
         return false;
+    size_t lead = 0;   /* a UCCI position line: the general way's (ucci_position) */
+    while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
+    if (n - lead >= 9 && !memcmp(s + lead, "position", 8)) return false;
     fast_mark m = fast_save(r, f);
     uint32_t col;
     if (!fast_scan(r, g, f, s, s + n, (uint32_t)r->line.number, &col)) {

@@ -198,3 +198,19 @@ moves h2e2 h9g7 h0g2 i9h9" "$(sed 's/.* moves/moves/' $TMP/out)"
 expect_eq "ranks 1-10: the illegal move's reason says how the game was read" "$TMP/fsf.pgn:7:18: error: game 2: ply 3 (e3e9): a piece stands in the way (this game's ranks read 1 to 10, as Fairy-Stockfish writes them; squares named 0 to 9); later moves not written" "$(head -n 1 $TMP/err)"
 $C -q -n chinese "$TMP/fsf.pgn" > $TMP/out 2>/dev/null
 expect_eq "ranks 1-10: the variation read so too" "1. 炮二平五 马８进７ (1... 马２进３ 2. 马二进三)" "$(sed -n 4p $TMP/out)"
+
+# UCCI position lines (as -t ucci writes them) read back, a game a line:
+# the same lines again, and the same games as the record they came from
+$C -q -t ucci corpus/sample-games.pgn > $TMP/sample.ucci 2>/dev/null
+expect_status "ucci: read back" 0 $C -q -t ucci $TMP/sample.ucci
+expect_eq "ucci: read back to the same lines" "$(cat $TMP/sample.ucci)" "$(cat $TMP/out)"
+movetext_only() {   # the main lines' ICCS moves, a game a line, without results
+  $C -q -n iccs --no-comments --no-variations "$1" 2>/dev/null | grep -v '^\[' | grep . | sed 's/ \(1-0\|0-1\|1\/2-1\/2\|\*\)$//'
+}
+expect_eq "ucci: each line one game, the moves of the record's" "$(movetext_only corpus/sample-games.pgn)" "$(movetext_only $TMP/sample.ucci)"
+printf 'position startpos\n\n  position startpos moves h2e2 h9g7\nposition fen 4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1 moves e0f0\nposition fen 4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1 moves e0e9\n' > $TMP/pos.txt
+expect_status "ucci lines: an illegal move exits 1" 1 $BIN/xq-parse $TMP/pos.txt
+expect_eq "ucci lines: every line a game, the move placed on its line" "$TMP/pos.txt:5:57: error: game 4: e0e9: that piece cannot move so
+4 games, 3 plies decoded: 1 error in 1 game, 0 warnings" "$(cat $TMP/err)"
+$C -q -t jsonl $TMP/pos.txt > $TMP/out 2>/dev/null
+expect_eq "ucci lines: the FEN is the FEN tag, startpos none" "0 0 1 1" "$(awk '{printf "%s%d", (NR > 1 ? " " : ""), (index($0, "4k4/9") > 0)}' $TMP/out)"
