@@ -153,10 +153,13 @@ static size_t utf8_seq(const char *p, const char *end)
 }
 
 /* A \u escape (after "\u") into out: a surrogate pair joined, an unpaired
- * surrogate as U+FFFD (the escape after it, if any, read on its own). */
+ * surrogate as U+FFFD (the escape after it, if any, read on its own),
+ * counted in the document (xq_json_doc.lone_surrogates). */
 static bool unicode_escape(parser *ps, char *out, size_t *n)
 {
     unsigned long cp;
+    const char *at = ps->p - 2;
+    bool lone = false;
     if (!hex4(ps, &cp)) return false;
     if (cp >= 0xD800 && cp <= 0xDBFF && ps->end - ps->p >= 6 && ps->p[0] == '\\' && ps->p[1] == 'u') {
         const char *second = ps->p;
@@ -167,11 +170,14 @@ static bool unicode_escape(parser *ps, char *out, size_t *n)
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
         } else {
             cp = 0xFFFD;
+            lone = true;
             ps->p = second;
         }
     } else if (cp >= 0xD800 && cp <= 0xDFFF) {
         cp = 0xFFFD;
+        lone = true;
     }
+    if (lone && !ps->d->lone_surrogates++) ps->d->lone_surrogate_at = (size_t)(at - ps->text);
     put_utf8(out, n, cp);   /* 6 escape bytes give at most 4 */
     return true;
 }
@@ -406,6 +412,7 @@ bool xq_json_parse(xq_json_doc *d, const char *text, size_t len, const xq_json_o
         d->stack_cap = 0;
     }
     d->stack_n = 0;
+    d->lone_surrogates = d->lone_surrogate_at = 0;
     memset(&d->root, 0, sizeof d->root);
     parser ps = {.d = d, .text = text, .p = text, .end = text + len, .line = 1,
                  .opt = opt ? *opt : defaults, .err = err ? err : &local};

@@ -5,7 +5,8 @@
  * The tree: every value records its type and the byte offset of its first
  * byte in the text (for LINE:COL diagnostics); objects keep their members
  * in text order, duplicates included; strings are decoded to UTF-8 (\u
- * escapes, surrogate pairs joined; an unpaired surrogate becomes U+FFFD)
+ * escapes, surrogate pairs joined; an unpaired surrogate becomes U+FFFD,
+ * counted in the document for the caller to tell)
  * and NUL-terminated, with their length (a \u0000 escape gives a NUL byte
  * inside; len tells).  All of it lives in the document's arena, freed or
  * reused in one call.
@@ -68,6 +69,9 @@ typedef struct {
 typedef struct xq_json_doc xq_json_doc;
 struct xq_json_doc {
     xq_json_value root;
+    /* \u escapes of unpaired surrogates (RFC 8259 §8.2) the last parse
+     * replaced by U+FFFD, and the byte offset of the first one's "\u" */
+    size_t lone_surrogates, lone_surrogate_at;
     /* private */
     struct xq_json_chunk *chunks;
     xq_json_value *stack;        /* members of open containers */

@@ -520,6 +520,14 @@ static void read_record(xq_jsonl_reader *j, xq_game *g, const xq_raw_line *l, si
         record_error(g, line, text_col(f, f->bad_at), file_offset(j, l, skip, text, f->bad_at), f->msg);
         return;
     }
+    if (j->doc.lone_surrogates) {   /* text changed: told, as bad bytes of a text record are */
+        size_t at = j->doc.lone_surrogate_at, more = j->doc.lone_surrogates - 1;
+        char tail[48] = "";
+        if (more) snprintf(tail, sizeof tail, ", and %zu more on this line", more);
+        xq_game_diag(g, XQ_SEV_ERROR, line, text_col(f, at), file_offset(j, l, skip, text, at),
+                     "\\u%.4s escapes an unpaired surrogate (no character): replaced by U+FFFD%s",
+                     text + at + 2, tail);
+    }
     /* the line as the game's columns count it: decoded, after any BOM */
     if (j->keep_source && (g->source = xq_game_strndup(g, text, t.len))) g->source_len = t.len;
 }

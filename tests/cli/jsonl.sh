@@ -236,3 +236,12 @@ expect_eq "the result findings through JSON Lines" "$($V -q -W "$TMP/res.pgn" 2>
 printf '{"result":"1-0","movetext_result":"2-0"}\n' > "$TMP/badmr.jsonl"
 expect_eq "a bad movetext_result: the line's error at it" \
   "$TMP/badmr.jsonl:1:35: error: game 1: movetext_result: expected 1-0, 0-1, 1/2-1/2, * or null" "$($V -q "$TMP/badmr.jsonl" 2>&1)"
+
+# an escaped unpaired surrogate (valid JSON, no character) is replaced by
+# U+FFFD and told as an error at the first, as bad bytes of a text record
+# are; an escaped U+FFFD is a character like any other
+printf '{"tags":{"Event":"a\\ud800b","Red":"\\ud83d\\ude00 \\udc00"},"moves":[{"iccs":"h2e2"}]}\n{"tags":{"Event":"\\uFFFD"},"moves":[]}\n' > "$TMP/lone.jsonl"
+expect_status "an unpaired surrogate: exit 1" 1 $V -q "$TMP/lone.jsonl"
+expect_eq "an unpaired surrogate: one error at the first, the others counted" \
+  "$TMP/lone.jsonl:1:20: error: game 1 (a�b; 😀 � vs ?): \\ud800 escapes an unpaired surrogate (no character): replaced by U+FFFD, and 1 more on this line" "$(cat $TMP/err)"
+expect_eq "an unpaired surrogate: the record kept, the text replaced" "[Event \"a�b\"]" "$($C -q "$TMP/lone.jsonl" 2>/dev/null | grep Event | head -1)"

@@ -118,6 +118,28 @@ static void test_escapes(void **state)
     string_is("\"象棋\"", "象棋", 6);
 }
 
+/* The unpaired surrogates a parse replaced: counted, the first one's
+ * offset kept (the "\u"), none for a pair or an escaped U+FFFD; a parse
+ * starts the count again. */
+static void surrogates_counted(const char *json, size_t count, size_t at)
+{
+    xq_json_doc d = {0};
+    ok(&d, json);
+    assert_int_equal(d.lone_surrogates, count);
+    assert_int_equal(d.lone_surrogate_at, at);
+    ok(&d, "\"x\"");
+    assert_int_equal(d.lone_surrogates, 0);
+    xq_json_doc_free(&d);
+}
+
+static void test_lone_surrogates(void **state)
+{
+    (void)state;
+    surrogates_counted("\"\\ud83d\\ude00 \\uFFFD\"", 0, 0);
+    surrogates_counted("[\"ab\", \"\\ud83d\\u0041\"]", 1, 8);
+    surrogates_counted("{\"k\\ude00\": \"\\udc00\\ud800\\ud800\\udc00\"}", 3, 3);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -243,6 +265,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_escapes),
+        cmocka_unit_test(test_lone_surrogates),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_numbers_and_utf8),
         cmocka_unit_test(test_limits),
