@@ -229,7 +229,7 @@ bool xq_smap_add(smap *m, const char *key, size_t keylen, const uint64_t v[PL_NV
         e->key[keylen] = '\0';
         m->count++;
     }
-    for (int k = 0; k < PL_NVALUES; k++) e->v[k] += v[k];
+    for (int k = 0; k < PL_NVALUES; k++) xq_count_add(&e->v[k], v[k], &m->overflow);
     return true;
 }
 
@@ -372,7 +372,7 @@ bool xq_stats_hist_add(xq_stats *s, size_t plies, uint64_t n)
         s->ply_hist = h;
         s->ply_len = len;
     }
-    s->ply_hist[plies] += n;
+    xq_count_add(&s->ply_hist[plies], n, &s->overflow);
     return true;
 }
 
@@ -566,34 +566,32 @@ bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errs
 {
     if (!same_options(into, from, err, errsz)) return false;
     if (into->opt.system_unrecorded && !from->opt.system_unrecorded) xq_stats_set_system(into, from->opt.system);
-    into->records += from->records;
-    /* saturated, not wrapped: a count that wrapped to 0 would call the
-     * merged statistics complete (the other sums may wrap, as sums) */
-    into->files_failed = from->files_failed > UINT64_MAX - into->files_failed ? UINT64_MAX
-                                                                               : into->files_failed + from->files_failed;
-    into->from_start += from->from_start;
-    into->from_fen += from->from_fen;
-    into->unreadable += from->unreadable;
-    into->valid += from->valid;
-    into->illegal += from->illegal;
-    into->with_errors += from->with_errors;
-    into->plies_total += from->plies_total;
+    bool *over = &into->overflow;
+    xq_count_add(&into->records, from->records, over);
+    xq_count_add(&into->files_failed, from->files_failed, over);
+    xq_count_add(&into->from_start, from->from_start, over);
+    xq_count_add(&into->from_fen, from->from_fen, over);
+    xq_count_add(&into->unreadable, from->unreadable, over);
+    xq_count_add(&into->valid, from->valid, over);
+    xq_count_add(&into->illegal, from->illegal, over);
+    xq_count_add(&into->with_errors, from->with_errors, over);
+    xq_count_add(&into->plies_total, from->plies_total, over);
     for (size_t i = from->ply_len; i-- > 0;)
         if (from->ply_hist[i] && !xq_stats_hist_add(into, i, from->ply_hist[i])) goto oom;
-    for (int k = 0; k < XQ_FIND_KIND_COUNT; k++) into->kinds[k] += from->kinds[k];
+    for (int k = 0; k < XQ_FIND_KIND_COUNT; k++) xq_count_add(&into->kinds[k], from->kinds[k], over);
     for (int a = 0; a < XQ_NRESULTS; a++)
         for (int b = 0; b < XQ_NTERMS; b++)
-            for (int c = 0; c < XQ_NRESULTS; c++) into->outcome[a][b][c] += from->outcome[a][b][c];
-    into->forfeit_red += from->forfeit_red;
-    into->forfeit_black += from->forfeit_black;
+            for (int c = 0; c < XQ_NRESULTS; c++) xq_count_add(&into->outcome[a][b][c], from->outcome[a][b][c], over);
+    xq_count_add(&into->forfeit_red, from->forfeit_red, over);
+    xq_count_add(&into->forfeit_black, from->forfeit_black, over);
     for (int i = 0; i < XQ_ECCO_CODES; i++) {
-        into->ecco_tagged[i] += from->ecco_tagged[i];
-        into->ecco_class[i] += from->ecco_class[i];
+        xq_count_add(&into->ecco_tagged[i], from->ecco_tagged[i], over);
+        xq_count_add(&into->ecco_class[i], from->ecco_class[i], over);
     }
-    into->ecco_bad_tag += from->ecco_bad_tag;
-    into->ecco_unclassified += from->ecco_unclassified;
-    into->heldout_games += from->heldout_games;
-    into->heldout_agree += from->heldout_agree;
+    xq_count_add(&into->ecco_bad_tag, from->ecco_bad_tag, over);
+    xq_count_add(&into->ecco_unclassified, from->ecco_unclassified, over);
+    xq_count_add(&into->heldout_games, from->heldout_games, over);
+    xq_count_add(&into->heldout_agree, from->heldout_agree, over);
     for (size_t i = 0; i < from->players.cap; i++) {
         const smap_entry *e = &from->players.slots[i];
         if (e->key && !xq_smap_add(&into->players, e->key, strlen(e->key), e->v)) goto oom;
@@ -612,6 +610,11 @@ bool xq_stats_merge(xq_stats *into, const xq_stats *from, char *err, size_t errs
         const ev_game *e = &from->ev[i];
         if (!xq_stats_event_add(into, e->red, strlen(e->red), e->black, strlen(e->black), &e->g))
             goto oom;
+    }
+    if (xq_stats_overflowed(into)) {
+        snprintf(err, errsz, "a count passes %llu (64 bits): the sum would be wrong",
+                 (unsigned long long)UINT64_MAX);
+        return false;
     }
     return true;
 oom:

@@ -26,6 +26,7 @@ typedef struct {
 typedef struct {
     smap_entry *slots;
     size_t cap, count;            /* cap is 0 or a power of two */
+    bool overflow;                /* a sum passed UINT64_MAX (saturated there): xq_count_add */
 } smap;
 
 /* Open-addressing set of 64-bit hashes; 0 is stored as a flag. */
@@ -63,11 +64,32 @@ struct xq_stats {
     uint64_t ecco_unclassified;                     /* untagged, not classified (FEN, no moves, ...) */
     uint64_t heldout_games, heldout_agree;          /* tagged start games with an odd move hash */
 
+    /* a sum passed UINT64_MAX in a merge or a read of JSON (saturated
+     * there, never wrapped: xq_count_add); the merge then fails */
+    bool overflow;
+
     smap players, events;
     hset moves, tagged;
     ev_game *ev;
     size_t nev, ev_cap;
 };
+
+/* *into += n, saturated at UINT64_MAX with *overflow set when the sum
+ * does not fit: a wrapped count would be a wrong figure told as right
+ * (the parts of a merge are other runs' JSON, which may be made up). */
+static inline void xq_count_add(uint64_t *into, uint64_t n, bool *overflow)
+{
+    if (__builtin_add_overflow(*into, n, into)) {
+        *into = UINT64_MAX;
+        *overflow = true;
+    }
+}
+
+/* Did any sum of s pass UINT64_MAX (xq_stats.overflow, its maps')? */
+static inline bool xq_stats_overflowed(const xq_stats *s)
+{
+    return s->overflow || s->players.overflow || s->events.overflow;
+}
 
 /* stats.c */
 bool xq_smap_add(smap *m, const char *key, size_t keylen, const uint64_t v[PL_NVALUES]);

@@ -375,7 +375,7 @@ static bool jtype_is(jctx *c, const jval *v, xq_json_type t, const char *name)
     return true;
 }
 
-static bool read_codes(jctx *c, const jval *obj, const char *name, uint64_t *counts)
+static bool read_codes(jctx *c, const jval *obj, const char *name, uint64_t *counts, bool *overflow)
 {
     if (!jtype_is(c, obj, XQ_JSON_OBJECT, name)) return false;
     for (size_t i = 0; i < obj->len; i++) {
@@ -383,7 +383,7 @@ static bool read_codes(jctx *c, const jval *obj, const char *name, uint64_t *cou
         if (code < 0) return bad(c, "not an ECCO code", name);
         uint64_t n;
         if (!jnum(c, &obj->items[i], name, &n)) return false;
-        counts[code] += n;
+        xq_count_add(&counts[code], n, overflow);   /* (a key may repeat) */
     }
     return true;
 }
@@ -496,7 +496,7 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
         while (t < XQ_NTERMS && strcmp(xq_termination_str((xq_termination)t), row->items[1].str)) t++;
         if (t == XQ_NTERMS) return bad(c, "unknown termination", "outcomes");
         if (!jnum(c, &row->items[3], "outcomes", &n)) return false;
-        s->outcome[tag][t][board] += n;
+        xq_count_add(&s->outcome[tag][t][board], n, &s->overflow);   /* (a row may repeat) */
     }
     /* optional: the JSON of earlier versions has no forfeits */
     const jval *forfeits = jget(root, "forfeits");
@@ -507,8 +507,8 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
 
     const jval *op = jget(root, "openings");
     if (!jtype_is(c, op, XQ_JSON_OBJECT, "openings")) return false;
-    if (!read_codes(c, jget(op, "tagged"), "openings.tagged", s->ecco_tagged) ||
-        !read_codes(c, jget(op, "classified"), "openings.classified", s->ecco_class) ||
+    if (!read_codes(c, jget(op, "tagged"), "openings.tagged", s->ecco_tagged, &s->overflow) ||
+        !read_codes(c, jget(op, "classified"), "openings.classified", s->ecco_class, &s->overflow) ||
         !jnum(c, jget(op, "bad_tag"), "openings.bad_tag", &s->ecco_bad_tag) ||
         !jnum(c, jget(op, "unclassified"), "openings.unclassified", &s->ecco_unclassified))
         return false;
@@ -566,8 +566,11 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
     }
     const jval *d = jget(root, "distinct");
     if (!jtype_is(c, d, XQ_JSON_OBJECT, "distinct")) return false;
-    return read_hashes(c, jget(d, "moves"), "distinct.moves", &s->moves) &&
-           read_hashes(c, jget(d, "moves_tags"), "distinct.moves_tags", &s->tagged);
+    if (!read_hashes(c, jget(d, "moves"), "distinct.moves", &s->moves) ||
+        !read_hashes(c, jget(d, "moves_tags"), "distinct.moves_tags", &s->tagged))
+        return false;
+    if (xq_stats_overflowed(s)) return bad(c, "their counts sum past 18446744073709551615 (64 bits)", "repeated entries");
+    return true;
 }
 
 xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, char *err, size_t errsz)

@@ -193,6 +193,16 @@ expect_eq "merge refusal message" "xq-stats: $TMP/noevent.json:1: the statistics
 head -c 500 $TMP/a.json > $TMP/cut.json
 expect_status "merge of a cut file" 2 $S --merge $TMP/cut.json
 expect_eq "cut file message" "xq-stats: $TMP/cut.json:1: the JSON object is cut short" "$(cat $TMP/err)"
+# counts that pass 2^64-1 when summed: refused, never wrapped (the parts
+# are other runs' JSON and may be made up); the largest count itself reads
+sed 's/"records":[0-9]*/"records":18446744073709551615/' $TMP/a.json > $TMP/max.json
+expect_status "merge: a count of 2^64-1 reads" 0 $S --merge --json $TMP/max.json
+expect_eq "merge: a count of 2^64-1 kept" '"records":18446744073709551615' "$(grep -o '"records":[0-9]*' $TMP/out)"
+expect_status "merge: a sum past 2^64-1" 2 $S --merge $TMP/max.json $TMP/a.json
+expect_eq "merge: a sum past 2^64-1: message" "xq-stats: $TMP/a.json:1: a count passes 18446744073709551615 (64 bits): the sum would be wrong" "$(cat $TMP/err)"
+sed 's/"outcomes":\[/"outcomes":[["1-0","checkmate","1-0",18446744073709551615],["1-0","checkmate","1-0",1],/' $TMP/a.json > $TMP/dup.json
+expect_status "merge: a repeated row summing past 2^64-1" 2 $S --merge $TMP/dup.json
+expect_eq "merge: a repeated row summing past 2^64-1: message" "xq-stats: $TMP/dup.json:1: repeated entries: their counts sum past 18446744073709551615 (64 bits)" "$(cat $TMP/err)"
 
 if have_shared corpus/ccpd/masters.pgn.gz; then
   M=$SHARED/corpus/ccpd/masters.pgn.gz
