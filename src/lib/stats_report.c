@@ -619,7 +619,11 @@ static bool text_results(FILE *o, const xq_stats *s)
     }
     bool ok = table_print(o, &t, 2);
 
-    heading(o, "Results by the board (what the rules prove; CXA1999 §3, §4)");
+    /* the endings are CXA1999's under either rule set; the verdicts on
+     * repetitions are the set's (--rules axf: the Asian rules) */
+    heading(o, s->opt.rules.rules == XQ_RULES_AXF
+                   ? "Results by the board (what the rules prove; CXA1999 §3, §4; repetition by the AXF rules)"
+                   : "Results by the board (what the rules prove; CXA1999 §3, §4)");
     table_init(&t, 6, 0x3E);
     table_row(&t, "ending", "1-0", "0-1", "1/2-1/2", "undecided", "games");
     for (int term = 1; term < XQ_NTERMS; term++) {

@@ -379,3 +379,15 @@ expect_eq "merge, a syntax error on line 5: said once, at line 5" \
 printf '[Event "x"]\n\n1. 炮二平五 *\n' > $TMP/tag.pgn
 expect_status "merge, a PGN file: exit 2" 2 $S --merge $TMP/tag.pgn
 expect_eq "merge, a PGN file: its line once" "xq-stats: $TMP/tag.pgn:1: unexpected character" "$(cat $TMP/err)"
+
+# the heading of the board's results names the rule set that judged the
+# repetitions (the endings of CXA1999 §3-4 hold under both)
+expect_eq "cxa1999: the board's heading" "Results by the board (what the rules prove; CXA1999 §3, §4)" \
+  "$($S corpus/sample-games.pgn | grep '^Results by the board')"
+expect_eq "axf: the board's heading names the AXF rules" \
+  "Results by the board (what the rules prove; CXA1999 §3, §4; repetition by the AXF rules)" \
+  "$($S --rules axf corpus/sample-games.pgn | grep '^Results by the board')"
+$S --rules axf --json corpus/sample-games.pgn > $TMP/axf.json
+expect_eq "axf: the heading through --merge" \
+  "Results by the board (what the rules prove; CXA1999 §3, §4; repetition by the AXF rules)" \
+  "$($S --merge $TMP/axf.json | grep '^Results by the board')"
