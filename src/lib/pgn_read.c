@@ -1394,6 +1394,23 @@ static __attribute__((noinline, cold)) void split_check(xq_reader *r, xq_game *g
 
 /* Close everything still open and fill the rest of g.  next_line is the
  * line that starts the next record, 0 at the end of the input. */
+/* A record of a comment and nothing else (no tag, move or result) is
+ * kept, as every record is, but not counted as a valid game: an error, as
+ * it holds no game (a comment before a record's tags joins that record,
+ * one after its result that record, so this is a file, or a stretch of
+ * standard input, of notes only; or a JSON object that is not a JSON
+ * Lines record, none of the fields the sniff looks for, read as PGN with
+ * its braces a comment). */
+static __attribute__((noinline, cold)) void comment_alone(xq_game *g)
+{
+    bool json = g->main.comment[0] == '"';
+    xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)g->first_line, 1, g->offset,
+                 "no game: a comment alone, with no tag, move or result%s",
+                 json ? " (JSON Lines records have one of the fields tags, moves, fen, result, comment, file or "
+                        "game)"
+                      : "");
+}
+
 static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
 {
     /* (a record that ends in its movetext without a result is rare: a
@@ -1436,6 +1453,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     g->encoding = xq_input_encoding(r->in);
     g->cr_lines = xq_input_cr_lines(r->in);
     g->file = xq_game_strndup(g, r->path, r->path_len);
+    if (__builtin_expect(!g->tag_count && !f0->count && !g->result && g->main.comment, 0)) comment_alone(g);
 }
 
 bool xq_pgn_tag_line(const char *p, const char *end)

@@ -348,3 +348,17 @@ printf '[FEN "5k2C/9/3P5/2c6/3R3p1/2Cr5/5PC2/8C/4K4/R3p4 w - - 0 1"]\n[Result "*
 expect_eq "an own piece on the target: that reason, not the side" \
   "own.pgn:4:4: error: game 1, ply 1 (1. 炮三平四): the target square holds a piece of the same side" \
   "$($BIN/xq-validate "$TMP/own.pgn" 2>&1 | head -1 | sed "s|^$TMP/||; s/; FEN before.*//")"
+
+# a record of a comment and nothing else holds no game: kept (converted,
+# counted), an error, never a valid game; a JSON object that is no JSON
+# Lines record is told so; a comment before a record's tags joins it
+printf '{just notes}\n' > "$TMP/notes.pgn"
+expect_status "a comment alone: exit 1" 1 $V "$TMP/notes.pgn"
+expect_eq "a comment alone: an error, no valid game" "notes.pgn:1:1: error: game 1: no game: a comment alone, with no tag, move or result
+1 game: 0 valid, 1 with errors, 0 unreadable" "$(sed "s|^$TMP/||" $TMP/err)"
+printf '\n{"a":1}\n' > "$TMP/obj.pgn"
+expect_eq "a JSON object of no record field: told so, at its line" "obj.pgn:2:1: error: game 1: no game: a comment alone, with no tag, move or result (JSON Lines records have one of the fields tags, moves, fen, result, comment, file or game)" \
+  "$($V "$TMP/obj.pgn" 2>&1 | head -1 | sed "s|^$TMP/||")"
+printf '{notes}\n\n[Event "x"]\n\n1. 炮二平五 *\n' > "$TMP/lead.pgn"
+expect_eq "a comment before the tags joins the record" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($V "$TMP/lead.pgn" 2>&1)"
+expect_eq "a comment alone is converted all the same" "{just notes} *" "$($BIN/xq-convert "$TMP/notes.pgn" 2>/dev/null | tail -n 2 | head -1)"
