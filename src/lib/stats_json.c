@@ -438,6 +438,41 @@ static bool read_event_facts(jctx *c, const jval *v, xq_event_game *g)
     return true;
 }
 
+/* The tallies of one record each (its outcome, its opening, its length,
+ * its event) sum to at most the records, and a player's results to at
+ * most their games, as every run writes them: a part that says otherwise
+ * is made up or damaged, refused, so that no sum a report makes of them
+ * (totals, 2 x wins + draws) passes 64 bits, in it or in a merge of such
+ * parts (the sums of parts keep the bounds). */
+static bool counts_consistent(jctx *c, const xq_stats *s)
+{
+    typedef unsigned __int128 u128;
+    u128 outcomes = 0, openings = (u128)s->ecco_bad_tag + s->ecco_unclassified, lengths = 0, events = 0;
+    for (int a = 0; a < XQ_NRESULTS; a++)
+        for (int b = 0; b < XQ_NTERMS; b++)
+            for (int d = 0; d < XQ_NRESULTS; d++) outcomes += s->outcome[a][b][d];
+    for (int i = 0; i < XQ_ECCO_CODES; i++) openings += (u128)s->ecco_tagged[i] + s->ecco_class[i];
+    for (size_t i = 0; i < s->ply_len; i++) lengths += s->ply_hist[i];
+    for (size_t i = 0; i < s->events.cap; i++)
+        if (s->events.slots[i].key) events += s->events.slots[i].v[PL_GAMES];
+    const u128 records = s->records;
+    if (outcomes > records) return bad(c, "they count more games than the records", "outcomes");
+    if (openings > records) return bad(c, "they count more games than the records", "openings");
+    if (lengths > records) return bad(c, "it counts more games than the records", "plies.histogram");
+    if (events > records) return bad(c, "they count more games than the records", "events");
+    if ((u128)s->forfeit_red + s->forfeit_black > records) return bad(c, "more than the records", "forfeits");
+    if ((u128)s->from_start + s->from_fen + s->unreadable != records)
+        return bad(c, "from_start, from_fen and unreadable do not add up to the records", "games");
+    for (int k = 0; k < XQ_FIND_KIND_COUNT; k++)
+        if (s->kinds[k] > s->records) return bad(c, "a kind counts more games than the records", "findings");
+    for (size_t i = 0; i < s->players.cap; i++) {
+        const smap_entry *e = &s->players.slots[i];
+        if (e->key && (u128)e->v[PL_WINS] + e->v[PL_DRAWS] + e->v[PL_LOSSES] > e->v[PL_GAMES])
+            return bad(c, "a player's wins, draws and losses pass their games", "players");
+    }
+    return true;
+}
+
 static bool from_tree(jctx *c, const jval *root, xq_stats *s)
 {
     if (!jtype_is(c, root, XQ_JSON_OBJECT, "top level")) return false;
@@ -570,7 +605,24 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
         !read_hashes(c, jget(d, "moves_tags"), "distinct.moves_tags", &s->tagged))
         return false;
     if (xq_stats_overflowed(s)) return bad(c, "their counts sum past 18446744073709551615 (64 bits)", "repeated entries");
-    return true;
+    return counts_consistent(c, s);
+}
+
+/* The first key that an object in v repeats (its own, or a nested
+ * object's), or NULL.  Every run writes each key once; a part with one
+ * twice would have one value read and the other ignored, or both summed,
+ * field by field.  (Recursion: bounded by the parser's depth limit.) */
+static const char *repeated_key(const jval *v)
+{
+    if (v->type != XQ_JSON_OBJECT && v->type != XQ_JSON_ARRAY) return NULL;
+    for (size_t i = 0; i < v->len; i++) {
+        if (v->type == XQ_JSON_OBJECT)
+            for (size_t j = 0; j < i; j++)
+                if (!strcmp(v->keys[i], v->keys[j])) return v->keys[i];
+        const char *in = repeated_key(&v->items[i]);
+        if (in) return in;
+    }
+    return NULL;
 }
 
 xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, char *err, size_t errsz)
@@ -591,9 +643,15 @@ xq_stats *xq_stats_read_json(const char *text, size_t len, bool *incomplete, cha
         return NULL;
     }
     const jval root = doc.root;
+    jctx c = {err, errsz};
+    const char *twice = repeated_key(&root);
+    if (twice) {   /* (which of the two values would count: neither) */
+        bad(&c, "a key given twice in one object", twice);
+        xq_json_doc_free(&doc);
+        return NULL;
+    }
 
     /* options first: they make the accumulator */
-    jctx c = {err, errsz};
     xq_stats_options opt = {.event = NULL, .system = XQ_SYSTEM_AUTO};
     xq_replay_options_default(&opt.rules);
     const jval *o = jget(&root, "options");

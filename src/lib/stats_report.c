@@ -437,6 +437,33 @@ static const char *halves(char buf[24], int64_t v2)
     return buf;
 }
 
+/* A player's score, wins + draws / 2 (CXA1999 §14.1), as "2.5", exact
+ * for any counts (a merge may sum them near 2^64: 2 x wins does not fit
+ * 64 bits). buf: 48 bytes. */
+static const char *score_text(char buf[48], uint64_t wins, uint64_t draws)
+{
+    unsigned __int128 whole = (unsigned __int128)wins + draws / 2;
+    char digits[48];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + (int)(whole % 10));
+        whole /= 10;
+    } while (whole);
+    for (size_t i = 0; i < n; i++) buf[i] = digits[n - 1 - i];
+    snprintf(buf + n, 48 - n, "%s", draws % 2 ? ".5" : "");
+    return buf;
+}
+
+/* The part of a player's games with a result that the score is, as
+ * "62.5%", or "-" when none has one. buf: 24 bytes. */
+static const char *score_share(char buf[24], const uint64_t v[PL_NVALUES])
+{
+    long double scored = (long double)v[PL_WINS] + (long double)v[PL_DRAWS] + (long double)v[PL_LOSSES];
+    if (scored == 0) snprintf(buf, 24, "-");
+    else snprintf(buf, 24, "%.1f%%", (double)(100.0L * ((long double)v[PL_WINS] + (long double)v[PL_DRAWS] / 2) / scored));
+    return buf;
+}
+
 /* A value in quarters as "2.75". */
 static const char *quarters(char buf[24], int64_t v4)
 {
@@ -907,7 +934,7 @@ static bool note_player_copies(const xq_stats *s, const player_rows *p, xq_note_
 
 static bool text_players(FILE *o, const xq_stats *s, int top)
 {
-    char a[24], b[24], c[24], d[24], e[24], f[24];
+    char a[24], b[24], c[24], d[24], e[24];
     player_rows pr;
     if (!players_counted(s, &pr, false)) return false;
     ranked *v = pr.rows;
@@ -922,13 +949,14 @@ static bool text_players(FILE *o, const xq_stats *s, int top)
     table_row(&t, "player", "games", "wins", "draws", "losses", "no result", "score", "score %");
     for (size_t i = 0; i < limit(n, top); i++) {
         const uint64_t *pv = v[i].v;
-        uint64_t scored = pv[PL_WINS] + pv[PL_DRAWS] + pv[PL_LOSSES];
-        uint64_t score2 = 2 * pv[PL_WINS] + pv[PL_DRAWS];
-        char sp[24];
-        if (scored) snprintf(sp, sizeof sp, "%.1f%%", 50.0 * (double)score2 / (double)scored);
-        else snprintf(sp, sizeof sp, "-");
+        /* (the games without a result: none when made-up parts say more
+         * results than games) */
+        unsigned __int128 scored = (unsigned __int128)pv[PL_WINS] + pv[PL_DRAWS] + pv[PL_LOSSES];
+        uint64_t unscored = scored < pv[PL_GAMES] ? pv[PL_GAMES] - (uint64_t)scored : 0;
+        char sp[24], score[48];
         table_row(&t, v[i].key, u64s(a, pv[PL_GAMES]), u64s(b, pv[PL_WINS]), u64s(c, pv[PL_DRAWS]),
-                  u64s(d, pv[PL_LOSSES]), u64s(e, pv[PL_GAMES] - scored), halves(f, (int64_t)score2), sp);
+                  u64s(d, pv[PL_LOSSES]), u64s(e, unscored), score_text(score, pv[PL_WINS], pv[PL_DRAWS]),
+                  score_share(sp, pv));
     }
     bool ok = table_print(o, &t, 2);
     ok = note_player_copies(s, &pr, text_note, o) && ok;
@@ -1239,8 +1267,9 @@ bool xq_stats_write_csv(FILE *o, const xq_stats *s, const xq_stats_report_option
     bool ok = players_counted(s, &pl, true);
     for (size_t i = 0; i < pl.n; i++) {
         const uint64_t *v = pl.rows[i].v;
+        char score[48];
         csv_row(o, "players", pl.rows[i].key, u64s(a, v[PL_GAMES]), u64s(b, v[PL_WINS]), u64s(c, v[PL_DRAWS]),
-                u64s(d, v[PL_LOSSES]), halves(e, (int64_t)(2 * v[PL_WINS] + v[PL_DRAWS])), NULL);
+                u64s(d, v[PL_LOSSES]), score_text(score, v[PL_WINS], v[PL_DRAWS]), NULL);
     }
     player_rows_free(&pl);   /* (keeps pl.copies for the notes) */
 

@@ -195,7 +195,7 @@ expect_status "merge of a cut file" 2 $S --merge $TMP/cut.json
 expect_eq "cut file message" "xq-stats: $TMP/cut.json:1: the JSON object is cut short" "$(cat $TMP/err)"
 # counts that pass 2^64-1 when summed: refused, never wrapped (the parts
 # are other runs' JSON and may be made up); the largest count itself reads
-sed 's/"records":[0-9]*/"records":18446744073709551615/' $TMP/a.json > $TMP/max.json
+sed 's/"records":[0-9]*/"records":18446744073709551615/; s/"from_start":[0-9]*/"from_start":18446744073709551615/' $TMP/a.json > $TMP/max.json
 expect_status "merge: a count of 2^64-1 reads" 0 $S --merge --json $TMP/max.json
 expect_eq "merge: a count of 2^64-1 kept" '"records":18446744073709551615' "$(grep -o '"records":[0-9]*' $TMP/out)"
 expect_status "merge: a sum past 2^64-1" 2 $S --merge $TMP/max.json $TMP/a.json
@@ -391,3 +391,19 @@ $S --rules axf --json corpus/sample-games.pgn > $TMP/axf.json
 expect_eq "axf: the heading through --merge" \
   "Results by the board (what the rules prove; CXA1999 §3, §4; repetition by the AXF rules)" \
   "$($S --merge $TMP/axf.json | grep '^Results by the board')"
+
+# a player's score is exact for counts near 2^64 (2 x wins does not fit
+# 64 bits); a part whose tallies pass its records, or a player's results
+# their games, is refused (made up or damaged), so no report sum wraps
+sed 's/"players":\[\[[^]]*\]\(,\[[^]]*\]\)*\]/"players":[["P",4611686018427387904,4611686018427387904,0,0]]/' $TMP/a.json > $TMP/big-player.json
+expect_eq "merge: a score past 2^63, exact" "players,P,9223372036854775808,9223372036854775808,0,0,9223372036854775808" \
+  "$($S --merge --csv $TMP/big-player.json $TMP/big-player.json | grep '^players,P,')"
+sed 's/"players":\[\[[^]]*\]\(,\[[^]]*\]\)*\]/"players":[["P",1,1,1,0]]/' $TMP/a.json > $TMP/bad-player.json
+expect_status "merge: a player's results past their games" 2 $S --merge $TMP/bad-player.json
+expect_eq "merge: a player's results past their games: message" "xq-stats: $TMP/bad-player.json:1: players: a player's wins, draws and losses pass their games" "$(cat $TMP/err)"
+sed 's/"outcomes":\[/"outcomes":[["1-0","checkmate","1-0",1000],/' $TMP/a.json > $TMP/bad-outcomes.json
+expect_status "merge: outcomes past the records" 2 $S --merge $TMP/bad-outcomes.json
+expect_eq "merge: outcomes past the records: message" "xq-stats: $TMP/bad-outcomes.json:1: outcomes: they count more games than the records" "$(cat $TMP/err)"
+sed 's/"records":/"records":3,"records":/' $TMP/a.json > $TMP/twice.json
+expect_status "merge: a key given twice" 2 $S --merge $TMP/twice.json
+expect_eq "merge: a key given twice: message" "xq-stats: $TMP/twice.json:1: records: a key given twice in one object" "$(cat $TMP/err)"

@@ -937,8 +937,9 @@ static void test_files_failed_json(void **state)
         assert_non_null(strstr(err, "files_failed"));
         free(b);
     }
-    /* the largest count reads, and a merge keeps it from wrapping to 0
-     * (which would call the merged statistics complete) */
+    /* the largest count reads, and a merge past it fails, the count
+     * saturated, never wrapped to 0 (which would call the merged
+     * statistics complete) */
     char *big = malloc(strlen(j) + 32);
     assert_non_null(big);
     size_t head = (size_t)(p - j) + strlen("\"files_failed\":");
@@ -950,9 +951,10 @@ static void test_files_failed_json(void **state)
     assert_true(xq_stats_files_failed(most) == UINT64_MAX);
     xq_stats *one = xq_stats_new(NULL);
     xq_stats_add_failed_file(one);
-    assert_true(xq_stats_merge(one, most, err, sizeof err));
+    assert_false(xq_stats_merge(one, most, err, sizeof err));
+    assert_string_equal(err, "a count passes 18446744073709551615 (64 bits): the sum would be wrong");
     assert_true(xq_stats_files_failed(one) == UINT64_MAX);
-    assert_true(xq_stats_merge(most, one, err, sizeof err));
+    assert_false(xq_stats_merge(most, one, err, sizeof err));
     assert_true(xq_stats_files_failed(most) == UINT64_MAX);
     xq_stats_free(one);
     xq_stats_free(most);
