@@ -106,6 +106,10 @@ enum {
                                           asking xq_move_legality (the caller
                                           checks or trusts the record); legality
                                           still chooses among several candidates */
+    XQ_READ_RANKS_FROM_0    = 1u << 5, /* ICCS/UCCI/SAN ranks 0..9 only: a rank "10"
+                                          is an error, not a sign of 1..10 (the
+                                          game's coordinates were found to count
+                                          from 0: replay.c coord_rank_flags) */
     XQ_READ_NOT_IN_CHECK    = 1u << 4  /* the caller knows that the side to move is
                                           not in check (xq_in_check false, e.g.
                                           from an xq_checks kept along the game):

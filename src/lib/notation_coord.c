@@ -1,6 +1,6 @@
 /* notation_coord.c - coordinate notations, formats.md §1c: ICCS "H2-E2",
  * UCCI "h2e2" (ranks 0..9; 1..10 as Fairy-Stockfish's UCI writes them on
- * request or when a rank "10" appears), and XBoard SAN as GNU XBoard's
+ * request or when a rank "10" appears, unless 0..9 is asked for), and XBoard SAN as GNU XBoard's
  * CoordsToAlgebraic writes Xiangqi: letters R H E A K C (N B read too),
  * none for soldiers, file/rank disambiguation, 'x' for captures, "+"/"#"
  * appended for check/mate. */
@@ -48,7 +48,7 @@ xq_note_status xqn_read_coord(xqn_ctx *c, const char *s, int n)
     if ((r2 = read_rank(s, n, &i)) < 0)
         return xqn_fail(c, XQ_NOTE_SYNTAX, i + 1, "expected a rank digit at column %d", i + 1);
     if (i != n) return xqn_fail(c, XQ_NOTE_SYNTAX, i + 1, "unexpected '%c' at column %d", s[i], i + 1);
-    bool one = (c->flags & XQ_READ_RANKS_FROM_1) || r1 == 10 || r2 == 10;
+    bool one = (c->flags & XQ_READ_RANKS_FROM_1) || (!(c->flags & XQ_READ_RANKS_FROM_0) && (r1 == 10 || r2 == 10));
     int a = map_rank(r1, one), b = map_rank(r2, one);
     if (a < 0) return xqn_fail(c, XQ_NOTE_SYNTAX, c1, "no rank %d (ranks are %s)", r1, one ? "1-10" : "0-9");
     if (b < 0) return xqn_fail(c, XQ_NOTE_SYNTAX, c2, "no rank %d (ranks are %s)", r2, one ? "1-10" : "0-9");
@@ -104,7 +104,8 @@ xq_note_status xqn_read_san(xqn_ctx *c, const char *s, int n)
         if ((fr_written = read_rank(s, mid_end, &j)) < 0 || j != mid_end)
             return xqn_fail(c, XQ_NOTE_SYNTAX, j + 1, "unexpected '%c' at column %d", s[j], j + 1);
     }
-    bool one = (c->flags & XQ_READ_RANKS_FROM_1) || tr_written == 10 || fr_written == 10;
+    bool one = (c->flags & XQ_READ_RANKS_FROM_1) ||
+               (!(c->flags & XQ_READ_RANKS_FROM_0) && (tr_written == 10 || fr_written == 10));
     int tr = map_rank(tr_written, one);
     if (tr < 0) return xqn_fail(c, XQ_NOTE_SYNTAX, k + 1, "no rank %d", tr_written);
     int fr = -1;

@@ -1464,13 +1464,14 @@ bool xq_pgn_tag_line(const char *p, const char *end)
 /* ---- UCCI position lines ------------------------------------------------ */
 
 /* The word w (a NUL-terminated literal) at p, followed by a blank or the
- * line's end: the byte after it, or NULL. */
+ * line's end (end, or its CR or LF in a fast path's raw bytes): the byte
+ * after it, or NULL. */
 static const char *word_at(const char *p, const char *end, const char *w)
 {
     size_t n = strlen(w);
     if ((size_t)(end - p) < n || memcmp(p, w, n)) return NULL;
     p += n;
-    return p == end || *p == ' ' || *p == '\t' ? p : NULL;
+    return p == end || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' ? p : NULL;
 }
 
 /* Is the line (first non-blank at p) a UCCI position command, `position
@@ -1482,6 +1483,16 @@ static bool position_line(const char *p, const char *end)
     if (end - p < 12 || *p != 'p' || !(p = word_at(p, end, "position"))) return false;
     p = skip_blanks(p, end);
     return word_at(p, end, "fen") || word_at(p, end, "startpos");
+}
+
+/* position_line for a fast path: the raw line at s (its blanks not
+ * skipped yet), before end (the line's end or the window's).  A line
+ * whose first non-blank byte is no 'p' (every move line) costs a
+ * compare. */
+static inline bool position_raw(const unsigned char *s, const unsigned char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t')) s++;
+    return s < end && *s == 'p' && position_line((const char *)s, (const char *)end);
 }
 
 /* Take the position line s (first non-blank at p; position_line) as the
@@ -1498,7 +1509,10 @@ static void ucci_position(xq_reader *r, xq_game *g, const char *s, const char *p
         while (q < end && !word_at(q, end, "moves")) q = skip_blanks(token_end(q, end), end);
         const char *fen_end = q;
         while (fen_end > fen && (fen_end[-1] == ' ' || fen_end[-1] == '\t')) fen_end--;
-        if (xq_game_add_tag(g, "FEN", 3, fen, (size_t)(fen_end - fen))) tag_added(r, g, 3, s, fen, true);
+        if (fen_end == fen)   /* (no FEN tag: the moves are read from the start, this error told) */
+            diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, fen), "no FEN after 'position fen'");
+        else if (xq_game_add_tag(g, "FEN", 3, fen, (size_t)(fen_end - fen)))
+            tag_added(r, g, 3, s, fen, true);
         after = q;
     }
     after = skip_blanks(after, end);
@@ -1514,9 +1528,9 @@ static void ucci_position(xq_reader *r, xq_game *g, const char *s, const char *p
 /* Does the line (first non-blank at p) start the next record? */
 static bool starts_record(xq_reader *r, xq_game *g, const char *p, const char *end)
 {
+    if (r->position_taken) return true;   /* (an open comment or variation told by record_end) */
     if (r->in_comment) return strict_tag_line(p, end);
-    if (r->position_taken) return true;
-    if (position_line(p, end)) return g->tag_count || has_play(r, g);
+    if (position_line(p, end)) return has_play(r, g);   /* (after tags: their movetext, as in PGN) */
     if (tag_start(p, end)) {
         if (r->ph == PH_TAGS) {
             if (r->blank_in_tags) return true;
@@ -2062,9 +2076,7 @@ static bool fast_line(xq_reader *r, xq_game *g)
     if (!fast_state(r) || r->line.cut || r->line.offset == 0 || n == 0 || s[0] == '%' ||
         raw_bytes(r, g) >= XQ_MAX_RECORD_BYTES || r->position_taken)
         return false;
-    size_t lead = 0;   /* a UCCI position line: the general way's (ucci_position) */
-    while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
-    if (n - lead >= 9 && !memcmp(s + lead, "position", 8)) return false;
+    if (position_raw(s, s + n)) return false;
     fast_mark m = fast_save(r, f);
     uint32_t col;
     if (!fast_scan(r, g, f, s, s + n, (uint32_t)r->line.number, &col)) {
@@ -2906,7 +2918,7 @@ static inline const unsigned char *fast_pair_lines(xq_reader *r, xq_game *g, fra
  * not for fast_line), FT_TAKEN otherwise. */
 static int fast_lines(xq_reader *r, xq_game *g)
 {
-    if (r->no_fast || r->in_comment) return FT_TAKEN;
+    if (r->no_fast || r->in_comment || r->position_taken) return FT_TAKEN;
     const unsigned char *w;
     uint64_t off, number;
     size_t wn = xq_input_window(r->in, &w, &off, &number);
@@ -2965,6 +2977,10 @@ static int fast_lines(xq_reader *r, xq_game *g)
                 lines++;
                 continue;
             }
+        }
+        if (position_raw(p, e)) {
+            rc = FT_REFUSE;
+            break;
         }
         /* (a pair line's number is followed by a digit or its dot: not a
          * result line such as "1-0", which goes to fast_result at once) */

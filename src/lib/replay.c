@@ -377,6 +377,15 @@ __attribute__((noinline)) static bool stretch_judge(const xq_position *start, co
     return ok;
 }
 
+/* What a reason about a move of a game read with flags adds: that its
+ * ranks were read 1 to 10 (the squares it names count from 0). */
+static const char *rank_note(unsigned flags)
+{
+    return flags & XQ_READ_RANKS_FROM_1 ? " (this game's ranks read 1 to 10, as Fairy-Stockfish writes them; "
+                                          "squares named 0 to 9)"
+                                        : "";
+}
+
 /* Before moves[i] (at ply i+1) the record has a move the board refuses.
  * Fill in the illegal-move part of *out and decide the result. */
 static void record_bad_move(xq_replay *out, const xq_replay_options *opt, const xq_position *pos,
@@ -398,9 +407,7 @@ static void record_bad_move(xq_replay *out, const xq_replay_options *opt, const 
     out->bad_col = node->col;
     /* a game read with ranks 1-10: said, as the squares of the reason
      * are named 0-9 (ICCS) */
-    snprintf(out->reason, sizeof out->reason, "%s%s", reason,
-             out->read_flags & XQ_READ_RANKS_FROM_1 ? " (this game's ranks read 1 to 10, as Fairy-Stockfish "
-                                                      "writes them; squares named 0 to 9)" : "");
+    snprintf(out->reason, sizeof out->reason, "%s%s", reason, rank_note(out->read_flags));
     reason = out->reason;
     xq_fen_write(pos, out->fen_before, sizeof out->fen_before);
     if (loses) {
@@ -539,8 +546,8 @@ static void check_branch(xq_branch *b, xq_position pos, int first_ply, bool main
             if (r.status != XQ_NOTE_OK && r.status != XQ_NOTE_RESOLVED) {
                 bool illegal = r.status == XQ_NOTE_ILLEGAL && r.move != XQ_MOVE_NONE;
                 add_finding(out, opt, illegal ? XQ_FIND_ILLEGAL_MOVE : XQ_FIND_UNDECODABLE_MOVE, XQ_SEV_ERROR, 0,
-                            node, "variation at ply %d (%.40s): %s", ply, node->text,
-                            illegal ? xq_illegal_str(r.why) : msg);
+                            node, "variation at ply %d (%.40s): %s%s", ply, node->text,
+                            illegal ? xq_illegal_str(r.why) : msg, rank_note(out->read_flags));
                 return;
             }
             m = r.move;
@@ -584,14 +591,16 @@ static unsigned coord_rank_flags(const xq_position *start, const xq_node *nodes,
             j = k;
         }
     }
-    if (zero) return 0;
+    if (zero) return XQ_READ_RANKS_FROM_0;
     if (ten) return XQ_READ_RANKS_FROM_1;
     xq_note_result r;
-    if (xq_move_read(start, first, first_len, notation, 0, &r, NULL, 0) <= XQ_NOTE_RESOLVED) return 0;
+    if (xq_move_read(start, first, first_len, notation, 0, &r, NULL, 0) <= XQ_NOTE_RESOLVED)
+        return XQ_READ_RANKS_FROM_0;
     return xq_move_read(start, first, first_len, notation, XQ_READ_RANKS_FROM_1, &r, NULL, 0) <= XQ_NOTE_RESOLVED
                ? XQ_READ_RANKS_FROM_1
-               : 0;
+               : XQ_READ_RANKS_FROM_0;
 }
+
 
 void xq_replay_game(xq_game *g, const xq_replay_options *opt, xq_replay *out)
 {
@@ -1473,7 +1482,7 @@ void xq_replay_game_memo(xq_game *g, const xq_replay_options *opt, xq_replay_mem
             assert(desc == xq_move_desc(node->text, node->text_len ? node->text_len : strlen(node->text)));
             if (i + 1 < count) xq_move_desc_prefetch((xq_color)(pos.side ^ 1), node[1].desc);
             played = xq_move_play_desc(&pos, desc, &state);
-        } else if (__builtin_expect(out->read_flags != 0, 0)) {
+        } else if (__builtin_expect(out->read_flags & XQ_READ_RANKS_FROM_1, 0)) {
             /* ranks 1-10: the full reader takes every move (the
              * shortcut reads coordinates 0-9) */
             played = (xq_played){XQ_MOVE_NONE, XQ_NONE};

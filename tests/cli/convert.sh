@@ -214,3 +214,23 @@ expect_eq "ucci lines: every line a game, the move placed on its line" "$TMP/pos
 4 games, 3 plies decoded: 1 error in 1 game, 0 warnings" "$(cat $TMP/err)"
 $C -q -t jsonl $TMP/pos.txt > $TMP/out 2>/dev/null
 expect_eq "ucci lines: the FEN is the FEN tag, startpos none" "0 0 1 1" "$(awk '{printf "%s%d", (NR > 1 ? " " : ""), (index($0, "4k4/9") > 0)}' $TMP/out)"
+
+# ranks 1-10 are decided per game, from the main line: a game that writes
+# rank 0 reads 0-9, and a rank 10 in it is an error, never read 1-10 for
+# that move alone; a variation's error in a game read 1-10 says so
+printf '1. h2e2 h10g8 2. h0g2 *\n' > "$TMP/mixed.pgn"
+expect_status "ranks 0 and 10 in one game: exit 1" 1 $BIN/xq-validate "$TMP/mixed.pgn"
+expect_eq "ranks 0 and 10 in one game: the rank 10 refused" "$TMP/mixed.pgn:1:9: error: game 1, ply 2 (1... h10g8): no rank 10 (ranks are 0-9)" "$(head -n 1 $TMP/err | sed 's/; FEN before.*//')"
+printf '1. h3e3 (1. h2d2) h10g8 *\n' > "$TMP/var10.pgn"
+expect_eq "ranks 1-10: a variation's error says how the game was read" "$TMP/var10.pgn:1:13: error: game 1: variation at ply 1 (h2d2): no piece on h1 (this game's ranks read 1 to 10, as Fairy-Stockfish writes them; squares named 0 to 9)" "$($BIN/xq-validate "$TMP/var10.pgn" 2>&1 | head -n 1)"
+
+# UCCI position lines among other records: after Chinese moves (the
+# reader's runs of lines), after tags; an open comment ends with its line;
+# 'position fen' without a FEN is an error
+printf '1. 炮二平五 马8进7\nposition startpos moves h0g2\n[Event "b"]\nposition startpos moves h0g2\n' > "$TMP/posmix.pgn"
+expect_eq "ucci lines after Chinese moves and tags: records of their own" "3 games: 3 valid, 0 with errors, 0 unreadable" "$($BIN/xq-validate "$TMP/posmix.pgn" 2>&1)"
+printf 'position startpos moves h2e2 {open\nposition startpos moves h0g2\n' > "$TMP/posopen.pgn"
+expect_eq "ucci lines: an open comment ends with its line" "$TMP/posopen.pgn:1:30: error: game 1: comment '{' not closed before the next record at line 2
+2 games: 1 valid, 1 with errors, 0 unreadable" "$($BIN/xq-validate "$TMP/posopen.pgn" 2>&1)"
+printf 'position fen moves h2e2\n' > "$TMP/posnofen.pgn"
+expect_eq "ucci lines: no FEN after 'position fen'" "$TMP/posnofen.pgn:1:14: error: game 1: no FEN after 'position fen'" "$($BIN/xq-validate "$TMP/posnofen.pgn" 2>&1 | head -n 1)"
