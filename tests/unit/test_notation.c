@@ -342,6 +342,9 @@ static void coordinates(void **state)
     expect_write(&p, "h2e2", XQ_NOTATION_UCCI, XQ_WRITE_RANKS_FROM_1, "h3e3");
     read_fen(&p, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b");
     ok(&p, "a10a9", "a9a8");                                  /* "10": 1-based ranks */
+    /* unless the game's ranks were found to count from 0 (replay.c) */
+    expect_read(&p, "a10a9", XQ_NOTATION_AUTO, XQ_READ_RANKS_FROM_0, XQ_NOTE_SYNTAX, NULL);
+    expect_read(&p, "a9a8", XQ_NOTATION_AUTO, XQ_READ_RANKS_FROM_0, XQ_NOTE_OK, "a9a8");
     expect_write(&p, "a9a8", XQ_NOTATION_UCCI, XQ_WRITE_RANKS_FROM_1, "a10a9");
     expect_write(&p, "h9g7", XQ_NOTATION_ICCS, 0, "H9-G7");
     /* errors */
@@ -373,6 +376,7 @@ static void san_xboard(void **state)
     expect_write(&p, "c3c4", XQ_NOTATION_SAN, 0, "c4");
     expect_write(&p, "h2h9", XQ_NOTATION_SAN, 0, "Cxh9");
     expect_write(&p, "c3c4", XQ_NOTATION_SAN, XQ_WRITE_RANKS_FROM_1, "c5");
+    expect_read(&p, "Rb10", XQ_NOTATION_SAN, XQ_READ_RANKS_FROM_0, XQ_NOTE_SYNTAX, NULL);
     expect_read(&p, "Ce2", XQ_NOTATION_AUTO, 0, XQ_NOTE_AMBIGUOUS, NULL);
     /* Rxa9 with check; soldier moves across the river */
     read_fen(&p, "r2k5/9/9/9/3pP4/9/9/9/9/R3K4 w");
