@@ -2978,10 +2978,6 @@ static int fast_lines(xq_reader *r, xq_game *g)
                 continue;
             }
         }
-        if (position_raw(p, e)) {
-            rc = FT_REFUSE;
-            break;
-        }
         /* (a pair line's number is followed by a digit or its dot: not a
          * result line such as "1-0", which goes to fast_result at once) */
         if ((unsigned)*p - '0' < 10u && (p[1] == '.' || (unsigned)p[1] - '0' < 10u) && pair_ok &&
@@ -2992,7 +2988,9 @@ static int fast_lines(xq_reader *r, xq_game *g)
                    !f->pend_on && r->any_line && (q = fast_result(r, g, p, e))) {
             /* the result line after the moves, as fast_moves takes it (fast_scan
              * at its first token: nothing but fast_result) */
-        } else if (!(q = fast_moves(r, g, p, e, lineno))) {   /* (blank lines too) */
+        } else if (position_raw(p, e) || !(q = fast_moves(r, g, p, e, lineno))) {
+            /* (blank lines taken too; a UCCI position line, which starts with
+             * no digit, is the general way's: ucci_position) */
             rc = FT_REFUSE;
             break;
         }

@@ -576,6 +576,8 @@ static unsigned coord_rank_flags(const xq_position *start, const xq_node *nodes,
 {
     if (!count || !(notation == XQ_NOTATION_AUTO || is_coord_notation(notation))) return 0;
     const char *first = nodes[0].text ? nodes[0].text : "";
+    /* (a move of Chinese characters, every Chinese record's, is no coordinate) */
+    if (!notation && (unsigned char)first[0] >= 0x80) return 0;
     size_t first_len = nodes[0].text_len ? nodes[0].text_len : strlen(first);
     if (!is_coord_notation(notation ? notation : xq_notation_detect(first, first_len))) return 0;
     bool zero = false, ten = false;
