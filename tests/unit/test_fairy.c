@@ -110,9 +110,11 @@ static int our_moves(const xq_position *pos, char out[][5])
     return n;
 }
 
-static void legal_moves_agree(void **state)
+/* The engine started on protocol (engine_start) and a reader of the
+ * masters' games; the test skipped, with a message, when either is
+ * missing. */
+static xq_reader *engine_and_masters(engine *e, const char *protocol)
 {
-    (void)state;
     if (access(ENGINE, X_OK) != 0) {
         print_message("skip: %s not installed (apt-get install fairy-stockfish)\n", ENGINE);
         skip();
@@ -120,8 +122,16 @@ static void legal_moves_agree(void **state)
     char err[256];
     xq_reader *rd = xq_reader_open(XQ_SHARED "/corpus/ccpd/masters.pgn.gz", NULL, err, sizeof err);
     if (!rd) skip();
-    engine e = {0, NULL, NULL};
-    assert_true(engine_start(&e, "ucci"));
+    *e = (engine){0, NULL, NULL};
+    assert_true(engine_start(e, protocol));
+    return rd;
+}
+
+static void legal_moves_agree(void **state)
+{
+    (void)state;
+    engine e;
+    xq_reader *rd = engine_and_masters(&e, "ucci");
     xq_game g;
     xq_game_init(&g);
     xq_replay_options opt;
@@ -209,15 +219,9 @@ enum { GAMES_UCI = 60, PLIES_UCI = 60 };
 static void uci_ranks_from_1(void **state)
 {
     (void)state;
-    if (access(ENGINE, X_OK) != 0) {
-        print_message("skip: %s not installed (apt-get install fairy-stockfish)\n", ENGINE);
-        skip();
-    }
+    engine e;
+    xq_reader *rd = engine_and_masters(&e, "uci");
     char err[256];
-    xq_reader *rd = xq_reader_open(XQ_SHARED "/corpus/ccpd/masters.pgn.gz", NULL, err, sizeof err);
-    if (!rd) skip();
-    engine e = {0, NULL, NULL};
-    assert_true(engine_start(&e, "uci"));
     xq_game g, back;
     xq_game_init(&g);
     xq_game_init(&back);
