@@ -82,12 +82,10 @@ static void keep_bytes(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kep
         g.raw += bom;
         g.raw_len -= bom;
     }
-    /* binary records (XQF, CBR, CBL) are kept as they are and set no
-     * encoding (JSON Lines records have no bytes: keep_as_pgn) */
-    bool text = g.format == XQ_FMT_PGN || g.format == XQ_FMT_DHTMLXQ, encoded = text;
-    bool other = encoded && ks->enc != XQ_ENC_AUTO && ks->enc != g.encoding;
-    bool ascii = encoded && (ks->enc == XQ_ENC_AUTO || other) && xq_text_ascii(g.raw, g.raw_len);
-    if (encoded && ks->enc == XQ_ENC_AUTO && !ascii) kept->enc = g.encoding;
+    /* (only text records are kept as bytes: xq_keep_game) */
+    bool other = ks->enc != XQ_ENC_AUTO && ks->enc != g.encoding;
+    bool ascii = (ks->enc == XQ_ENC_AUTO || other) && xq_text_ascii(g.raw, g.raw_len);
+    if (ks->enc == XQ_ENC_AUTO && !ascii) kept->enc = g.encoding;
     /* a PGN record whose moves the output's encoding cannot spell (the
      * simplified 马 进 in Big5) would not read back as the game it is:
      * written by the PGN writer instead, its moves in the characters the
@@ -100,7 +98,7 @@ static void keep_bytes(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kep
     }
     kept->wrote = true;
     bool transcode = other && !ascii;
-    bool cr = text && g.cr_lines;   /* a file of CR line ends: raw holds LF, written back as CR */
+    bool cr = g.cr_lines;   /* a file of CR line ends: raw holds LF, written back as CR */
     bool direct = !transcode && !cr;
     char *buf = NULL;
     size_t len = 0;
@@ -113,9 +111,8 @@ static void keep_bytes(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kep
     else fwrite(g.raw, 1, g.raw_len, out);
     /* a text record that ends its file without a line feed gets one (in
      * its own line ending): the next record kept starts a line of its own,
-     * where `cat` would join them as `1-0[Game ...`; binary records (XQF,
-     * CBR, CBL) stay as they are */
-    if (g.raw_len && text && g.raw[g.raw_len - 1] != '\n')
+     * where `cat` would join them as `1-0[Game ...` */
+    if (g.raw_len && g.raw[g.raw_len - 1] != '\n')
         fputs(memchr(g.raw, '\r', g.raw_len) ? "\r\n" : "\n", out);
     if (direct) return;
     bool ok = fclose(out) == 0;
@@ -218,7 +215,12 @@ void xq_keep_game(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kept, bo
      * limit is a claim the players may not have made (xq(7)) */
     bool fix = fix_results && xq_replay_board_decides(r);
     xq_result fixed = fix ? r->result_board : XQ_RESULT_NONE;
-    bool has_bytes = g->raw_len > 0;   /* XML keeps none */
+    /* bytes kept as they are: text records' (PGN-style, DhtmlXQ).  XML and
+     * JSON Lines keep none; binary records (XQF, CBR, CBL) are converted
+     * as those are: their bytes run together are no file a reader takes
+     * (a CBL's records copied one after the other read back as one game,
+     * an XQF file after another as one, PGN after XQF as damaged text) */
+    bool has_bytes = g->raw_len > 0 && (g->format == XQ_FMT_PGN || g->format == XQ_FMT_DHTMLXQ);
     if (has_bytes && ks->form != XQ_KEEP_XML) {
         kept->bytes = true;
         keep_bytes(ks, slot, kept, fix, fixed);

@@ -68,11 +68,18 @@ EOF
   $V "$TMP/cut.cbl" 2>"$TMP/err"
   expect_eq "cut CBL: the whole games and the cut one" "5 games: 4 valid, 1 with errors, 0 unreadable" "$(tail -1 "$TMP/err")"
 
-  # --keep writes the original bytes: XQF the file, CBL the 4096-byte records
-  $V -q --keep valid "$TD/test.xqf" > "$TMP/kept.xqf"
-  expect_eq "keep: the XQF file unchanged" "$(cksum < "$TD/test.xqf")" "$(cksum < "$TMP/kept.xqf")"
-  $V -q --keep valid "$TD/1989年龙化杯象棋名师邀请赛35局.CBL" > "$TMP/kept.cbr" 2>/dev/null
-  expect_eq "keep: 36 CBL records of 4096 bytes" 147456 "$(wc -c < "$TMP/kept.cbr" | tr -d ' ')"
+  # --keep of binary records (XQF, CBR, CBL): one XML document, which reads
+  # back as every kept game (their bytes run together read back as one);
+  # after PGN records, as PGN
+  $V -q --keep valid "$TD/test.xqf" > "$TMP/kept.xml"
+  expect_eq "keep: an XQF game as XML, the same moves" "$($C -q -n iccs "$TD/test.xqf")" "$($C -q -n iccs "$TMP/kept.xml")"
+  $V -q --keep valid "$TD/1956年全国象棋锦标赛93局.CBL" > "$TMP/kept-cbl.xml" 2>/dev/null
+  expect_eq "keep: a CBL's 93 games read back" "93 games: 93 valid, 0 with errors, 0 unreadable" "$($V "$TMP/kept-cbl.xml" 2>&1)"
+  $V -q --keep valid "$TD/test.xqf" "$TD/test1.xqf" "$TD/1989年龙化杯象棋名师邀请赛35局.CBL" > "$TMP/kept-bin.xml" 2>/dev/null
+  expect_eq "keep: XQF files and a CBL, every valid game" "$($V -r json "$TD/test.xqf" "$TD/test1.xqf" "$TD/1989年龙化杯象棋名师邀请赛35局.CBL" 2>/dev/null | grep -c '"class":"valid"')" \
+    "$($V -r json "$TMP/kept-bin.xml" 2>/dev/null | grep -c '"class":"valid"')"
+  $V -q --keep valid corpus/sample-games.pgn "$TD/test.xqf" > "$TMP/kept-mix.pgn"
+  expect_eq "keep: PGN then XQF, one PGN database" "4 games: 4 valid, 0 with errors, 0 unreadable" "$($V "$TMP/kept-mix.pgn" 2>&1)"
 
   # the XQF writer: version 10, read back to the same moves (variations too)
   for f in test.xqf game_varations.xqf FiveGoatsTest.xqf ucci_test2.xqf; do
