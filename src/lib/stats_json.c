@@ -447,7 +447,8 @@ static bool read_event_facts(jctx *c, const jval *v, xq_event_game *g)
 static bool counts_consistent(jctx *c, const xq_stats *s)
 {
     typedef unsigned __int128 u128;
-    u128 outcomes = 0, openings = (u128)s->ecco_bad_tag + s->ecco_unclassified, lengths = 0, events = 0;
+    /* (a game of a bad ECCO tag is classified too: bad_tag is no part of the sum) */
+    u128 outcomes = 0, openings = s->ecco_unclassified, lengths = 0, events = 0;
     for (int a = 0; a < XQ_NRESULTS; a++)
         for (int b = 0; b < XQ_NTERMS; b++)
             for (int d = 0; d < XQ_NRESULTS; d++) outcomes += s->outcome[a][b][d];
@@ -457,7 +458,8 @@ static bool counts_consistent(jctx *c, const xq_stats *s)
         if (s->events.slots[i].key) events += s->events.slots[i].v[PL_GAMES];
     const u128 records = s->records;
     if (outcomes > records) return bad(c, "they count more games than the records", "outcomes");
-    if (openings > records) return bad(c, "they count more games than the records", "openings");
+    if (openings > records || s->ecco_bad_tag > s->records)
+        return bad(c, "they count more games than the records", "openings");
     if (lengths > records) return bad(c, "it counts more games than the records", "plies.histogram");
     if (events > records) return bad(c, "they count more games than the records", "events");
     if ((u128)s->forfeit_red + s->forfeit_black > records) return bad(c, "more than the records", "forfeits");

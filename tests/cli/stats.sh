@@ -407,3 +407,7 @@ expect_eq "merge: outcomes past the records: message" "xq-stats: $TMP/bad-outcom
 sed 's/"records":/"records":3,"records":/' $TMP/a.json > $TMP/twice.json
 expect_status "merge: a key given twice" 2 $S --merge $TMP/twice.json
 expect_eq "merge: a key given twice: message" "xq-stats: $TMP/twice.json:1: records: a key given twice in one object" "$(cat $TMP/err)"
+# a game of a bad ECCO tag is counted as a bad tag and classified: its part
+# merges (the bound on the openings leaves bad_tag out of the sum)
+printf '[ECCO "Z99"]\n1. 炮二平五 *\n\n[ECCO "C5"]\n\n*\n' > $TMP/badecco.pgn
+expect_eq "merge: a part with bad ECCO tags, as the run" "$($S $TMP/badecco.pgn)" "$($S --json $TMP/badecco.pgn | $S --merge)"
