@@ -107,10 +107,10 @@ xq_note_status xqn_read_san(xqn_ctx *c, const char *s, int n)
     bool one = (c->flags & XQ_READ_RANKS_FROM_1) ||
                (!(c->flags & XQ_READ_RANKS_FROM_0) && (tr_written == 10 || fr_written == 10));
     int tr = map_rank(tr_written, one);
-    if (tr < 0) return xqn_fail(c, XQ_NOTE_SYNTAX, k + 1, "no rank %d", tr_written);
+    if (tr < 0) return xqn_fail(c, XQ_NOTE_SYNTAX, k + 1, "no rank %d (ranks are %s)", tr_written, one ? "1-10" : "0-9");
     int fr = -1;
     if (fr_written >= 0 && (fr = map_rank(fr_written, one)) < 0)
-        return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "no rank %d", fr_written);
+        return xqn_fail(c, XQ_NOTE_SYNTAX, 0, "no rank %d (ranks are %s)", fr_written, one ? "1-10" : "0-9");
     if (kind == XQ_SOLDIER && ff < 0) ff = tf;      /* XBoard "e4": the file is the soldier's */
     return xqn_resolve_target(c, kind, XQ_SQ(tf, tr), ff, fr, 0, false, NULL);
 }

@@ -1394,18 +1394,22 @@ static __attribute__((noinline, cold)) void split_check(xq_reader *r, xq_game *g
 
 /* Close everything still open and fill the rest of g.  next_line is the
  * line that starts the next record, 0 at the end of the input. */
-/* A record of a comment and nothing else (no tag, move or result) is
- * kept, as every record is, but not counted as a valid game: an error, as
- * it holds no game (a comment before a record's tags joins that record,
- * one after its result that record, so this is a file, or a stretch of
- * standard input, of notes only; or a JSON object that is not a JSON
- * Lines record, none of the fields the sniff looks for, read as PGN with
- * its braces a comment). */
-static __attribute__((noinline, cold)) void comment_alone(xq_game *g)
+/* A record with no tag, move or result, in any format, holds no game: kept
+ * (converted, counted), as every record is, but an error, never a valid
+ * game (a file of notes, a line of % escapes or stray ')', a JSON object
+ * with none of a record's fields).  A comment before a PGN record's tags
+ * joins that record and one after its result (or a position line) that
+ * one, so this is no record's note; a position line is a game (of the
+ * start position, `position startpos`, with no move).  One the reader
+ * has an error for already (an unreadable JSON Lines line) is left with
+ * that. */
+static __attribute__((noinline, cold)) void no_game(const xq_reader *r, xq_game *g)
 {
-    bool json = g->main.comment[0] == '"';
-    xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)g->first_line, 1, g->offset,
-                 "no game: a comment alone, with no tag, move or result%s",
+    if (xq_game_count_diags(g, XQ_SEV_ERROR)) return;
+    const char *c = g->main.comment;
+    bool json = c && c[0] == '"' && r->format == XQ_FMT_PGN;
+    xq_game_diag(g, XQ_SEV_ERROR, (uint32_t)g->first_line, 1, g->offset, "no game: %s%s",
+                 c ? "a comment alone, with no tag, move or result" : "no tag, move or result",
                  json ? " (JSON Lines records have one of the fields tags, moves, fen, result, comment, file or "
                         "game)"
                       : "");
@@ -1453,7 +1457,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     g->encoding = xq_input_encoding(r->in);
     g->cr_lines = xq_input_cr_lines(r->in);
     g->file = xq_game_strndup(g, r->path, r->path_len);
-    if (__builtin_expect(!g->tag_count && !f0->count && !g->result && g->main.comment, 0)) comment_alone(g);
+    if (__builtin_expect(!g->tag_count && !f0->count && !g->result && !r->position_taken, 0)) no_game(r, g);
 }
 
 bool xq_pgn_tag_line(const char *p, const char *end)
@@ -1482,7 +1486,46 @@ static bool position_line(const char *p, const char *end)
 {
     if (end - p < 12 || *p != 'p' || !(p = word_at(p, end, "position"))) return false;
     p = skip_blanks(p, end);
-    return word_at(p, end, "fen") || word_at(p, end, "startpos");
+    const char *q = word_at(p, end, "startpos");
+    if (!q && !(q = word_at(p, end, "fen"))) return false;
+    /* what follows: nothing, `moves`, or (fen) a board with its '/':
+     * prose that starts so ("position startpos is better") is no command */
+    q = skip_blanks(q, end);
+    if (q == end || *q == '\r' || *q == '\n' || word_at(q, end, "moves")) return true;
+    if (p[0] == 's') return false;
+    while (q < end && *q != ' ' && *q != '\t' && *q != '\r' && *q != '\n' && *q != '/') q++;
+    return q < end && *q == '/';
+}
+
+/* Is t[0..n) a coordinate move (h2e2, H2-E2, h10g8)?  Such a token ends
+ * a position line's FEN that has no `moves` before its moves. */
+static bool coord_token(const char *t, size_t n)
+{
+    size_t i = 0;
+    for (int half = 0; half < 2; half++) {
+        if (i >= n || (unsigned)((t[i] | 0x20) - 'a') > 'i' - 'a') return false;
+        size_t d = ++i;
+        while (i < n && i - d < 2 && (unsigned)(t[i] - '0') < 10u) i++;
+        if (i == d) return false;
+        if (!half && i < n && t[i] == '-') i++;
+    }
+    return i == n;
+}
+
+/* Do two FENs name the same board and side to move (their first two
+ * fields)? */
+static bool same_start(const char *a, size_t an, const char *b, size_t bn)
+{
+    size_t i = 0, j = 0;
+    for (int field = 0; field < 2; field++) {
+        while (i < an && (a[i] == ' ' || a[i] == '\t')) i++;
+        while (j < bn && (b[j] == ' ' || b[j] == '\t')) j++;
+        size_t a0 = i, b0 = j;
+        while (i < an && a[i] != ' ' && a[i] != '\t') i++;
+        while (j < bn && b[j] != ' ' && b[j] != '\t') j++;
+        if (i - a0 != j - b0 || memcmp(a + a0, b + b0, i - a0)) return false;
+    }
+    return true;
 }
 
 /* position_line for a fast path: the raw line at s (its blanks not
@@ -1504,16 +1547,25 @@ static void ucci_position(xq_reader *r, xq_game *g, const char *s, const char *p
     r->ph = PH_MOVES;
     p = skip_blanks(word_at(p, end, "position"), end);
     const char *after = word_at(p, end, "startpos");
+    const char *fen = XQ_START_FEN, *fen_end = fen + strlen(fen);
     if (!after) {
-        const char *fen = skip_blanks(word_at(p, end, "fen"), end), *q = fen;
-        while (q < end && !word_at(q, end, "moves")) q = skip_blanks(token_end(q, end), end);
-        const char *fen_end = q;
+        /* the FEN: up to `moves`, or to a move written without it */
+        const char *q = fen = skip_blanks(word_at(p, end, "fen"), end);
+        while (q < end && !word_at(q, end, "moves") && !coord_token(q, (size_t)(token_end(q, end) - q)))
+            q = skip_blanks(token_end(q, end), end);
+        fen_end = q;
         while (fen_end > fen && (fen_end[-1] == ' ' || fen_end[-1] == '\t')) fen_end--;
-        if (fen_end == fen)   /* (no FEN tag: the moves are read from the start, this error told) */
-            diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, fen), "no FEN after 'position fen'");
-        else if (xq_game_add_tag(g, "FEN", 3, fen, (size_t)(fen_end - fen)))
-            tag_added(r, g, 3, s, fen, true);
         after = q;
+    }
+    const char *tag = r->fen_tag ? g->tags[r->fen_tag - 1].value : NULL;
+    if (fen_end == fen) {   /* (no FEN tag: the moves are read from the start, this error told) */
+        diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, fen), "no FEN after 'position fen'");
+    } else if (tag) {   /* after tags with a FEN tag: one start is read, the tag's */
+        if (!same_start(tag, strlen(tag), fen, (size_t)(fen_end - fen)))
+            diag(r, g, XQ_SEV_ERROR, 1 + nchars(s, p),
+                 "the position line's start differs from the FEN tag's (the tag's is read)");
+    } else if (fen != XQ_START_FEN && xq_game_add_tag(g, "FEN", 3, fen, (size_t)(fen_end - fen))) {
+        tag_added(r, g, 3, s, fen, true);
     }
     after = skip_blanks(after, end);
     const char *moves = word_at(after, end, "moves");
@@ -1528,7 +1580,10 @@ static void ucci_position(xq_reader *r, xq_game *g, const char *s, const char *p
 /* Does the line (first non-blank at p) start the next record? */
 static bool starts_record(xq_reader *r, xq_game *g, const char *p, const char *end)
 {
-    if (r->position_taken) return true;   /* (an open comment or variation told by record_end) */
+    if (r->position_taken) {   /* a line after a position line: the next record, but a comment */
+        if (position_line(p, end) || tag_start(p, end)) return true;   /* (an open comment told by record_end) */
+        return !r->in_comment && !(p < end && *p == '{');
+    }
     if (r->in_comment) return strict_tag_line(p, end);
     if (position_line(p, end)) return has_play(r, g);   /* (after tags: their movetext, as in PGN) */
     if (tag_start(p, end)) {
@@ -3186,6 +3241,9 @@ int xq_reader_next(xq_reader *r, xq_game *g)
 {
     int st = r->next(r, g);
     g->format = r->format;
+    /* (PGN-style text: record_end, which knows a position line) */
+    if (st == 1 && r->format != XQ_FMT_PGN && __builtin_expect(!g->tag_count && !g->main.count && !g->result, 0))
+        no_game(r, g);
     return st;
 }
 

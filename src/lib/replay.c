@@ -570,16 +570,19 @@ static bool is_coord_notation(xq_notation n)
  * tell (h3e3 reads either way on some boards).  1-10 when a main-line
  * coordinate writes rank 10 and none writes rank 0; when neither is
  * written, when the first move reads at the start only with ranks 1-10;
- * else 0-9.  A game whose first move is no coordinate (every Chinese
- * record) costs one look at that move. */
+ * else 0-9 (XQ_READ_RANKS_FROM_0: a rank 10 is then an error, never a
+ * move read 1-10 among moves read 0-9).  A game whose first move is no
+ * coordinate (every Chinese record) reads its coordinates 0-9, decided by
+ * one look at that move.  0 for a game of no moves. */
 static unsigned coord_rank_flags(const xq_position *start, const xq_node *nodes, size_t count, xq_notation notation)
 {
-    if (!count || !(notation == XQ_NOTATION_AUTO || is_coord_notation(notation))) return 0;
+    if (!count) return 0;
+    if (!(notation == XQ_NOTATION_AUTO || is_coord_notation(notation))) return XQ_READ_RANKS_FROM_0;
     const char *first = nodes[0].text ? nodes[0].text : "";
     /* (a move of Chinese characters, every Chinese record's, is no coordinate) */
-    if (!notation && (unsigned char)first[0] >= 0x80) return 0;
+    if (!notation && (unsigned char)first[0] >= 0x80) return XQ_READ_RANKS_FROM_0;
     size_t first_len = nodes[0].text_len ? nodes[0].text_len : strlen(first);
-    if (!is_coord_notation(notation ? notation : xq_notation_detect(first, first_len))) return 0;
+    if (!is_coord_notation(notation ? notation : xq_notation_detect(first, first_len))) return XQ_READ_RANKS_FROM_0;
     bool zero = false, ten = false;
     for (size_t i = 0; i < count && !zero; i++) {
         const char *t = nodes[i].text ? nodes[i].text : "";

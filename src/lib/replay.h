@@ -135,8 +135,10 @@ typedef struct {
      * the whole game: XQ_READ_RANKS_FROM_1 when its ICCS/UCCI/SAN moves
      * count ranks 1 to 10 (Fairy-Stockfish; decided from the main line:
      * a rank 10 and no rank 0 written, or a first move that reads only
-     * so; formats.md §1c), else 0.  Writers that read the record's
-     * variations again read them with these */
+     * so, when its first move is a coordinate; formats.md §1c), else
+     * XQ_READ_RANKS_FROM_0 (a rank 10 is an error); 0 for no moves.
+     * Writers that read the record's variations again read them with
+     * these */
     unsigned read_flags;
     int error_count, warning_count;
     /* Every finding counted by kind and severity ([kind][xq_severity]),

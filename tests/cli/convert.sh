@@ -234,3 +234,21 @@ expect_eq "ucci lines: an open comment ends with its line" "$TMP/posopen.pgn:1:3
 2 games: 1 valid, 1 with errors, 0 unreadable" "$($BIN/xq-validate "$TMP/posopen.pgn" 2>&1)"
 printf 'position fen moves h2e2\n' > "$TMP/posnofen.pgn"
 expect_eq "ucci lines: no FEN after 'position fen'" "$TMP/posnofen.pgn:1:14: error: game 1: no FEN after 'position fen'" "$($BIN/xq-validate "$TMP/posnofen.pgn" 2>&1 | head -n 1)"
+
+# coordinates in a game whose first move is Chinese read 0-9: a rank 10 is
+# an error, never a move read 1-10 among moves read 0-9
+printf '1. 炮二平五 馬8進7 2. h0g2 i10i9 *\n' > "$TMP/zh10.pgn"
+expect_eq "a Chinese game's coordinate rank 10 refused" "$TMP/zh10.pgn:1:22: error: game 1, ply 4 (2... i10i9): no rank 10 (ranks are 0-9)" \
+  "$($BIN/xq-validate "$TMP/zh10.pgn" 2>&1 | head -n 1 | sed 's/; FEN before.*//')"
+# position lines: a move written without 'moves' ends the FEN; a FEN tag
+# before the line is read, another start named there an error; a comment
+# line after the line belongs to its game; prose after a result is no line
+printf 'position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w h2e2 h9g7\n' > "$TMP/posnomoves.pgn"
+expect_eq "ucci lines: moves without 'moves'" "moves h2e2 h9g7" "$($C -q -t ucci "$TMP/posnomoves.pgn" | sed 's/.* moves/moves/')"
+printf '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"]\nposition startpos moves h2e2\n' > "$TMP/posfen.pgn"
+expect_eq "ucci lines: another start than the FEN tag's" "$TMP/posfen.pgn:2:10: error: game 1: the position line's start differs from the FEN tag's (the tag's is read)" \
+  "$($BIN/xq-validate "$TMP/posfen.pgn" 2>&1 | head -n 1)"
+printf 'position startpos moves h2e2\n{note\nmore}\nposition startpos moves h0g2\n' > "$TMP/poscomment.pgn"
+expect_eq "ucci lines: a comment after a line is its game's" "2 games: 2 valid, 0 with errors, 0 unreadable" "$($BIN/xq-validate "$TMP/poscomment.pgn" 2>&1)"
+printf '1. 炮二平五 馬8進7 1-0\nposition startpos is better\n' > "$TMP/posprose.pgn"
+expect_eq "ucci lines: prose after a result is no line" "$TMP/posprose.pgn:2:1: warning: game 1: text after the result ignored" "$($BIN/xq-validate -W "$TMP/posprose.pgn" 2>&1 | head -n 1)"

@@ -362,3 +362,12 @@ expect_eq "a JSON object of no record field: told so, at its line" "obj.pgn:2:1:
 printf '{notes}\n\n[Event "x"]\n\n1. 炮二平五 *\n' > "$TMP/lead.pgn"
 expect_eq "a comment before the tags joins the record" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($V "$TMP/lead.pgn" 2>&1)"
 expect_eq "a comment alone is converted all the same" "{just notes} *" "$($BIN/xq-convert "$TMP/notes.pgn" 2>/dev/null | tail -n 2 | head -1)"
+# the same for a record of no tag, move or result in any form: % lines,
+# stray ')' or move numbers, a JSON Lines object of no field
+for rec in '%% generated\n' ')\n' '1.\n'; do
+  printf "$rec" > "$TMP/nogame.pgn"
+  expect_eq "no game: $rec" "nogame.pgn:1:1: error: game 1: no game: no tag, move or result" "$($V "$TMP/nogame.pgn" 2>&1 | head -n 1 | sed "s|^$TMP/||")"
+done
+printf '{"tags":{"Red":"x"}}\n{}\n' > "$TMP/nogame.jsonl"
+expect_eq "no game: a JSON Lines record of no field" "nogame.jsonl:2:1: error: game 2: no game: no tag, move or result
+2 games: 1 valid, 1 with errors, 0 unreadable" "$($V "$TMP/nogame.jsonl" 2>&1 | sed "s|^$TMP/||")"
