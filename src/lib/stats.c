@@ -523,14 +523,30 @@ void xq_stats_add_failed_file(xq_stats *s)
 static bool same_options(const xq_stats *a, const xq_stats *b, char *err, size_t errsz)
 {
     const xq_replay_options *x = &a->opt.rules, *y = &b->opt.rules;
-    if (x->move_limit != y->move_limit || x->check_cap != y->check_cap || x->repetitions != y->repetitions ||
-        x->strict != y->strict || x->rules != y->rules) {
-        snprintf(err, errsz, "the statistics were made with different rules (--rules, --move-limit, "
-                             "--check-cap, --repetitions, --strict)");
+    /* the first setting that differs, named with both values, as the
+     * --system refusal below names them */
+    if (x->rules != y->rules) {
+        snprintf(err, errsz, "the statistics were made with different rules (--rules %s and %s)",
+                 xq_rules_str(x->rules), xq_rules_str(y->rules));
+        return false;
+    }
+    static const char *const names[] = {"--move-limit", "--check-cap", "--repetitions"};
+    const int xs[] = {x->move_limit, x->check_cap, x->repetitions}, ys[] = {y->move_limit, y->check_cap, y->repetitions};
+    for (int i = 0; i < 3; i++)
+        if (xs[i] != ys[i]) {
+            snprintf(err, errsz, "the statistics were made with different rules (%s %d and %d)", names[i], xs[i],
+                     ys[i]);
+            return false;
+        }
+    if (x->strict != y->strict) {
+        snprintf(err, errsz, "the statistics were made with different rules (--strict in %s only)",
+                 x->strict ? "the first" : "the second");
         return false;
     }
     if ((a->opt.event == NULL) != (b->opt.event == NULL) || (a->opt.event && strcmp(a->opt.event, b->opt.event))) {
-        snprintf(err, errsz, "the statistics were made for different events (--event)");
+        snprintf(err, errsz, "the statistics were made for different events (--event %s%s%s and %s%s%s)",
+                 a->opt.event ? "\"" : "", a->opt.event ? a->opt.event : "none", a->opt.event ? "\"" : "",
+                 b->opt.event ? "\"" : "", b->opt.event ? b->opt.event : "none", b->opt.event ? "\"" : "");
         return false;
     }
     /* (a part that did not record its system agrees with any) */

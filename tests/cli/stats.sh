@@ -189,7 +189,13 @@ cat $TMP/a.json $TMP/b.json | $S --merge --json > $TMP/m.json
 expect_eq "several objects on standard input" "" "$(cmp $TMP/m.json $TMP/whole.json)"
 $S --json $RR > $TMP/noevent.json
 expect_status "merge refuses other options" 2 $S --merge $TMP/a.json $TMP/noevent.json
-expect_eq "merge refusal message" "xq-stats: $TMP/noevent.json:1: the statistics were made for different events (--event)" "$(cat $TMP/err)"
+expect_eq "merge refusal message: the setting and both values" "xq-stats: $TMP/noevent.json:1: the statistics were made for different events (--event \"Test Cup 2024\" and none)" "$(cat $TMP/err)"
+$S --json --rules axf $RR > $TMP/axf-rr.json
+$S --json --move-limit 50 $RR > $TMP/ml-rr.json
+expect_eq "merge refusal: other rules, both named" "xq-stats: $TMP/noevent.json:1: the statistics were made with different rules (--rules axf and cxa1999)" \
+  "$($S --merge $TMP/axf-rr.json $TMP/noevent.json 2>&1)"
+expect_eq "merge refusal: another move limit, both values" "xq-stats: $TMP/ml-rr.json:1: the statistics were made with different rules (--move-limit 60 and 50)" \
+  "$($S --merge $TMP/noevent.json $TMP/ml-rr.json 2>&1)"
 head -c 500 $TMP/a.json > $TMP/cut.json
 expect_status "merge of a cut file" 2 $S --merge $TMP/cut.json
 expect_eq "cut file message" "xq-stats: $TMP/cut.json:1: the JSON object is cut short" "$(cat $TMP/err)"
