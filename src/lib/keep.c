@@ -215,6 +215,9 @@ void xq_keep_game(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kept, bo
      * limit is a claim the players may not have made (xq(7)) */
     bool fix = fix_results && xq_replay_board_decides(r);
     xq_result fixed = fix ? r->result_board : XQ_RESULT_NONE;
+    kept->kept = true;
+    kept->result_fixed = fix && (r->kind_counts[XQ_FIND_RESULT_MISMATCH][XQ_SEV_ERROR] ||
+                                 r->kind_counts[XQ_FIND_RESULT_MISSING][XQ_SEV_ERROR]);
     /* bytes kept as they are: text records' (PGN-style, DhtmlXQ).  XML and
      * JSON Lines keep none; binary records (XQF, CBR, CBL) are converted
      * as those are: their bytes run together are no file a reader takes

@@ -48,6 +48,8 @@ typedef struct {
     bool wrote;                /* text went to slot->out (bytes, or PGN) */
     xq_encoding enc;           /* that text's encoding when not all ASCII, else XQ_ENC_AUTO */
     bool lost;                 /* some of its characters written '?': one warning, told in slot->err */
+    bool kept;                 /* xq_keep_game took the game (for the caller's count) */
+    bool result_fixed;         /* its Result was an error the fix mended (fix_results) */
 } xq_kept_game;
 
 /* In a worker: write slot's game, which slot->replay replayed and the

@@ -38,6 +38,7 @@ typedef struct {
 
 typedef struct {
     unsigned long long games, valid, with_errors, unreadable, warnings, plies;
+    unsigned long long kept, fixed;   /* --keep: games written, and of them with the Result fixed */
     xq_pipeline_memos memos;   /* what the replays of every file share (pipeline.h) */
     xq_keep_state keep;        /* of the kept records so far (keep.h) */
 } totals;
@@ -311,7 +312,12 @@ static void account_game(void *ctx, xq_slot *slot)
 {
     totals *t = ((run_state *)ctx)->t;
     const xq_replay *r = &slot->replay;
-    if (slot->user) t->warnings += xq_keep_account(&t->keep, slot->user, stdout);
+    if (slot->user) {
+        const xq_kept_game *k = slot->user;
+        t->kept += k->kept;
+        t->fixed += k->result_fixed;
+        t->warnings += xq_keep_account(&t->keep, slot->user, stdout);
+    }
     t->games++;
     t->plies += (unsigned long long)r->plies;
     t->warnings += (unsigned long long)r->warning_count;
@@ -452,6 +458,10 @@ int main(int argc, char **argv)
                 t.with_errors, t.unreadable);
         if (t.warnings)
             fprintf(stderr, "; %llu warning%s%s", t.warnings, t.warnings == 1 ? "" : "s", opt.warnings ? "" : " (-W shows them)");
+        /* what --keep wrote: the counts above are the input's, which the
+         * fix does not change */
+        if (opt.keep != KEEP_NONE) fprintf(stderr, "; %llu kept", t.kept);
+        if (opt.fix_results) fprintf(stderr, " (%llu with the Result fixed)", t.fixed);
         /* the counts stay true, but what --keep or --report json wrote is cut */
         if (out_failed) fputs("; the output was not written in full", stderr);
         fputc('\n', stderr);

@@ -73,7 +73,7 @@ $V --keep valid $D/big5.pgn $D/gbk.pgn >"$TMP/k.pgn" 2>"$TMP/err"
 expect_eq "big5 + gbk: exit 0" "0" "$?"
 expect_eq "big5 + gbk: the warning, counted" \
   "$D/gbk.pgn:1:1: warning: game 1 (象棋 淺; 胡荣华 vs 杨官璘): kept in big5, the encoding of the records kept before it: written as PGN, its moves in characters big5 has (its bytes would lose some of them); 4 characters it lacks written as '?'
-3 games: 3 valid, 0 with errors, 0 unreadable; 2 warnings (-W shows them)" "$(cat "$TMP/err")"
+3 games: 3 valid, 0 with errors, 0 unreadable; 2 warnings (-W shows them); 3 kept" "$(cat "$TMP/err")"
 expect_eq "big5 + gbk: the kept games read back valid" "3 games: 3 valid, 0 with errors, 0 unreadable" \
   "$($V "$TMP/k.pgn" 2>&1 | tail -1 | cut -d';' -f1)"
 expect_eq "big5 + gbk: the game kept, '?' for 荣" '[Red "胡??"]' \

@@ -58,7 +58,7 @@ if [ -w /dev/full ]; then
     "$st|$(paste -sd'|' "$TMP/err")"
   "$BIN/xq-validate" --keep valid $G >/dev/full 2>"$TMP/err"; st=$?
   expect_eq "xq-validate --keep to a full stdout: exit 2, summary" \
-    "2|xq-validate: write error on standard output: No space left on device|3 games: 3 valid, 0 with errors, 0 unreadable; the output was not written in full" \
+    "2|xq-validate: write error on standard output: No space left on device|3 games: 3 valid, 0 with errors, 0 unreadable; 3 kept; the output was not written in full" \
     "$st|$(paste -sd'|' "$TMP/err")"
   "$BIN/xq-validate" --report json $G >/dev/full 2>"$TMP/err"; st=$?
   expect_eq "xq-validate --report json to a full stdout: exit 2, summary" \

@@ -371,3 +371,10 @@ done
 printf '{"tags":{"Red":"x"}}\n{}\n' > "$TMP/nogame.jsonl"
 expect_eq "no game: a JSON Lines record of no field" "nogame.jsonl:2:1: error: game 2: no game: no tag, move or result
 2 games: 1 valid, 1 with errors, 0 unreadable" "$($V "$TMP/nogame.jsonl" 2>&1 | sed "s|^$TMP/||")"
+
+# --keep says how many games it wrote, and --fix-results of them how many
+# had their Result fixed (the counts before are the input's, unchanged)
+expect_eq "--keep: the games kept counted" "8 games: 1 valid, 6 with errors, 1 unreadable; 1 kept" \
+  "$($V --keep valid corpus/broken.pgn 2>&1 >/dev/null | tail -n 1)"
+expect_eq "--keep --fix-results: the results fixed counted" "8 games: 1 valid, 6 with errors, 1 unreadable; 2 kept (1 with the Result fixed)" \
+  "$($V --keep valid --fix-results corpus/broken.pgn 2>&1 >/dev/null | tail -n 1)"
