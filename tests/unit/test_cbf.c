@@ -266,7 +266,11 @@ static void test_no_moves(void **state)
         assert_int_equal(d.n, 1);
         assert_int_equal(d.last, 0);
         xq_game *g = &d.g[0];
-        assert_int_equal(g->diag_count, 0);
+        /* no head field, move or result: no game (pgn_read.c no_game) */
+        assert_int_equal(g->diag_count, 1);
+        assert_int_equal(g->diags[0].severity, XQ_SEV_ERROR);
+        assert_string_equal(g->diags[0].msg, i == 2 ? "no game: a comment alone, with no tag, move or result"
+                                                    : "no game: no tag, move or result");
         assert_int_equal(g->main.count, 0);
         if (i == 2) assert_string_equal(g->main.comment, "开局");
         else assert_null(g->main.comment);
