@@ -70,9 +70,8 @@ static bool moves_fit(const xq_branch *br, xq_encoding to)
     return true;
 }
 
-/* Kept bytes of a record: as they are, unless they are text (PGN-style,
- * DhtmlXQ) of an encoding other than the kept records' and not
- * all ASCII: then the record as it goes out (fixed, with a line feed at
+/* Kept bytes of a PGN-style record: as they are, unless they are of an
+ * encoding other than the kept records' and not all ASCII: then the record as it goes out (fixed, with a line feed at
  * its end) goes into a buffer first, and is transcoded from there. */
 static void keep_bytes(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kept, bool fix, xq_result fixed)
 {
@@ -218,12 +217,13 @@ void xq_keep_game(const xq_keep_state *ks, xq_slot *slot, xq_kept_game *kept, bo
     kept->kept = true;
     kept->result_fixed = fix && (r->kind_counts[XQ_FIND_RESULT_MISMATCH][XQ_SEV_ERROR] ||
                                  r->kind_counts[XQ_FIND_RESULT_MISSING][XQ_SEV_ERROR]);
-    /* bytes kept as they are: text records' (PGN-style, DhtmlXQ).  XML and
-     * JSON Lines keep none; binary records (XQF, CBR, CBL) are converted
-     * as those are: their bytes run together are no file a reader takes
-     * (a CBL's records copied one after the other read back as one game,
-     * an XQF file after another as one, PGN after XQF as damaged text) */
-    bool has_bytes = g->raw_len > 0 && (g->format == XQ_FMT_PGN || g->format == XQ_FMT_DHTMLXQ);
+    /* bytes kept as they are: PGN-style records'.  XML and JSON Lines keep
+     * none; DhtmlXQ and binary records (XQF, CBR, CBL) are converted as
+     * those are: their bytes run together are no file a reader takes (a
+     * CBL's records copied one after the other read back as one game, an
+     * XQF file after another as one, PGN after XQF as damaged text, PGN
+     * beside a DhtmlXQ block as DhtmlXQ alone: the sniff finds the block) */
+    bool has_bytes = g->raw_len > 0 && g->format == XQ_FMT_PGN;
     if (has_bytes && ks->form != XQ_KEEP_XML) {
         kept->bytes = true;
         keep_bytes(ks, slot, kept, fix, fixed);

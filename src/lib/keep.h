@@ -16,9 +16,9 @@
 #include "pipeline.h"
 
 /* The form of the kept records, set by the first one kept: their original
- * bytes (a text record: PGN-style, DhtmlXQ), or one XML document of our
- * format (a record of XML, JSON Lines or a binary format: XQF, CBR/CBL,
- * whose bytes run together would not read back as their games).
+ * bytes (a PGN-style record), or one XML document of our format (a record
+ * of XML, JSON Lines, DhtmlXQ or a binary format: XQF, CBR/CBL, whose
+ * bytes run together would not read back as their games).
  * A record of the other kind in a later file is converted to it, so that
  * the output stays one database. */
 typedef enum { XQ_KEEP_UNSET, XQ_KEEP_BYTES, XQ_KEEP_XML } xq_keep_form;

@@ -1513,7 +1513,8 @@ static bool coord_token(const char *t, size_t n)
 }
 
 /* Do two FENs name the same board and side to move (their first two
- * fields)? */
+ * fields; the side's letter as the FEN reader takes it: w or r red, b
+ * black, either case)? */
 static bool same_start(const char *a, size_t an, const char *b, size_t bn)
 {
     size_t i = 0, j = 0;
@@ -1523,6 +1524,10 @@ static bool same_start(const char *a, size_t an, const char *b, size_t bn)
         size_t a0 = i, b0 = j;
         while (i < an && a[i] != ' ' && a[i] != '\t') i++;
         while (j < bn && b[j] != ' ' && b[j] != '\t') j++;
+        if (field == 1 && i - a0 == 1 && j - b0 == 1) {
+            char x = (char)(a[a0] | 0x20), y = (char)(b[b0] | 0x20);
+            return (x == 'r' ? 'w' : x) == (y == 'r' ? 'w' : y);
+        }
         if (i - a0 != j - b0 || memcmp(a + a0, b + b0, i - a0)) return false;
     }
     return true;
@@ -1582,7 +1587,7 @@ static bool starts_record(xq_reader *r, xq_game *g, const char *p, const char *e
 {
     if (r->position_taken) {   /* a line after a position line: the next record, but a comment */
         if (position_line(p, end) || tag_start(p, end)) return true;   /* (an open comment told by record_end) */
-        return !r->in_comment && !(p < end && *p == '{');
+        return !r->in_comment && !(p < end && (*p == '{' || *p == ';'));
     }
     if (r->in_comment) return strict_tag_line(p, end);
     if (position_line(p, end)) return has_play(r, g);   /* (after tags: their movetext, as in PGN) */

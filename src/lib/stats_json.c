@@ -467,10 +467,15 @@ static bool counts_consistent(jctx *c, const xq_stats *s)
         return bad(c, "from_start, from_fen and unreadable do not add up to the records", "games");
     for (int k = 0; k < XQ_FIND_KIND_COUNT; k++)
         if (s->kinds[k] > s->records) return bad(c, "a kind counts more games than the records", "findings");
+    if ((u128)s->valid + s->illegal + s->unreadable != records || s->with_errors > s->records)
+        return bad(c, "valid, illegal and unreadable do not add up to the records", "games");
+    if (s->heldout_games > s->records || s->heldout_agree > s->heldout_games)
+        return bad(c, "more agreeing games than games, or games than the records", "openings.heldout");
     for (size_t i = 0; i < s->players.cap; i++) {
         const smap_entry *e = &s->players.slots[i];
         if (e->key && (u128)e->v[PL_WINS] + e->v[PL_DRAWS] + e->v[PL_LOSSES] > e->v[PL_GAMES])
             return bad(c, "a player's wins, draws and losses pass their games", "players");
+        if (e->key && e->v[PL_GAMES] > s->records) return bad(c, "a player has more games than the records", "players");
     }
     return true;
 }
@@ -564,8 +569,10 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
             return bad(c, "expected [name, games, wins, draws, losses]", "players");
         for (int k = 0; k < PL_NVALUES; k++)
             if (!jnum(c, &row->items[1 + k], "players", &v[k])) return false;
+        size_t before = s->players.count;
         if (!xq_smap_add(&s->players, row->items[0].str, strlen(row->items[0].str), v))
             return bad(c, "out of memory", "players");
+        if (s->players.count == before) return bad(c, "a player given twice", "players");
     }
     const jval *ev = jget(root, "events");
     if (!jtype_is(c, ev, XQ_JSON_ARRAY, "events")) return false;
@@ -575,8 +582,10 @@ static bool from_tree(jctx *c, const jval *root, xq_stats *s)
         if (row->type != XQ_JSON_ARRAY || row->len != 2 || row->items[0].type != XQ_JSON_STRING)
             return bad(c, "expected [name, games]", "events");
         if (!jnum(c, &row->items[1], "events", &v[PL_GAMES])) return false;
+        size_t before = s->events.count;
         if (!xq_smap_add(&s->events, row->items[0].str, strlen(row->items[0].str), v))
             return bad(c, "out of memory", "events");
+        if (s->events.count == before) return bad(c, "an event given twice", "events");
     }
     const jval *one = jget(root, "event");
     if (one && one->type == XQ_JSON_OBJECT) {

@@ -325,9 +325,25 @@ static const char *format_tag(xq_notation n)
     }
 }
 
+/* A record of no tag, move or result (no game: pgn_read.c no_game) as its
+ * comment alone ("{}" for none), with no Game tag or '*' of the writer's,
+ * so that it reads back as the same record, no game, never as a valid
+ * one. */
+static void write_no_game(FILE *out, const xq_game *g, const xq_write_options *opt)
+{
+    pgn p = {out, opt, XQ_NOTATION_CHINESE, 0, XQ_NOTATION_AUTO, XQ_NOTATION_AUTO, false, true, true, false};
+    if (g->main.comment && !opt->no_comments) put_comment(&p, g->main.comment);
+    else fputs("{}", out);
+    fputs("\n\n", out);
+}
+
 void xq_write_pgn(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                   xq_write_report *rep)
 {
+    if (!g->tag_count && !g->main.count && !g->result && !g->fen) {
+        write_no_game(out, g, opt);
+        return;
+    }
     xq_notation notation = opt->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : opt->notation;
     xq_pgn_tag(out, "Game", "Chinese Chess");
     size_t n;

@@ -252,3 +252,12 @@ printf 'position startpos moves h2e2\n{note\nmore}\nposition startpos moves h0g2
 expect_eq "ucci lines: a comment after a line is its game's" "2 games: 2 valid, 0 with errors, 0 unreadable" "$($BIN/xq-validate "$TMP/poscomment.pgn" 2>&1)"
 printf '1. 炮二平五 馬8進7 1-0\nposition startpos is better\n' > "$TMP/posprose.pgn"
 expect_eq "ucci lines: prose after a result is no line" "$TMP/posprose.pgn:2:1: warning: game 1: text after the result ignored" "$($BIN/xq-validate -W "$TMP/posprose.pgn" 2>&1 | head -n 1)"
+# a ';' comment line after a position line is its game's; a FEN tag whose
+# side is 'r' names the start that 'w' does
+printf 'position startpos moves h2e2\n; semi\nposition startpos moves h0g2\n' > "$TMP/possemi.pgn"
+expect_eq "ucci lines: a ';' comment line is its game's" '"comment":" semi"' "$($C -q -t jsonl "$TMP/possemi.pgn" | head -n 1 | grep -o '"comment":" semi"' | head -n 1)"
+printf '[FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1"]\nposition startpos moves h2e2\n' > "$TMP/posr.pgn"
+expect_eq "ucci lines: side r is w" "1 game: 1 valid, 0 with errors, 0 unreadable" "$($BIN/xq-validate "$TMP/posr.pgn" 2>&1)"
+# a record of no game converted to PGN stays no game (no Game tag or '*' added)
+expect_eq "no game through PGN" "-:1:1: error: game 1: no game: a comment alone, with no tag, move or result" \
+  "$(printf '{just a note}\n' | $C -q -t pgn | $BIN/xq-validate - 2>&1 | head -n 1)"

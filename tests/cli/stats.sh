@@ -201,7 +201,10 @@ expect_status "merge of a cut file" 2 $S --merge $TMP/cut.json
 expect_eq "cut file message" "xq-stats: $TMP/cut.json:1: the JSON object is cut short" "$(cat $TMP/err)"
 # counts that pass 2^64-1 when summed: refused, never wrapped (the parts
 # are other runs' JSON and may be made up); the largest count itself reads
-sed 's/"records":[0-9]*/"records":18446744073709551615/; s/"from_start":[0-9]*/"from_start":18446744073709551615/' $TMP/a.json > $TMP/max.json
+many() {   # the part $1 with N records, all from the start and valid
+  sed "s/\"records\":[0-9]*/\"records\":$2/; s/\"from_start\":[0-9]*/\"from_start\":$2/; s/\"from_fen\":[0-9]*/\"from_fen\":0/; s/\"unreadable\":[0-9]*/\"unreadable\":0/; s/\"valid\":[0-9]*/\"valid\":$2/; s/\"illegal\":[0-9]*/\"illegal\":0/" "$1"
+}
+many $TMP/a.json 18446744073709551615 > $TMP/max.json
 expect_status "merge: a count of 2^64-1 reads" 0 $S --merge --json $TMP/max.json
 expect_eq "merge: a count of 2^64-1 kept" '"records":18446744073709551615' "$(grep -o '"records":[0-9]*' $TMP/out)"
 expect_status "merge: a sum past 2^64-1" 2 $S --merge $TMP/max.json $TMP/a.json
@@ -401,7 +404,7 @@ expect_eq "axf: the heading through --merge" \
 # a player's score is exact for counts near 2^64 (2 x wins does not fit
 # 64 bits); a part whose tallies pass its records, or a player's results
 # their games, is refused (made up or damaged), so no report sum wraps
-sed 's/"players":\[\[[^]]*\]\(,\[[^]]*\]\)*\]/"players":[["P",4611686018427387904,4611686018427387904,0,0]]/' $TMP/a.json > $TMP/big-player.json
+many $TMP/a.json 4611686018427387904 | sed 's/"players":\[\[[^]]*\]\(,\[[^]]*\]\)*\]/"players":[["P",4611686018427387904,4611686018427387904,0,0]]/' > $TMP/big-player.json
 expect_eq "merge: a score past 2^63, exact" "players,P,9223372036854775808,9223372036854775808,0,0,9223372036854775808" \
   "$($S --merge --csv $TMP/big-player.json $TMP/big-player.json | grep '^players,P,')"
 sed 's/"players":\[\[[^]]*\]\(,\[[^]]*\]\)*\]/"players":[["P",1,1,1,0]]/' $TMP/a.json > $TMP/bad-player.json
@@ -417,3 +420,9 @@ expect_eq "merge: a key given twice: message" "xq-stats: $TMP/twice.json:1: reco
 # merges (the bound on the openings leaves bad_tag out of the sum)
 printf '[ECCO "Z99"]\n1. 炮二平五 *\n\n[ECCO "C5"]\n\n*\n' > $TMP/badecco.pgn
 expect_eq "merge: a part with bad ECCO tags, as the run" "$($S $TMP/badecco.pgn)" "$($S --json $TMP/badecco.pgn | $S --merge)"
+# a player given twice in one part, or statuses that do not add up to the
+# records: refused (no run writes them)
+sed 's/"players":\[\[\([^]]*\)\]/"players":[[\1],[\1]/' $TMP/a.json > $TMP/player-twice.json
+expect_eq "merge: a player given twice" "xq-stats: $TMP/player-twice.json:1: players: a player given twice" "$($S --merge $TMP/player-twice.json 2>&1)"
+sed 's/"valid":[0-9]*/"valid":9/' $TMP/a.json > $TMP/valid9.json
+expect_eq "merge: statuses past the records" "xq-stats: $TMP/valid9.json:1: games: valid, illegal and unreadable do not add up to the records" "$($S --merge $TMP/valid9.json 2>&1)"
