@@ -1497,6 +1497,15 @@ static bool position_line(const char *p, const char *end)
     return q < end && *q == '/';
 }
 
+/* The end of the FEN field at q (not a blank: skip_blanks before): the
+ * next ASCII blank or the line's end.  Past q by one byte at least. */
+static const char *field_end(const char *q, const char *end)
+{
+    do q++;
+    while (q < end && *q != ' ' && *q != '\t');
+    return q;
+}
+
 /* Is t[0..n) a coordinate move (h2e2, H2-E2, h10g8)?  Such a token ends
  * a position line's FEN that has no `moves` before its moves. */
 static bool coord_token(const char *t, size_t n)
@@ -1554,10 +1563,12 @@ static void ucci_position(xq_reader *r, xq_game *g, const char *s, const char *p
     const char *after = word_at(p, end, "startpos");
     const char *fen = XQ_START_FEN, *fen_end = fen + strlen(fen);
     if (!after) {
-        /* the FEN: up to `moves`, or to a move written without it */
+        /* the FEN: up to `moves`, or to a move written without it; its
+         * fields are runs of bytes between blanks (a PGN token could end
+         * at once, at a delimiter in a damaged FEN: no progress) */
         const char *q = fen = skip_blanks(word_at(p, end, "fen"), end);
-        while (q < end && !word_at(q, end, "moves") && !coord_token(q, (size_t)(token_end(q, end) - q)))
-            q = skip_blanks(token_end(q, end), end);
+        while (q < end && !word_at(q, end, "moves") && !coord_token(q, (size_t)(field_end(q, end) - q)))
+            q = skip_blanks(field_end(q, end), end);
         fen_end = q;
         while (fen_end > fen && (fen_end[-1] == ' ' || fen_end[-1] == '\t')) fen_end--;
         after = q;

@@ -261,3 +261,8 @@ expect_eq "ucci lines: side r is w" "1 game: 1 valid, 0 with errors, 0 unreadabl
 # a record of no game converted to PGN stays no game (no Game tag or '*' added)
 expect_eq "no game through PGN" "-:1:1: error: game 1: no game: a comment alone, with no tag, move or result" \
   "$(printf '{just a note}\n' | $C -q -t pgn | $BIN/xq-validate - 2>&1 | head -n 1)"
+# a damaged FEN on a position line (a PGN delimiter inside it) is read
+# field by field: an error at it, the next line read (it hung: fuzz_pgn)
+printf 'position fen 4k4/9/;/9 w - - 0 1 moves e0f0\nposition startpos moves h2e2\n' > "$TMP/posbad.pgn"
+expect_eq "ucci lines: a damaged FEN, then the next line" "$TMP/posbad.pgn:1:20: error: game 1: bad FEN tag: FEN board: unexpected ';' at column 7
+2 games: 1 valid, 0 with errors, 1 unreadable" "$($BIN/xq-validate "$TMP/posbad.pgn" 2>&1)"
