@@ -242,6 +242,14 @@ void *xq_game_grow(xq_game *g, void *array, size_t count, size_t elem_size);
 /* Count of diagnostics of the given severity. */
 size_t xq_game_count_diags(const xq_game *g, xq_severity sev);
 
+/* Does g hold no game: no tag, no move in its main line, no result (what
+ * the reader tells as "no game", pgn_read.c no_game, and the PGN writer
+ * writes as its comment alone)? */
+static inline bool xq_game_holds_nothing(const xq_game *g)
+{
+    return !g->tag_count && !g->main.count && !g->result;
+}
+
 /* Short text for a result code: "1-0", "0-1", "1/2-1/2", "*", or "" for
  * XQ_RESULT_NONE (static). */
 const char *xq_result_str(xq_result r);

@@ -1457,7 +1457,7 @@ static void record_end(xq_reader *r, xq_game *g, uint64_t next_line)
     g->encoding = xq_input_encoding(r->in);
     g->cr_lines = xq_input_cr_lines(r->in);
     g->file = xq_game_strndup(g, r->path, r->path_len);
-    if (__builtin_expect(!g->tag_count && !f0->count && !g->result && !r->position_taken, 0)) no_game(r, g);
+    if (__builtin_expect(xq_game_holds_nothing(g) && !r->position_taken, 0)) no_game(r, g);
 }
 
 bool xq_pgn_tag_line(const char *p, const char *end)
@@ -1506,19 +1506,13 @@ static const char *field_end(const char *q, const char *end)
     return q;
 }
 
-/* Is t[0..n) a coordinate move (h2e2, H2-E2, h10g8)?  Such a token ends
- * a position line's FEN that has no `moves` before its moves. */
+/* Is t[0..n) a coordinate move (h2e2, H2-E2, h10g8: notation.h's
+ * recognition)?  Such a token ends a position line's FEN that has no
+ * `moves` before its moves. */
 static bool coord_token(const char *t, size_t n)
 {
-    size_t i = 0;
-    for (int half = 0; half < 2; half++) {
-        if (i >= n || (unsigned)((t[i] | 0x20) - 'a') > 'i' - 'a') return false;
-        size_t d = ++i;
-        while (i < n && i - d < 2 && (unsigned)(t[i] - '0') < 10u) i++;
-        if (i == d) return false;
-        if (!half && i < n && t[i] == '-') i++;
-    }
-    return i == n;
+    xq_notation k = xq_notation_detect(t, n);
+    return k == XQ_NOTATION_ICCS || k == XQ_NOTATION_UCCI;
 }
 
 /* Do two FENs name the same board and side to move (their first two
@@ -3258,8 +3252,7 @@ int xq_reader_next(xq_reader *r, xq_game *g)
     int st = r->next(r, g);
     g->format = r->format;
     /* (PGN-style text: record_end, which knows a position line) */
-    if (st == 1 && r->format != XQ_FMT_PGN && __builtin_expect(!g->tag_count && !g->main.count && !g->result, 0))
-        no_game(r, g);
+    if (st == 1 && r->format != XQ_FMT_PGN && __builtin_expect(xq_game_holds_nothing(g), 0)) no_game(r, g);
     return st;
 }
 

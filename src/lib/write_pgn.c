@@ -340,7 +340,7 @@ static void write_no_game(FILE *out, const xq_game *g, const xq_write_options *o
 void xq_write_pgn(FILE *out, const xq_game *g, const xq_replay *r, const xq_write_options *opt,
                   xq_write_report *rep)
 {
-    if (!g->tag_count && !g->main.count && !g->result && !g->fen) {
+    if (xq_game_holds_nothing(g) && !g->fen) {
         write_no_game(out, g, opt);
         return;
     }
